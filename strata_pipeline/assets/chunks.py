@@ -1,0 +1,32 @@
+import dagster as dg
+import polars as pl
+
+from strata_pipeline.chunking.chunker import CHUNKER_VERSION, ChunkingConfig, chunk_documents
+from strata_pipeline.enrichment.extract import guess_title
+from strata_pipeline.partitions import source_sets
+
+
+class ChunkingSettings(dg.Config):
+    size: int = 900
+    overlap: int = 150
+
+
+@dg.asset(partitions_def=source_sets, group_name="index", kinds={"polars"})
+def chunks(config: ChunkingSettings, redacted_docs: pl.DataFrame) -> dg.Output[pl.DataFrame]:
+    """Overlapping windows of the included documents, each with its full provenance."""
+    indexable = redacted_docs.filter((pl.col("decision") == "include") & (pl.col("status") == "ok")).with_columns(
+        pl.struct("text", "doc_id")
+        .map_elements(lambda r: guess_title(r["text"], r["doc_id"]), return_dtype=pl.String)
+        .alias("title")
+    )
+    table = chunk_documents(indexable, ChunkingConfig(size=config.size, overlap=config.overlap))
+    lengths = table["text"].str.len_chars()
+    return dg.Output(
+        table,
+        metadata={
+            "chunks": table.height,
+            "documents": indexable.height,
+            "mean_chunk_chars": float(round(lengths.mean() or 0.0, 1)),
+            "chunker": CHUNKER_VERSION,
+        },
+    )

@@ -1,0 +1,42 @@
+import dagster as dg
+import polars as pl
+
+from strata_pipeline.assets.metadata import markdown_table
+from strata_pipeline.discovery.discover import Limits, discover_source_set
+from strata_pipeline.partitions import source_sets
+from strata_pipeline.resources import CorpusResource
+
+
+@dg.asset(partitions_def=source_sets, group_name="ingest", kinds={"polars"})
+def discovered_docs(context: dg.AssetExecutionContext, corpus: CorpusResource) -> dg.Output[pl.DataFrame]:
+    """Every file of the source-set with its extracted text, or the reason it could not be read."""
+    source_set = context.partition_key
+    source_dir = corpus.source_dir(source_set)
+    if not source_dir.is_dir():
+        raise dg.Failure(
+            f"Source-set folder {source_dir} does not exist. Create it under the corpus root "
+            f"({corpus.root}) or remove the partition {source_set!r}."
+        )
+
+    def progress(done: int, doc_id: str) -> None:
+        if done % 500 == 0:
+            context.log.info(f"discovered {done} files (last: {doc_id})")
+
+    docs = discover_source_set(
+        source_dir, source_set, corpus.get_adapter(), Limits(max_file_bytes=corpus.max_file_bytes), progress
+    )
+    errors = docs.filter(pl.col("status") == "error")
+    by_ext = docs.group_by("extension").agg(pl.len().alias("files")).sort("files", descending=True)
+    return dg.Output(
+        docs,
+        metadata={
+            "files": docs.height,
+            "extracted": docs.height - errors.height,
+            "errors": errors.height,
+            "bytes": int(docs["size_bytes"].sum() or 0),
+            "by_extension": dg.MetadataValue.md(markdown_table(by_ext)),
+            "error_preview": dg.MetadataValue.md(
+                markdown_table(errors.select("doc_id", "error_code", "error_message"))
+            ),
+        },
+    )

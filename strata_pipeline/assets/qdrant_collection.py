@@ -1,0 +1,102 @@
+import dagster as dg
+import polars as pl
+
+from strata_pipeline.chunking.chunker import CHUNKER_VERSION
+from strata_pipeline.indexing.store import collection_dim, ensure_collection, sync_points
+from strata_pipeline.indexing.versions import (
+    IndexVersion,
+    current_version,
+    new_version_name,
+    version_dir,
+    write_manifest,
+)
+from strata_pipeline.partitions import source_sets
+from strata_pipeline.resources import CorpusResource, EmbedderResource, QdrantResource
+
+
+@dg.asset(partitions_def=source_sets, group_name="index", kinds={"qdrant"})
+def qdrant_collection(
+    context: dg.AssetExecutionContext,
+    corpus: CorpusResource,
+    qdrant: QdrantResource,
+    embedder: EmbedderResource,
+    embeddings: pl.DataFrame,
+) -> dg.Output[IndexVersion]:
+    """A new index version holding exactly this partition's chunks; not served until published.
+
+    Embedded versions start as a copy of the served one, so only new or changed chunks are
+    written and chunks of vanished documents are deleted.
+    """
+    source_set = context.partition_key
+    previous = current_version(corpus.index_dir, source_set)
+    if previous is not None and previous.model != embedder.model:
+        context.log.warning(f"Embedding model changed ({previous.model} -> {embedder.model}): building from scratch.")
+        previous = None
+    name = new_version_name(context.run_id)
+    folder = version_dir(corpus.index_dir, source_set, name)
+    collection = qdrant.collection_for(source_set, name)
+    dim = len(embeddings["dense"][0]) if embeddings.height else embedder.dim
+    with qdrant.writer(folder, previous) as (client, seeded):
+        ensure_collection(client, collection, dim)
+        stats = sync_points(
+            client,
+            collection,
+            embeddings,
+            progress=lambda done, total: context.log.info(f"upserted {done}/{total} points"),
+        )
+        points = client.count(collection, exact=True).count
+        stored_dim = collection_dim(client, collection)
+    version = IndexVersion(
+        source_set=source_set,
+        version=name,
+        path=str(folder),
+        collection=collection,
+        model=embedder.model,
+        dim=stored_dim,
+        point_count=points,
+        chunker=CHUNKER_VERSION,
+    )
+    write_manifest(version)
+    return dg.Output(
+        version,
+        metadata={
+            "version": name,
+            "collection": collection,
+            "backend": "embedded" if qdrant.embedded else "server",
+            "points": points,
+            "upserted": stats.upserted,
+            "deleted": stats.deleted,
+            "unchanged": stats.unchanged,
+            "documents_removed": stats.deleted_docs,
+            "seeded_from": previous.version if seeded and previous else "",
+            "model": embedder.model,
+            "dim": stored_dim,
+            "path": dg.MetadataValue.path(str(folder)),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=qdrant_collection, partitions_def=source_sets, blocking=True, additional_ins={"chunks": dg.AssetIn("chunks")}
+)
+def qdrant_collection_point_count(
+    qdrant: QdrantResource, qdrant_collection: IndexVersion, chunks: pl.DataFrame
+) -> dg.AssetCheckResult:
+    """The new version holds exactly one point per chunk: nothing lost, nothing duplicated."""
+    with qdrant.reader(qdrant_collection) as client:
+        points = client.count(qdrant_collection.collection, exact=True).count
+    return dg.AssetCheckResult(passed=points == chunks.height, metadata={"points": points, "chunks": chunks.height})
+
+
+@dg.asset_check(asset=qdrant_collection, partitions_def=source_sets, blocking=True)
+def qdrant_collection_vector_dims(
+    qdrant: QdrantResource, embedder: EmbedderResource, qdrant_collection: IndexVersion
+) -> dg.AssetCheckResult:
+    """The collection's dense vectors have the dimension the configured model produces."""
+    with qdrant.reader(qdrant_collection) as client:
+        stored = collection_dim(client, qdrant_collection.collection)
+    expected = embedder.dim
+    return dg.AssetCheckResult(
+        passed=stored == expected and qdrant_collection.model == embedder.model,
+        metadata={"collection_dim": stored, "model_dim": expected, "model": embedder.model},
+    )

@@ -1,0 +1,90 @@
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from strata_pipeline.assets.metadata import markdown_table
+from strata_pipeline.partitions import source_sets
+from strata_pipeline.redaction.redact import Placeholders, redact_tables, redact_text
+from strata_pipeline.redaction.verify import find_leaks, planted_values
+from strata_pipeline.resources import CorpusResource, PiiResource
+
+AUDIT_TYPE = pl.List(
+    pl.Struct(
+        {
+            "entity": pl.String(),
+            "start": pl.Int64(),
+            "length": pl.Int64(),
+            "detector": pl.String(),
+            "score": pl.Float64(),
+            "decision": pl.String(),
+            "placeholder": pl.String(),
+        }
+    )
+)
+
+
+@dg.asset(partitions_def=source_sets, group_name="ingest", kinds={"polars", "presidio"})
+def redacted_docs(
+    context: dg.AssetExecutionContext, pii: PiiResource, classified_docs: pl.DataFrame
+) -> dg.Output[pl.DataFrame]:
+    """Secret values and personal data replaced by placeholders, with a masked audit per document.
+
+    Excluded documents lose their text here, so nothing of theirs travels further.
+    """
+    detector, policy = pii.detector(), pii.policy()
+    texts, tables, audits = [], [], []
+    for number, doc in enumerate(classified_docs.iter_rows(named=True), start=1):
+        if doc["decision"] == "exclude" or doc["status"] != "ok":
+            texts.append("")
+            tables.append(None)
+            audits.append([])
+            continue
+        placeholders = Placeholders()
+        result = redact_text(doc["text"], detector, policy, placeholders)
+        texts.append(result.text)
+        tables.append(redact_tables(doc["tables_json"], detector, policy, placeholders) if doc["tables_json"] else None)
+        audits.append([entry.__dict__ for entry in result.audit])
+        if number % 200 == 0:
+            context.log.info(f"redacted {number}/{classified_docs.height} documents")
+    redacted = classified_docs.with_columns(
+        pl.Series("text", texts, dtype=pl.String),
+        pl.Series("tables_json", tables, dtype=pl.String),
+        pl.Series("audit", audits, dtype=AUDIT_TYPE),
+    )
+    entries = redacted.select("doc_id", "audit").explode("audit").unnest("audit").drop_nulls("entity")
+    per_type = entries.filter(pl.col("decision") == "redact").group_by("entity").agg(pl.len().alias("redacted"))
+    metadata: dict = {f"redacted_{row['entity'].lower()}": row["redacted"] for row in per_type.iter_rows(named=True)}
+    metadata |= {
+        "redactions": int(per_type["redacted"].sum() or 0),
+        "kept_role_contacts": entries.filter(pl.col("decision") == "keep_role_contact").height,
+        "documents_with_redactions": entries.filter(pl.col("decision") == "redact")["doc_id"].n_unique(),
+        "pii_backend": pii.backend,
+        "by_entity": dg.MetadataValue.md(markdown_table(per_type.sort("redacted", descending=True))),
+    }
+    return dg.Output(redacted, metadata=metadata)
+
+
+@dg.asset_check(asset=redacted_docs, partitions_def=source_sets, blocking=True)
+def redacted_docs_no_secrets(
+    context: dg.AssetCheckExecutionContext, corpus: CorpusResource, redacted_docs: pl.DataFrame
+) -> dg.AssetCheckResult:
+    """No secret-shaped token and no value planted in the sample corpus survives redaction."""
+    planted = planted_values(Path(corpus.golden_dir), context.partition_key)
+    texts = [
+        (r["doc_id"], (r["text"] or "") + "\n" + (r["tables_json"] or "")) for r in redacted_docs.iter_rows(named=True)
+    ]
+    leaks = find_leaks(texts, planted)
+    return dg.AssetCheckResult(
+        passed=not leaks,
+        metadata={
+            "leaks": len(leaks),
+            "planted_values_checked": len(planted),
+            "leak_preview": dg.MetadataValue.md(
+                markdown_table(
+                    pl.DataFrame([leak.__dict__ for leak in leaks], schema={"doc_id": pl.String, "kind": pl.String})
+                )
+            ),
+        },
+        description="Redaction let secret values through: fix the detector before indexing." if leaks else None,
+    )

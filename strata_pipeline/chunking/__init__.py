@@ -1,0 +1,1 @@
+"""Stage 4 logic: split redacted documents into overlapping chunks with full provenance."""

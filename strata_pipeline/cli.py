@@ -1,0 +1,221 @@
+"""`strata`: materialise source-sets, search, ask and serve from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import uuid
+from dataclasses import asdict
+
+import click
+
+from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
+
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+@click.group()
+def main() -> None:
+    """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
+
+
+@main.command()
+@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+def materialize(selected: tuple[str, ...]) -> None:
+    """Register a partition per source-set folder and run the whole asset graph for each."""
+    import dagster as dg
+
+    from strata_pipeline.definitions import build_definitions
+    from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
+    from strata_pipeline.partitions import source_sets
+
+    settings = load_settings()
+    ensure_dagster_home(settings)
+    available = list_source_sets(settings.corpus_root)
+    for name in invalid_source_set_names(settings.corpus_root):
+        click.echo(f"skipping folder {name!r}: source-set names must be lowercase slugs (a-z, 0-9, -, _)", err=True)
+    names = list(selected) or available
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise click.UsageError(f"No source-set folder {', '.join(missing)} under {settings.corpus_root}.")
+    if not names:
+        raise click.UsageError(f"No source-set folders under {settings.corpus_root}: add one folder per source-set.")
+
+    instance = dg.DagsterInstance.get()
+    known = set(instance.get_dynamic_partitions(source_sets.name))
+    new = [n for n in names if n not in known]
+    if new:
+        instance.add_dynamic_partitions(source_sets.name, new)
+    job = build_definitions(settings).resolve_job_def("index_source_set")
+    failed = []
+    for position, name in enumerate(names, start=1):
+        click.echo(f"[{position}/{len(names)}] {name}")
+        run_id = str(uuid.uuid4())
+        started = time.perf_counter()
+        with _ProgressPrinter(instance, run_id):
+            result = job.execute_in_process(
+                instance=instance, partition_key=name, run_id=run_id, run_config=QUIET_LOGS, raise_on_error=False,
+                tags={"strata/launched_by": "cli"},
+            )  # fmt: skip
+        took = time.perf_counter() - started
+        if not result.success:
+            failed.append(name)
+            click.echo(f"  FAILED after {took:.1f}s; see run {run_id} in the Dagster UI (`make ui`).", err=True)
+            continue
+        click.echo(f"  done in {took:.1f}s  {_eval_line(result)}")
+    click.echo(f"Dagster runs are recorded in {os.environ['DAGSTER_HOME']}; open them with `make ui`.")
+    if failed:
+        sys.exit(f"Failed source-sets: {', '.join(failed)}")
+
+
+def _eval_line(result) -> str:
+    for event in result.get_asset_materialization_events():
+        mat = event.materialization
+        if mat.asset_key.path[-1] == "eval_report":
+            md = {k: v.value for k, v in mat.metadata.items()}
+            keys = [
+                k
+                for k in md
+                if k.startswith(("recall_at", "precision_at", "ndcg_at")) or k in ("mrr", "answer_accuracy")
+            ]
+            return "eval: " + ", ".join(f"{k}={md[k]:.3f}" for k in sorted(keys)) if keys else "eval: no golden set"
+    return ""
+
+
+class _ProgressPrinter:
+    """Prints each finished step of a run while it executes (polls the instance's event log)."""
+
+    def __init__(self, instance, run_id: str) -> None:
+        self.instance, self.run_id = instance, run_id
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, daemon=True)
+        self._seen = 0
+
+    def __enter__(self) -> _ProgressPrinter:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._drain()
+
+    def _loop(self) -> None:
+        while not self._stop.wait(0.5):
+            self._drain()
+
+    def _drain(self) -> None:
+        from dagster import DagsterEventType
+
+        try:
+            records = self.instance.all_logs(self.run_id)
+        except Exception:
+            return
+        for record in records[self._seen :]:
+            event = record.dagster_event
+            if event is None:
+                continue
+            if event.event_type == DagsterEventType.STEP_SUCCESS:
+                click.echo(f"  ✓ {event.step_key}")
+            elif event.event_type == DagsterEventType.STEP_FAILURE:
+                click.echo(f"  ✗ {event.step_key}: {event.step_failure_data.error.message.strip()[:300]}", err=True)
+            elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
+                data = event.asset_check_evaluation_data
+                click.echo(f"    check {data.check_name}: {'passed' if data.passed else 'FAILED'}")
+        self._seen = len(records)
+
+
+def _engine(settings: Settings):
+    from strata_pipeline.resources.factory import build_resources
+    from strata_pipeline.serving_index import NoIndexError, PublishedIndex
+
+    resources = build_resources(settings)
+    try:
+        return PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"]).engine()
+    except NoIndexError as exc:
+        raise click.ClickException(str(exc)) from exc
+
+
+def _query_options(fn):
+    fn = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
+    fn = click.option("--k", default=5, show_default=True, help="How many chunks to return.")(fn)
+    return click.option("--source-set", default=None, help="Search only this source-set.")(fn)
+
+
+@main.command()
+@click.argument("query")
+@_query_options
+def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
+    """Hybrid search; prints hits best first with provenance and scores."""
+    from serving.app import hit_from
+
+    with _engine(load_settings()) as engine:
+        try:
+            hits = [
+                hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)
+            ]
+        except KeyError as exc:
+            raise click.ClickException(str(exc.args[0])) from exc
+    if as_json:
+        click.echo(json.dumps({"query": query, "hits": hits}, indent=2))
+        return
+    for h in hits:
+        click.echo(
+            f"{h['rank']:>2}. {h['source_set']}/{h['chunk_id']}  lines {h['line_start']}-{h['line_end']}  "
+            f"rrf={h['fused_score']:.4f} dense#{h['dense_rank']} sparse#{h['sparse_rank']}"
+        )
+        click.echo("    " + h["text"][:200].replace("\n", " "))
+
+
+@main.command()
+@click.argument("question")
+@_query_options
+def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
+    """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
+    with _engine(load_settings()) as engine:
+        try:
+            answer = engine.ask(question, k, _one(source_set))
+            hits = engine.search(question, k, _one(source_set))
+        except KeyError as exc:
+            raise click.ClickException(str(exc.args[0])) from exc
+    if as_json:
+        from serving.app import hit_from
+
+        payload = {
+            "question": question,
+            **asdict(answer),
+            "hits": [hit_from(i, c).model_dump() for i, c in enumerate(hits, 1)],
+        }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    if answer.abstained:
+        click.echo(f"(no answer) {answer.reason}")
+        return
+    click.echo(answer.text)
+    for c in answer.citations:
+        click.echo(f"  [{c.chunk_id}] {c.source_set}/{c.doc_id} lines {c.line_start}-{c.line_end}")
+
+
+def _one(source_set: str | None) -> list[str] | None:
+    return [source_set] if source_set else None
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True)
+def serve(host: str, port: int) -> None:
+    """Run the query API (FastAPI) over the published index."""
+    import uvicorn
+
+    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port)
+
+
+@main.command()
+@click.option("--port", default=3000, show_default=True)
+def ui(port: int) -> None:
+    """Start the Dagster UI and daemon (sensor, schedule) on this project's instance."""
+    ensure_dagster_home(load_settings())
+    os.execvp("dagster", ["dagster", "dev", "-w", str(PROJECT_ROOT / "workspace.yaml"), "-p", str(port)])

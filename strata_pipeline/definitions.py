@@ -1,0 +1,51 @@
+"""The one Definitions object: assets, checks, automation and resources built from the environment."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from strata_pipeline.assets.chunks import chunks
+from strata_pipeline.assets.classified_docs import classified_docs
+from strata_pipeline.assets.discovered_docs import discovered_docs
+from strata_pipeline.assets.embeddings import embeddings
+from strata_pipeline.assets.enriched_sidecar import enriched_sidecar
+from strata_pipeline.assets.eval_report import eval_report
+from strata_pipeline.assets.published_index import published_index
+from strata_pipeline.assets.qdrant_collection import (
+    qdrant_collection,
+    qdrant_collection_point_count,
+    qdrant_collection_vector_dims,
+)
+from strata_pipeline.assets.redacted_docs import redacted_docs, redacted_docs_no_secrets
+from strata_pipeline.automation.jobs import index_job
+from strata_pipeline.automation.schedules import nightly_reindex
+from strata_pipeline.automation.sensors import new_source_set_sensor
+from strata_pipeline.resources.factory import build_resources
+from strata_pipeline.settings import Settings, load_settings
+
+ASSETS = [
+    discovered_docs,
+    classified_docs,
+    redacted_docs,
+    chunks,
+    embeddings,
+    qdrant_collection,
+    enriched_sidecar,
+    eval_report,
+    published_index,
+]
+CHECKS = [redacted_docs_no_secrets, qdrant_collection_point_count, qdrant_collection_vector_dims]
+
+
+def build_definitions(settings: Settings) -> dg.Definitions:
+    return dg.Definitions(
+        assets=ASSETS,
+        asset_checks=CHECKS,
+        jobs=[index_job],
+        sensors=[new_source_set_sensor],
+        schedules=[nightly_reindex],
+        resources=build_resources(settings),
+    )
+
+
+defs = build_definitions(load_settings())

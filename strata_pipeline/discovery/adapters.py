@@ -1,0 +1,94 @@
+"""Source adapters: how a corpus layout maps onto documents.
+
+The core only knows "a source-set is a folder". An adapter decides which files in it are
+documents, what their `doc_id` is and which project they belong to. Adapters are kept in a
+registry keyed by name, so a deployment can add its own without forking the pipeline.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file an adapter offers as a document."""
+
+    path: Path
+    doc_id: str  # path relative to the source-set folder, forward slashes
+    project: str  # first folder level below the source-set ("" for files at its top)
+    is_symlink: bool = False
+
+
+class SourceAdapter(Protocol):
+    name: str
+
+    def iter_files(self, source_dir: Path) -> Iterator[SourceFile]: ...
+
+
+class FolderAdapter:
+    """Walks a plain folder tree. Symlinks are reported, never followed."""
+
+    name = "folder"
+
+    def iter_files(self, source_dir: Path) -> Iterator[SourceFile]:
+        for dirpath, dirnames, filenames in os.walk(source_dir, followlinks=False):
+            dirnames.sort()
+            here = Path(dirpath)
+            # Symlinked folders are not descended into, but they are still reported.
+            for name in [d for d in dirnames if (here / d).is_symlink()]:
+                dirnames.remove(name)
+                yield _source_file(source_dir, here / name, is_symlink=True)
+            for name in sorted(filenames):
+                path = here / name
+                yield _source_file(source_dir, path, is_symlink=path.is_symlink())
+
+
+def _source_file(source_dir: Path, path: Path, *, is_symlink: bool) -> SourceFile:
+    rel = path.relative_to(source_dir).as_posix()
+    project = rel.split("/", 1)[0] if "/" in rel else ""
+    return SourceFile(path=path, doc_id=rel, project=project, is_symlink=is_symlink)
+
+
+_REGISTRY: dict[str, Callable[[], SourceAdapter]] = {}
+
+
+def register_adapter(name: str, factory: Callable[[], SourceAdapter]) -> None:
+    """Make an adapter available by name (for example from a plugin module)."""
+    _REGISTRY[name] = factory
+
+
+def get_adapter(name: str) -> SourceAdapter:
+    try:
+        return _REGISTRY[name]()
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise ValueError(f"Unknown source adapter {name!r}. Registered adapters: {known}.") from None
+
+
+def adapter_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+register_adapter(FolderAdapter.name, FolderAdapter)
+
+
+def list_source_sets(corpus_root: Path) -> list[str]:
+    """Top-level folders of the corpus root whose names are valid partition keys (slugs)."""
+    if not corpus_root.is_dir():
+        return []
+    return sorted(p.name for p in corpus_root.iterdir() if p.is_dir() and not p.is_symlink() and SLUG.match(p.name))
+
+
+def invalid_source_set_names(corpus_root: Path) -> list[str]:
+    """Top-level folders that cannot become partitions, so callers can say why they were skipped."""
+    if not corpus_root.is_dir():
+        return []
+    return sorted(p.name for p in corpus_root.iterdir() if p.is_dir() and not SLUG.match(p.name))

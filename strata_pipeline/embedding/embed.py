@@ -1,0 +1,48 @@
+"""Compute the vectors of a chunk table, embedding each distinct text once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import polars as pl
+
+from strata_pipeline.embedding.cache import VectorCache
+
+DenseFn = Callable[[Sequence[str]], list[np.ndarray]]
+SparseFn = Callable[[Sequence[str]], list[tuple[list[int], list[float]]]]
+
+
+def embed_chunks(
+    chunks: pl.DataFrame,
+    model_name: str,
+    dense: DenseFn,
+    sparse: SparseFn,
+    cache: VectorCache,
+    batch_size: int = 16,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[pl.DataFrame, int]:
+    """Add `dense`, `sparse_indices` and `sparse_values` columns.
+
+    Returns (frame, number of texts actually embedded). Texts are embedded in length order,
+    which keeps padding per batch small, and stored in the cache batch by batch so an
+    interrupted run keeps what it paid for.
+    """
+    texts = dict(zip(chunks["sha256"].to_list(), chunks["text"].to_list(), strict=True))
+    vectors = cache.get_many(model_name, list(texts))
+    missing = sorted((sha for sha in texts if sha not in vectors), key=lambda sha: len(texts[sha]))
+    for start in range(0, len(missing), batch_size):
+        batch = missing[start : start + batch_size]
+        fresh = dict(zip(batch, dense([texts[sha] for sha in batch]), strict=True))
+        cache.put_many(model_name, fresh)
+        vectors.update(fresh)
+        if progress is not None:
+            progress(min(start + batch_size, len(missing)), len(missing))
+    # BM25 is thousands of texts per second: recomputing beats caching it.
+    sparse_vectors = sparse(chunks["text"].to_list())
+    frame = chunks.with_columns(
+        pl.Series("dense", [vectors[sha].tolist() for sha in chunks["sha256"]], dtype=pl.List(pl.Float32)),
+        pl.Series("sparse_indices", [s[0] for s in sparse_vectors], dtype=pl.List(pl.Int64)),
+        pl.Series("sparse_values", [s[1] for s in sparse_vectors], dtype=pl.List(pl.Float32)),
+    )
+    return frame, len(missing)

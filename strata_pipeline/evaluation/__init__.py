@@ -1,0 +1,1 @@
+"""Stage 8 logic: score retrieval against labelled golden questions."""

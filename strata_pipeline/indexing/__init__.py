@@ -1,0 +1,1 @@
+"""Stage 6 logic: write chunk vectors to a new Qdrant index version and publish it atomically."""

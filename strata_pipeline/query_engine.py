@@ -1,0 +1,82 @@
+"""Search and answer over index versions: the one code path used by the API, the CLI and the eval.
+
+The eval report measures exactly what users get because it calls this same engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from qdrant_client import QdrantClient
+
+from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
+from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
+from strata_pipeline.retrieval.search import RRF_K, Candidate, Retriever
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    rrf_k: int = RRF_K
+    candidates: int = 40
+    answer: AnswerConfig = field(default_factory=AnswerConfig)
+
+
+class QueryEngine:
+    def __init__(
+        self,
+        embedder: EmbedderResource,
+        qdrant: QdrantResource,
+        versions: dict[str, IndexVersion],
+        llm: AnthropicResource | None = None,
+        config: EngineConfig = EngineConfig(),
+    ) -> None:
+        for version in versions.values():
+            if version.model != embedder.model:
+                raise ValueError(
+                    f"Index {version.source_set}/{version.version} was built with {version.model!r} but the "
+                    f"configured embedding model is {embedder.model!r}. Set STRATA_EMBED_MODEL to match, or re-index."
+                )
+        self.versions = dict(versions)
+        self.embedder = embedder
+        self.llm = llm
+        self.config = config
+        self._clients: dict[str, QdrantClient] = {}
+        try:
+            for name, version in versions.items():
+                self._clients[name] = qdrant.open_reader(version)
+        except Exception:
+            self.close()
+            raise
+        self.retriever = Retriever(
+            embedder.query_dense,
+            embedder.query_sparse,
+            {name: (self._clients[name], v.collection) for name, v in versions.items()},
+            rrf_k=config.rrf_k,
+            candidates=config.candidates,
+        )
+
+    def search(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Candidate]:
+        return self.retriever.search(query, k, source_sets)
+
+    def ask(self, question: str, k: int = 5, source_sets: list[str] | None = None) -> Answer:
+        candidates = self.search(question, k, source_sets)
+        if self.llm is not None and self.llm.enabled:
+            return answer_with_llm(question, candidates, self.llm.complete, max_chunks=k)
+        return answer_extractively(question, candidates, self._similarity, self.config.answer)
+
+    def _similarity(self, question: str, sentences: list[str]) -> list[float]:
+        query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)
+        return [float(np.dot(query, v)) for v in self.embedder.embed_dense(sentences)]
+
+    def close(self) -> None:
+        for client in self._clients.values():
+            client.close()
+        self._clients.clear()
+
+    def __enter__(self) -> QueryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

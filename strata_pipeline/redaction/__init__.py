@@ -1,0 +1,1 @@
+"""Stage 3 logic: remove secret values and personal data before anything is chunked."""

@@ -1,0 +1,128 @@
+"""Apply secret and personal-data redaction to one document, with a masked audit trail."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Protocol
+
+from strata_pipeline.redaction.pii import Finding, PiiPolicy
+from strata_pipeline.redaction.secrets import find_secrets, placeholder_for
+
+
+class PiiDetector(Protocol):
+    name: str
+
+    def detect(self, text: str) -> list[Finding]: ...
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """One redaction decision. It holds offsets and types, never the raw value."""
+
+    entity: str
+    start: int
+    length: int
+    detector: str
+    score: float
+    decision: str  # redact | keep_role_contact | below_threshold
+    placeholder: str
+
+
+@dataclass(frozen=True)
+class Redaction:
+    text: str
+    audit: list[AuditEntry]
+
+    def counts(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for entry in self.audit:
+            if entry.decision == "redact":
+                counts[entry.entity] = counts.get(entry.entity, 0) + 1
+        return counts
+
+
+def _normalise(value: str) -> str:
+    return re.sub(r"\s+", " ", value).strip().casefold()
+
+
+class Placeholders:
+    """Numbers values per type in order of first appearance within one document."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[tuple[str, str], str] = {}
+        self._per_type: dict[str, int] = {}
+
+    def for_value(self, entity: str, value: str) -> str:
+        key = (entity, _normalise(value))
+        if key not in self._numbers:
+            self._per_type[entity] = self._per_type.get(entity, 0) + 1
+            self._numbers[key] = f"[{entity}_{self._per_type[entity]}]"
+        return self._numbers[key]
+
+
+def redact_text(
+    text: str, detector: PiiDetector, policy: PiiPolicy, placeholders: Placeholders | None = None
+) -> Redaction:
+    """Replace secret values with [REDACTED_SECRET] and personal data with typed placeholders.
+
+    The same value of the same type gets the same placeholder everywhere in the document
+    ([PERSON_1] ... [PERSON_1]), so the redacted text still reads coherently.
+    """
+    audit: list[AuditEntry] = []
+    replacements: list[tuple[int, int, str]] = []
+    for span in find_secrets(text):
+        placeholder = placeholder_for(text[span.start : span.end])
+        replacements.append((span.start, span.end, placeholder))
+        audit.append(
+            AuditEntry(
+                "SECRET", span.start, span.end - span.start, f"secret:{span.kind}", 1.0, "redact", placeholder.strip()
+            )
+        )
+
+    placeholders = placeholders or Placeholders()
+    for finding in detector.detect(text):
+        if any(finding.start < end and finding.end > start for start, end, _ in replacements):
+            continue  # already inside a secret
+        value = text[finding.start : finding.end]
+        decision = policy.decide(finding, text)
+        placeholder = ""
+        if decision == "redact":
+            placeholder = placeholders.for_value(finding.entity, value)
+            replacements.append((finding.start, finding.end, placeholder))
+        audit.append(
+            AuditEntry(
+                finding.entity,
+                finding.start,
+                finding.end - finding.start,
+                finding.detector,
+                finding.score,
+                decision,
+                placeholder,
+            )
+        )
+    return Redaction(text=apply_replacements(text, replacements), audit=sorted(audit, key=lambda a: a.start))
+
+
+def apply_replacements(text: str, replacements: list[tuple[int, int, str]]) -> str:
+    parts: list[str] = []
+    cursor = 0
+    for start, end, new in sorted(replacements):
+        if start < cursor:
+            continue
+        parts += [text[cursor:start], new]
+        cursor = end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
+def redact_tables(tables_json: str, detector: PiiDetector, policy: PiiPolicy, placeholders: Placeholders) -> str:
+    """Redact every string cell of a document's tables; numbers and dates cannot carry PII here."""
+    tables = json.loads(tables_json)
+    for rows in tables.values():
+        for row in rows:
+            for column, value in row.items():
+                if isinstance(value, str) and value.strip():
+                    row[column] = redact_text(value, detector, policy, placeholders).text
+    return json.dumps(tables)

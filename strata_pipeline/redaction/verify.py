@@ -1,0 +1,39 @@
+"""Proof that redaction worked: scan output text for secret shapes and for known planted values."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from strata_pipeline.redaction.secrets import find_secrets
+
+
+@dataclass(frozen=True)
+class Leak:
+    doc_id: str
+    kind: str  # detector kind, or "planted:<type>"
+
+
+def planted_values(golden_dir: Path, source_set: str) -> list[tuple[str, str]]:
+    """(type, value) of the sensitive values planted in the sample corpus, if it lists any."""
+    path = golden_dir / "planted.yaml"
+    if not path.exists():
+        return []
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    return [
+        (str(item.get("type", "")), str(item["value"]))
+        for item in data.get("planted") or []
+        if item.get("source_set") == source_set and item.get("value")
+    ]
+
+
+def find_leaks(texts: Iterable[tuple[str, str]], planted: list[tuple[str, str]]) -> list[Leak]:
+    """Leaks in (doc_id, text) pairs: any secret-shaped span, or any planted value verbatim."""
+    leaks = []
+    for doc_id, text in texts:
+        leaks += [Leak(doc_id, span.kind) for span in find_secrets(text)]
+        leaks += [Leak(doc_id, f"planted:{kind}") for kind, value in planted if value in text]
+    return leaks

@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from functools import lru_cache
+
+import dagster as dg
+from pydantic import Field
+
+from strata_pipeline.redaction.pii import DEFAULT_THRESHOLDS, PiiPolicy, PresidioDetector
+
+
+@lru_cache(maxsize=2)
+def _detector(use_ner: bool) -> PresidioDetector:
+    return PresidioDetector(use_ner=use_ner)
+
+
+class PiiResource(dg.ConfigurableResource):
+    """Presidio personal-data detection and the redaction policy applied to what it finds."""
+
+    backend: str = "presidio-ner"  # or "presidio-regex" (pattern recognisers only, faster)
+    thresholds: dict[str, float] = Field(default_factory=dict)  # per entity, e.g. {"PERSON": 0.7}
+
+    def detector(self) -> PresidioDetector:
+        if self.backend not in ("presidio-ner", "presidio-regex"):
+            raise ValueError(f"Unknown PII backend {self.backend!r}: use presidio-ner or presidio-regex.")
+        return _detector(self.backend == "presidio-ner")
+
+    def policy(self) -> PiiPolicy:
+        return PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **self.thresholds})

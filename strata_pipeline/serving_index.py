@@ -1,0 +1,60 @@
+"""Follow the published index versions for a long-running reader (the API).
+
+Each request checks the CURRENT pointers (a few tiny file reads). When a run has published a new
+version, the engine is rebuilt over it and the old clients are closed; requests in flight finish on
+the engine they started with.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from strata_pipeline.indexing.versions import IndexVersion, current_version, published_source_sets
+from strata_pipeline.query_engine import QueryEngine
+from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
+
+
+class NoIndexError(RuntimeError):
+    pass
+
+
+class PublishedIndex:
+    def __init__(
+        self, index_dir: Path, embedder: EmbedderResource, qdrant: QdrantResource, llm: AnthropicResource | None
+    ) -> None:
+        self.index_dir = index_dir
+        self.embedder = embedder
+        self.qdrant = qdrant
+        self.llm = llm
+        self._lock = threading.Lock()
+        self._engine: QueryEngine | None = None
+        self._served: dict[str, str] = {}
+
+    def published(self) -> dict[str, IndexVersion]:
+        versions = {name: current_version(self.index_dir, name) for name in published_source_sets(self.index_dir)}
+        return {name: v for name, v in versions.items() if v is not None}
+
+    def engine(self) -> QueryEngine:
+        """The engine over the currently published versions, rebuilt when a pointer has moved."""
+        with self._lock:
+            versions = self.published()
+            if not versions:
+                raise NoIndexError(
+                    f"No published index under {self.index_dir}. Run `strata materialize` (or `make demo`) first."
+                )
+            wanted = {name: v.version for name, v in versions.items()}
+            if self._engine is None or wanted != self._served:
+                old = self._engine
+                self._engine = QueryEngine(self.embedder, self.qdrant, versions, llm=self.llm)
+                self._served = wanted
+                if old is not None:
+                    old.close()
+            return self._engine
+
+    def close(self) -> None:
+        with self._lock:
+            if self._engine is not None:
+                self._engine.close()
+                self._engine = None
+                self._served = {}

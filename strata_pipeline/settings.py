@@ -1,0 +1,88 @@
+"""Where Strata Pipeline keeps its inputs and state, read from the environment.
+
+Every value has an offline default that points at the bundled sample corpus and a `.strata/`
+state folder in the project root, so a fresh clone works with no configuration at all.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+DEFAULT_EMBED_MODEL = "strata/all-MiniLM-L6-v2-int8"
+DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
+DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+
+
+def _env(name: str, default: str) -> str:
+    value = os.environ.get(name, "").strip()
+    return value or default
+
+
+@dataclass(frozen=True)
+class Settings:
+    corpus_root: Path
+    home: Path
+    golden_dir: Path
+    rules_dir: Path
+    qdrant_url: str
+    embed_model: str
+    embed_model_path: str
+    sparse_model: str
+    anthropic_model: str
+
+    @property
+    def assets_dir(self) -> Path:
+        return self.home / "assets"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.home / "index"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.home / "models"
+
+    @property
+    def cache_dir(self) -> Path:
+        return self.home / "cache"
+
+    @property
+    def reports_dir(self) -> Path:
+        return self.home / "reports"
+
+    @property
+    def dagster_home(self) -> Path:
+        return Path(_env("DAGSTER_HOME", str(self.home / "dagster_home")))
+
+
+def load_settings() -> Settings:
+    """Read the STRATA_* variables (and QDRANT_URL), falling back to the project defaults."""
+    home = Path(_env("STRATA_HOME", str(PROJECT_ROOT / ".strata")))
+    golden = Path(_env("STRATA_GOLDEN_DIR", str(PROJECT_ROOT / "golden")))
+    return Settings(
+        corpus_root=Path(_env("STRATA_CORPUS_ROOT", str(golden / "corpus"))),
+        home=home,
+        golden_dir=golden,
+        rules_dir=Path(_env("STRATA_RULES_DIR", str(PROJECT_ROOT / "rules"))),
+        qdrant_url=_env("QDRANT_URL", ""),
+        embed_model=_env("STRATA_EMBED_MODEL", DEFAULT_EMBED_MODEL),
+        embed_model_path=_env("STRATA_EMBED_MODEL_PATH", ""),
+        sparse_model=_env("STRATA_SPARSE_MODEL", DEFAULT_SPARSE_MODEL),
+        anthropic_model=_env("STRATA_ANTHROPIC_MODEL", DEFAULT_ANTHROPIC_MODEL),
+    )
+
+
+def ensure_dagster_home(settings: Settings) -> Path:
+    """Point DAGSTER_HOME at a project folder whose dagster.yaml is the checked-in one."""
+    dagster_home = settings.dagster_home
+    dagster_home.mkdir(parents=True, exist_ok=True)
+    link = dagster_home / "dagster.yaml"
+    checked_in = PROJECT_ROOT / "dagster.yaml"
+    if not link.exists() and checked_in.exists():
+        link.symlink_to(checked_in)
+    os.environ["DAGSTER_HOME"] = str(dagster_home)
+    return dagster_home

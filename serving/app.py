@@ -11,6 +11,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, Field
 
+from strata_pipeline.answering.answer import Answer
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.retrieval.search import Candidate
 from strata_pipeline.serving_index import NoIndexError, PublishedIndex
@@ -90,6 +91,17 @@ def hit_from(rank: int, c: Candidate) -> Hit:
     )
 
 
+def ask_response(question: str, answer: Answer) -> AskResponse:
+    return AskResponse(
+        question=question,
+        answer=answer.text,
+        abstained=answer.abstained,
+        reason=answer.reason,
+        mode=answer.mode,
+        citations=[CitationOut(**c.__dict__) for c in answer.citations],
+    )
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or load_settings()
     resources = build_resources(settings)
@@ -138,13 +150,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             answer = engine().ask(request.query, request.k, source_sets(request.source_set))
         except KeyError as exc:
             raise HTTPException(status_code=404, detail=str(exc.args[0])) from exc
-        return AskResponse(
-            question=request.query,
-            answer=answer.text,
-            abstained=answer.abstained,
-            reason=answer.reason,
-            mode=answer.mode,
-            citations=[CitationOut(**c.__dict__) for c in answer.citations],
-        )
+        return ask_response(request.query, answer)
 
     return app

@@ -8,7 +8,6 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import asdict
 
 import click
 
@@ -182,11 +181,10 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
         except KeyError as exc:
             raise click.ClickException(str(exc.args[0])) from exc
     if as_json:
-        from serving.app import hit_from
+        from serving.app import ask_response, hit_from
 
         payload = {
-            "question": question,
-            **asdict(answer),
+            **ask_response(question, answer).model_dump(),
             "hits": [hit_from(i, c).model_dump() for i, c in enumerate(hits, 1)],
         }
         click.echo(json.dumps(payload, indent=2))

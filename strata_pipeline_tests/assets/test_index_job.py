@@ -1,0 +1,150 @@
+"""The whole graph on the real embedded stack: every asset, every check, the published index."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import polars as pl
+import yaml
+
+from strata_pipeline.indexing.versions import current_version
+from strata_pipeline_tests.conftest import BROKEN_FILES, Stack
+
+ASSETS = [
+    "discovered_docs",
+    "classified_docs",
+    "redacted_docs",
+    "chunks",
+    "embeddings",
+    "qdrant_collection",
+    "enriched_sidecar",
+    "eval_report",
+    "published_index",
+]
+
+
+def frame(stack: Stack, asset: str, partition: str) -> pl.DataFrame:
+    return pl.read_parquet(stack.settings.assets_dir / asset / f"{partition}.parquet")
+
+
+def test_every_asset_materialises_and_every_check_passes(stack: Stack) -> None:
+    for partition, result in stack.results.items():
+        assert result.success, partition
+        materialised = {e.materialization.asset_key.path[-1] for e in result.get_asset_materialization_events()}
+        assert materialised == set(ASSETS)
+        assert stack.checks(result) == {
+            "redacted_docs_no_secrets": True,
+            "qdrant_collection_point_count": True,
+            "qdrant_collection_vector_dims": True,
+        }
+
+
+def test_each_broken_file_is_an_error_row_and_the_rest_is_indexed(stack: Stack) -> None:
+    docs = frame(stack, "discovered_docs", "handbook")
+    on_disk = sorted(
+        p.relative_to(stack.settings.corpus_root / "handbook").as_posix()
+        for p in (stack.settings.corpus_root / "handbook").rglob("*")
+        if p.is_file()
+    )
+    assert sorted(docs["doc_id"].to_list()) == on_disk  # nothing silently dropped
+    errors = dict(docs.filter(pl.col("status") == "error").select("doc_id", "error_code").iter_rows())
+    assert errors == {
+        "hr/empty-notes.md": "empty_file",
+        "hr/binary-blob.md": "binary_content",
+        "engineering/truncated-runbook.pdf": "corrupt_pdf",
+        "hr/not-really.docx": "corrupt_docx",
+    }
+    indexed = set(frame(stack, "chunks", "handbook")["doc_id"].to_list())
+    assert "hr/leave-policy.md" in indexed and "engineering/incident-response-runbook.pdf" in indexed
+    assert not indexed & set(BROKEN_FILES)
+
+
+def test_classification_metadata_counts_every_decision(stack: Stack) -> None:
+    meta = stack.materialization(stack.results["handbook"], "classified_docs")
+    docs = frame(stack, "classified_docs", "handbook")
+    assert meta["included"] + meta["excluded"] + meta["metadata_only"] == docs.height
+    assert meta["excluded"] == len(BROKEN_FILES)
+    assert meta["metadata_only"] == 1  # the public-holidays CSV goes to the sidecar as facts
+    assert "extraction-failed" in meta["reasons"] and "tables-are-facts" in meta["reasons"]
+    rules = dict(docs.select("doc_id", "rule").iter_rows())
+    assert rules["hr/empty-notes.md"] == "extraction-failed"
+    assert rules["hr/leave-policy.md"] == "default-include"
+
+
+def test_planted_secrets_and_personal_data_never_reach_chunks_or_qdrant(stack: Stack) -> None:
+    planted = yaml.safe_load((stack.settings.golden_dir / "planted.yaml").read_text())["planted"]
+    for partition in ("handbook", "products"):
+        values = [p["value"] for p in planted if p["source_set"] == partition]
+        assert values, "the sample corpus plants sensitive values in every source-set"
+        chunk_text = "\n".join(frame(stack, "chunks", partition)["text"].to_list())
+        for value in values:
+            assert value not in chunk_text
+    meta = stack.materialization(stack.results["handbook"], "redacted_docs")
+    assert meta["redacted_secret"] >= 5 and meta["redacted_email"] >= 1 and meta["redacted_iban"] == 1
+    redacted = frame(stack, "redacted_docs", "handbook")
+    deploy = redacted.filter(pl.col("doc_id") == "it-security/legacy-deploy-notes.txt")["text"][0]
+    assert "[REDACTED_SECRET]" in deploy and "api_key" in deploy.lower()  # value gone, label kept
+
+
+def test_chunks_carry_exact_provenance(stack: Stack) -> None:
+    docs = {r["doc_id"]: r["text"] for r in frame(stack, "redacted_docs", "handbook").iter_rows(named=True)}
+    chunks = frame(stack, "chunks", "handbook")
+    assert chunks.height > 0
+    for chunk in chunks.iter_rows(named=True):
+        text = docs[chunk["doc_id"]]
+        assert text[chunk["char_start"] : chunk["char_end"]].strip() == chunk["text"]
+        assert chunk["line_start"] == text.count("\n", 0, chunk["char_start"]) + 1
+        assert chunk["chunk_id"] == f"{chunk['doc_id']}#{chunk['chunk_index']}"
+    pdf = chunks.filter(pl.col("doc_id").str.ends_with(".pdf"))
+    assert pdf["page"].to_list() and set(pdf["page"].to_list()) <= {1, 2}
+    assert pdf["page"].max() == 2
+    assert chunks.filter(~pl.col("doc_id").str.ends_with(".pdf"))["page"].null_count() == chunks.height - pdf.height
+
+
+def test_collection_is_published_with_one_point_per_chunk(stack: Stack) -> None:
+    for partition in ("handbook", "products"):
+        meta = stack.materialization(stack.results[partition], "qdrant_collection")
+        chunks = frame(stack, "chunks", partition)
+        assert meta["points"] == chunks.height == meta["upserted"]
+        assert meta["dim"] == 384 and meta["model"] == stack.settings.embed_model
+        served = current_version(stack.settings.index_dir, partition)
+        assert served is not None and served.version == meta["version"]
+        assert served.point_count == chunks.height
+        embed = stack.materialization(stack.results[partition], "embeddings")
+        assert embed["dim"] == 384 and embed["chunks"] == chunks.height
+
+
+def test_sidecar_holds_every_document_and_the_spreadsheet_facts(stack: Stack) -> None:
+    served = current_version(stack.settings.index_dir, "products")
+    db = sqlite3.connect(served.sidecar_path)
+    try:
+        docs = dict(db.execute("SELECT doc_id, title FROM documents").fetchall())
+        assert len(docs) == frame(stack, "discovered_docs", "products").height
+        assert all(docs.values())
+        tables = {r[0]: r[1] for r in db.execute("SELECT doc_id || ':' || sheet, row_count FROM fact_tables")}
+        assert "sales/price-list.csv:price-list" in tables
+        assert {"sales/inventory.xlsx:Stock", "sales/inventory.xlsx:Warehouses"} <= set(tables)
+        price_table = db.execute(
+            "SELECT table_name, row_count FROM fact_tables WHERE doc_id = 'sales/price-list.csv'"
+        ).fetchone()
+        assert db.execute(f'SELECT COUNT(*) FROM "{price_table[0]}"').fetchone()[0] == price_table[1] > 0
+        audit = db.execute("SELECT entity, decision, placeholder FROM redaction_audit").fetchall()
+        assert ("CREDIT_CARD", "redact", "[CREDIT_CARD_1]") in audit
+        # The audit is masked: no column can hold a raw value.
+        columns = [r[1] for r in db.execute("PRAGMA table_info(redaction_audit)")]
+        assert "value" not in columns and "text" not in columns
+    finally:
+        db.close()
+
+
+def test_eval_report_scores_the_golden_set_with_stable_numeric_keys(stack: Stack) -> None:
+    for partition in ("handbook", "products"):
+        meta = stack.materialization(stack.results[partition], "eval_report")
+        golden = yaml.safe_load((stack.settings.golden_dir / f"{partition}.yaml").read_text())
+        assert meta["questions"] == len(golden["questions"])
+        for key in ("recall_at_5", "precision_at_5", "mrr", "ndcg_at_5", "answer_accuracy"):
+            assert isinstance(meta[key], float) and 0.0 <= meta[key] <= 1.0
+        # The sample golden sets are built to be found: retrieval must stay near perfect.
+        assert meta["recall_at_5"] >= 0.9 and meta["mrr"] >= 0.85
+        assert meta["model"] == stack.settings.embed_model and meta["points"] > 0
+        assert "| id |" in meta["per_question"]

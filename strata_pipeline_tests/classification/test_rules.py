@@ -1,0 +1,297 @@
+"""Ordered include/exclude rules: the first match decides and is recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from strata_pipeline.classification.rules import (
+    CONDITION_KEYS,
+    DEFAULT_RULE,
+    Rule,
+    RuleSet,
+    classify_docs,
+    load_rules,
+    parse_rules,
+    reason_counts,
+)
+from strata_pipeline.settings import PROJECT_ROOT
+
+REAL_RULES_DIR = PROJECT_ROOT / "rules"
+LONG_TEXT = "Employees receive twenty-five days of paid vacation every calendar year."
+
+
+def doc(doc_id: str, **overrides) -> dict:
+    row = {
+        "doc_id": doc_id,
+        "extension": Path(doc_id).suffix.lower(),
+        "status": "ok",
+        "kind": "text",
+        "text": LONG_TEXT,
+    }
+    row.update(overrides)
+    return row
+
+
+def rule_set(*raw: dict) -> RuleSet:
+    return RuleSet(rules=tuple(parse_rules({"rules": list(raw)}, "test.yaml")))
+
+
+def test_first_matching_rule_wins_and_is_recorded() -> None:
+    rules = rule_set(
+        {"name": "first", "extensions": [".md"], "action": "metadata_only"},
+        {"name": "second", "extensions": [".md"], "action": "exclude"},
+        {"name": "third", "action": "exclude"},
+    )
+    assert rules.decide(doc("a.md")) == ("metadata_only", "first")
+    assert rules.decide(doc("a.txt")) == ("exclude", "third")
+
+
+def test_no_match_is_default_include() -> None:
+    rules = rule_set({"name": "only-pdf", "extensions": [".pdf"], "action": "exclude"})
+    assert rules.decide(doc("a.md")) == ("include", DEFAULT_RULE)
+    assert RuleSet(rules=()).decide(doc("a.md")) == ("include", "default-include")
+
+
+# --- every condition key -------------------------------------------------------------------
+
+
+def test_condition_keys_are_the_documented_ones() -> None:
+    assert CONDITION_KEYS == (
+        "status",
+        "dirs",
+        "filenames",
+        "globs",
+        "extensions",
+        "extensions_not_in",
+        "kinds",
+        "text_shorter_than",
+    )
+
+
+def test_status_condition() -> None:
+    rule = Rule(name="r", action="exclude", status="error")
+    assert rule.matches(doc("a.md", status="error"))
+    assert not rule.matches(doc("a.md", status="ok"))
+
+
+def test_dirs_condition_matches_any_folder_but_not_the_filename() -> None:
+    rule = Rule(name="r", action="exclude", dirs=("build", ".git"))
+    assert rule.matches(doc("project/.git/config.md"))
+    assert rule.matches(doc("build/out.md"))
+    assert rule.matches(doc("a/b/build/c/out.md"))
+    assert not rule.matches(doc("project/build"))  # a file called "build" is not a folder
+    assert not rule.matches(doc("builds/out.md"))
+
+
+def test_filenames_condition_matches_the_last_part_only() -> None:
+    rule = Rule(name="r", action="exclude", filenames=(".DS_Store",))
+    assert rule.matches(doc("hr/.DS_Store"))
+    assert rule.matches(doc(".DS_Store"))
+    assert not rule.matches(doc(".DS_Store/readme.md"))
+
+
+def test_globs_condition_uses_case_sensitive_fnmatch_over_the_doc_id() -> None:
+    rule = Rule(name="r", action="exclude", globs=("*.bak", "*/~$*"))
+    assert rule.matches(doc("hr/policy.md.bak"))
+    assert rule.matches(doc("hr/~$lock.docx"))
+    assert not rule.matches(doc("hr/policy.md.BAK"))
+    assert not rule.matches(doc("~$lock.docx"))  # "*/~$*" needs a folder
+
+
+def test_extensions_condition_lower_cases_the_document_extension() -> None:
+    rule = Rule(name="r", action="exclude", extensions=(".pdf",))
+    assert rule.matches(doc("a.pdf"))
+    assert rule.matches(doc("a.PDF", extension=".PDF"))
+    assert not rule.matches(doc("a.md"))
+
+
+def test_extensions_not_in_condition() -> None:
+    rule = Rule(name="r", action="exclude", extensions_not_in=(".md", ".txt"))
+    assert rule.matches(doc("data.json"))
+    assert rule.matches(doc("Makefile", extension=""))
+    assert not rule.matches(doc("a.md"))
+    assert not rule.matches(doc("a.TXT", extension=".TXT"))
+
+
+def test_kinds_condition() -> None:
+    rule = Rule(name="r", action="metadata_only", kinds=("table",))
+    assert rule.matches(doc("a.csv", kind="table"))
+    assert not rule.matches(doc("a.md", kind="text"))
+
+
+def test_text_shorter_than_counts_stripped_characters() -> None:
+    rule = Rule(name="r", action="exclude", text_shorter_than=10)
+    assert rule.matches(doc("a.md", text="  123456789  \n"))  # 9 characters once stripped
+    assert not rule.matches(doc("a.md", text="1234567890"))
+    assert rule.matches(doc("a.md", text=None))
+
+
+def test_all_conditions_of_a_rule_must_hold() -> None:
+    rules = rule_set({"name": "short-md", "extensions": [".md"], "text_shorter_than": 10, "action": "exclude"})
+    assert rules.decide(doc("a.md", text="tiny")) == ("exclude", "short-md")
+    assert rules.decide(doc("a.txt", text="tiny")) == ("include", DEFAULT_RULE)
+    assert rules.decide(doc("a.md")) == ("include", DEFAULT_RULE)
+
+
+def test_parse_rules_reads_every_key() -> None:
+    [rule] = parse_rules(
+        {
+            "rules": [
+                {
+                    "name": "everything",
+                    "action": "metadata_only",
+                    "status": "ok",
+                    "dirs": ["a"],
+                    "filenames": ["b.md"],
+                    "globs": ["a/*"],
+                    "extensions": [".md"],
+                    "extensions_not_in": [".pdf"],
+                    "kinds": ["text"],
+                    "text_shorter_than": 5,
+                }
+            ]
+        },
+        "x.yaml",
+    )
+    assert rule == Rule(
+        name="everything",
+        action="metadata_only",
+        status="ok",
+        dirs=("a",),
+        filenames=("b.md",),
+        globs=("a/*",),
+        extensions=(".md",),
+        extensions_not_in=(".pdf",),
+        kinds=("text",),
+        text_shorter_than=5,
+    )
+    assert rule.matches(doc("a/b.md", text="tiny"))
+
+
+def test_parse_rules_of_empty_data() -> None:
+    assert parse_rules({}, "x.yaml") == []
+    assert parse_rules(None, "x.yaml") == []  # an empty YAML file
+
+
+# --- invalid rules -------------------------------------------------------------------------
+
+
+def test_rule_without_action_is_rejected_with_its_position() -> None:
+    with pytest.raises(ValueError, match=r"^handbook.yaml rule #2: every rule needs a 'name' and an 'action'\.$"):
+        parse_rules({"rules": [{"name": "ok", "action": "include"}, {"name": "no-action"}]}, "handbook.yaml")
+
+
+def test_rule_without_name_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"rule #1: every rule needs a 'name' and an 'action'"):
+        parse_rules({"rules": [{"action": "exclude"}]}, "x.yaml")
+
+
+def test_rule_that_is_not_a_mapping_is_rejected() -> None:
+    with pytest.raises(ValueError, match=r"x.yaml rule #1"):
+        parse_rules({"rules": ["exclude everything"]}, "x.yaml")
+
+
+def test_bad_action_names_the_rule() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_rules({"rules": [{"name": "drop-logs", "action": "delete", "extensions": [".log"]}]}, "x.yaml")
+    assert str(info.value) == "x.yaml rule #1 (drop-logs): action must be one of include, exclude, metadata_only."
+
+
+def test_unknown_key_names_the_rule_and_the_key() -> None:
+    with pytest.raises(ValueError) as info:
+        parse_rules({"rules": [{"name": "typo", "action": "exclude", "extension": [".log"]}]}, "x.yaml")
+    message = str(info.value)
+    assert message.startswith("x.yaml rule #1 (typo): unknown keys ['extension']; allowed: ")
+    assert "extensions_not_in" in message
+
+
+# --- loading -------------------------------------------------------------------------------
+
+
+def test_per_source_set_rules_come_before_corpus_rules(tmp_path: Path) -> None:
+    (tmp_path / "corpus-rules.yaml").write_text(
+        "rules:\n  - name: no-pdf\n    extensions: [.pdf]\n    action: exclude\n", encoding="utf-8"
+    )
+    (tmp_path / "products.yaml").write_text(
+        "rules:\n  - name: keep-manuals\n    dirs: [manuals]\n    action: include\n", encoding="utf-8"
+    )
+    products = load_rules(tmp_path, "products")
+    assert [r.name for r in products.rules] == ["keep-manuals", "no-pdf"]
+    assert products.sources == ("products.yaml", "corpus-rules.yaml")
+    assert products.decide(doc("manuals/rx.pdf")) == ("include", "keep-manuals")
+    assert products.decide(doc("other/rx.pdf")) == ("exclude", "no-pdf")
+    handbook = load_rules(tmp_path, "handbook")  # no handbook.yaml
+    assert handbook.sources == ("corpus-rules.yaml",)
+    assert handbook.decide(doc("manuals/rx.pdf")) == ("exclude", "no-pdf")
+    assert len(products.digest) == 16
+    assert products.digest != handbook.digest
+
+
+def test_digest_changes_when_a_rule_file_changes(tmp_path: Path) -> None:
+    path = tmp_path / "corpus-rules.yaml"
+    path.write_text("rules: []\n", encoding="utf-8")
+    before = load_rules(tmp_path, "s").digest
+    assert load_rules(tmp_path, "s").digest == before
+    path.write_text("rules:\n  - {name: x, action: exclude}\n", encoding="utf-8")
+    assert load_rules(tmp_path, "s").digest != before
+
+
+def test_no_rule_files_includes_everything(tmp_path: Path) -> None:
+    rules = load_rules(tmp_path, "s")
+    assert rules.rules == ()
+    assert rules.sources == ()
+    assert rules.decide(doc("a.json")) == ("include", DEFAULT_RULE)
+
+
+@pytest.mark.parametrize(
+    ("row", "expected"),
+    [
+        (doc("hr/broken.pdf", status="error", kind="", text=""), ("exclude", "extraction-failed")),
+        (doc("repo/.git/notes.md"), ("exclude", "excluded-dir")),
+        (doc("web/node_modules/readme.md"), ("exclude", "excluded-dir")),
+        (doc("hr/.DS_Store", extension=""), ("exclude", "excluded-filename")),
+        (doc("hr/policy.md.bak", extension=".bak"), ("exclude", "excluded-glob")),
+        (doc("hr/~$onboarding.docx"), ("exclude", "excluded-glob")),
+        (doc("sales/inventory.xlsx", kind="table"), ("metadata_only", "tables-are-facts")),
+        (doc("sales/prices.csv", kind="table", text="a | b"), ("metadata_only", "tables-are-facts")),
+        (doc("api/schema.json"), ("exclude", "extension-not-allowed")),
+        (doc("hr/stub.md", text="TODO: write this."), ("exclude", "too-short")),
+        (doc("hr/leave-policy.md"), ("include", "default-include")),
+        (doc("hr/onboarding.docx"), ("include", "default-include")),
+    ],
+)
+def test_real_corpus_rules(row: dict, expected: tuple[str, str]) -> None:
+    rules = load_rules(REAL_RULES_DIR, "no-such-source-set")
+    assert rules.sources == ("corpus-rules.yaml",)
+    assert rules.decide(row) == expected
+
+
+def test_classify_docs_and_reason_counts() -> None:
+    rules = load_rules(REAL_RULES_DIR, "no-such-source-set")
+    frame = pl.DataFrame(
+        [
+            doc("a.md"),
+            doc("b.md"),
+            doc("c.json"),
+            doc("d.pdf", status="error", kind="", text=""),
+            doc("e.md", text="short"),
+        ]
+    )
+    classified = classify_docs(frame, rules)
+    assert classified.columns == [*frame.columns, "decision", "rule"]
+    assert classified.select("doc_id", "decision", "rule").rows() == [
+        ("a.md", "include", "default-include"),
+        ("b.md", "include", "default-include"),
+        ("c.json", "exclude", "extension-not-allowed"),
+        ("d.pdf", "exclude", "extraction-failed"),
+        ("e.md", "exclude", "too-short"),
+    ]
+    assert reason_counts(classified).rows() == [
+        ("include", "default-include", 2),
+        ("exclude", "extension-not-allowed", 1),
+        ("exclude", "extraction-failed", 1),
+        ("exclude", "too-short", 1),
+    ]

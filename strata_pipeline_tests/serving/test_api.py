@@ -1,0 +1,93 @@
+"""The FastAPI app, through its real routes, over the materialised sample index."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from serving.app import create_app
+from strata_pipeline.indexing.versions import current_version
+from strata_pipeline_tests.conftest import Stack, run_partition
+
+
+@pytest.fixture(scope="module")
+def client(stack: Stack):
+    with TestClient(create_app(stack.settings)) as test_client:
+        yield test_client
+
+
+def test_health_reports_collections_points_and_model(client: TestClient, stack: Stack) -> None:
+    body = client.get("/health").json()
+    assert body["status"] == "ok"
+    assert body["model"] == stack.settings.embed_model
+    assert set(body["source_sets"]) == {"handbook", "products"}
+    handbook = current_version(stack.settings.index_dir, "handbook")
+    assert body["source_sets"]["handbook"]["points"] == handbook.point_count
+    assert body["points"] == sum(s["points"] for s in body["source_sets"].values())
+
+
+def test_search_returns_the_labelled_document_with_provenance_and_ranks(client: TestClient) -> None:
+    response = client.post("/search", json={"query": "How many weeks of paid parental leave do parents get?", "k": 5})
+    assert response.status_code == 200
+    hits = response.json()["hits"]
+    assert hits[0]["doc_id"] == "hr/leave-policy.md" and hits[0]["source_set"] == "handbook"
+    assert [h["rank"] for h in hits] == list(range(1, len(hits) + 1))
+    fused = [h["fused_score"] for h in hits]
+    assert fused == sorted(fused, reverse=True)
+    top = hits[0]
+    assert top["dense_rank"] is not None or top["sparse_rank"] is not None
+    assert top["line_start"] <= top["line_end"] and top["chunk_id"].startswith("hr/leave-policy.md#")
+
+
+def test_search_filters_by_source_set(client: TestClient) -> None:
+    hits = client.post("/search", json={"query": "warranty", "k": 8, "source_set": "handbook"}).json()["hits"]
+    assert hits and {h["source_set"] for h in hits} == {"handbook"}
+    missing = client.post("/search", json={"query": "warranty", "source_set": "nope"})
+    assert missing.status_code == 404 and "nope" in missing.json()["detail"]
+
+
+def test_ask_quotes_the_source_verbatim_and_cites_supplied_chunks(client: TestClient) -> None:
+    question = "How many weeks of paid parental leave do parents get?"
+    body = client.post("/ask", json={"query": question}).json()
+    assert not body["abstained"] and body["mode"] == "extractive"
+    assert "16 weeks" in body["answer"]
+    hits = {h["chunk_id"]: h["text"] for h in client.post("/search", json={"query": question}).json()["hits"]}
+    for citation in body["citations"]:
+        assert citation["chunk_id"] in hits
+        assert citation["quote"] in hits[citation["chunk_id"]]
+
+
+def test_ask_abstains_with_a_reason_when_the_corpus_has_no_answer(client: TestClient) -> None:
+    body = client.post("/ask", json={"query": "What is the recipe for sourdough bread with rye flour?"}).json()
+    assert body["abstained"] and body["reason"] and body["citations"] == []
+
+
+def test_invalid_request_is_rejected(client: TestClient) -> None:
+    assert client.post("/search", json={"query": "", "k": 5}).status_code == 422
+    assert client.post("/search", json={"query": "x", "k": 0}).status_code == 422
+
+
+def test_api_keeps_serving_while_a_run_publishes_and_then_follows_the_new_version(
+    client: TestClient, stack: Stack
+) -> None:
+    before = client.get("/health").json()["source_sets"]["products"]["version"]
+    assert client.post("/search", json={"query": "RX-300 battery", "source_set": "products"}).status_code == 200
+    # The API holds the published version open while a new run writes, evaluates and publishes the next.
+    result = run_partition(stack.settings, stack.instance, "products")
+    assert result.success
+    after = client.get("/health").json()["source_sets"]["products"]["version"]
+    assert after != before
+    hits = client.post("/search", json={"query": "RX-300 battery", "source_set": "products"}).json()["hits"]
+    assert hits and all(h["source_set"] == "products" for h in hits)
+
+
+def test_no_index_gives_503_with_instructions(tmp_path) -> None:
+    import dataclasses
+
+    from strata_pipeline.settings import load_settings
+
+    empty = dataclasses.replace(load_settings(), home=tmp_path)
+    with TestClient(create_app(empty)) as empty_client:
+        assert empty_client.get("/health").json()["status"] == "no_index"
+        response = empty_client.post("/search", json={"query": "anything"})
+        assert response.status_code == 503 and "strata materialize" in response.json()["detail"]

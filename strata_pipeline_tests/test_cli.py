@@ -1,0 +1,82 @@
+"""The `strata` command line, invoked through click against real state."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import dagster as dg
+from click.testing import CliRunner
+
+from strata_pipeline.cli import main
+from strata_pipeline_tests.conftest import Stack
+
+
+def env_for(home: Path, corpus: Path, dagster_home: Path | None = None) -> dict[str, str]:
+    env = {"STRATA_HOME": str(home), "STRATA_CORPUS_ROOT": str(corpus), "QDRANT_URL": "", "ANTHROPIC_API_KEY": ""}
+    if dagster_home is not None:
+        env["DAGSTER_HOME"] = str(dagster_home)
+    return env
+
+
+def test_search_json_lists_hits_best_first_with_provenance(stack: Stack) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["search", "What is the mileage rate for a personal car on a business trip?", "--json", "--k", "3"],
+        env=env_for(stack.settings.home, stack.settings.corpus_root),
+    )
+    assert result.exit_code == 0, result.output
+    hits = json.loads(result.output)["hits"]
+    assert len(hits) == 3
+    assert hits[0]["doc_id"] == "travel/travel-reimbursement.md"
+    assert {"doc_id", "chunk_id", "line_start", "line_end", "dense_rank", "sparse_rank", "fused_score"} <= set(hits[0])
+
+
+def test_ask_json_and_source_set_filter(stack: Stack) -> None:
+    result = CliRunner().invoke(
+        main,
+        ["ask", "How long is the standard warranty on RX robots?", "--json", "--source-set", "products"],
+        env=env_for(stack.settings.home, stack.settings.corpus_root),
+    )
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert not body["abstained"] and "24 months" in body["answer"]
+    assert {c["source_set"] for c in body["citations"]} == {"products"}
+    assert {h["source_set"] for h in body["hits"]} == {"products"}
+
+
+def test_materialize_registers_partitions_runs_on_the_project_instance_and_shows_progress(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    (corpus / "notes" / "ops").mkdir(parents=True)
+    (corpus / "notes" / "ops" / "shifts.md").write_text(
+        "# Shifts\n\nThe early shift starts at 06:00 and hands over to the late shift at 14:00.\n"
+    )
+    (corpus / "Not A Slug").mkdir()
+    dagster_home = tmp_path / "dagster_home"
+    result = CliRunner().invoke(main, ["materialize"], env=env_for(tmp_path / "home", corpus, dagster_home))
+    assert result.exit_code == 0, result.output
+    assert "[1/1] notes" in result.output
+    assert "✓ published_index" in result.output and "check qdrant_collection_point_count: passed" in result.output
+    assert "skipping folder 'Not A Slug'" in result.output
+    instance = dg.DagsterInstance.from_config(str(dagster_home))
+    try:
+        assert instance.get_dynamic_partitions("source_sets") == ["notes"]
+        runs = instance.get_runs()
+        assert len(runs) == 1 and runs[0].is_success and runs[0].tags["dagster/partition"] == "notes"
+    finally:
+        instance.dispose()
+
+
+def test_materialize_unknown_source_set_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "corpus" / "notes").mkdir(parents=True)
+    result = CliRunner().invoke(
+        main,
+        ["materialize", "--source-set", "ghost"],
+        env=env_for(tmp_path / "home", tmp_path / "corpus", tmp_path / "dh"),
+    )
+    assert result.exit_code == 2 and "ghost" in result.output
+
+
+def test_search_without_an_index_says_how_to_build_one(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["search", "anything"], env=env_for(tmp_path / "home", tmp_path))
+    assert result.exit_code == 1 and "strata materialize" in result.output

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import dagster as dg
 
 from strata_pipeline.assets.chunks import chunks
@@ -37,14 +39,15 @@ ASSETS = [
 CHECKS = [redacted_docs_no_secrets, qdrant_collection_point_count, qdrant_collection_vector_dims]
 
 
-def build_definitions(settings: Settings) -> dg.Definitions:
+def build_definitions(settings: Settings, overrides: dict[str, Any] | None = None) -> dg.Definitions:
+    """`overrides` replaces resources by key (tests use it to stand in for Claude)."""
     return dg.Definitions(
         assets=ASSETS,
         asset_checks=CHECKS,
         jobs=[index_job],
         sensors=[new_source_set_sensor],
         schedules=[nightly_reindex],
-        resources=build_resources(settings),
+        resources={**build_resources(settings), **(overrides or {})},
     )
 
 

@@ -32,10 +32,12 @@ def make_settings(home: Path, corpus_root: Path) -> Settings:
     return dataclasses.replace(load_settings(), home=home, corpus_root=corpus_root, qdrant_url="")
 
 
-def run_partition(settings: Settings, instance: dg.DagsterInstance, partition: str) -> dg.ExecuteInProcessResult:
+def run_partition(
+    settings: Settings, instance: dg.DagsterInstance, partition: str, overrides: dict | None = None
+) -> dg.ExecuteInProcessResult:
     if partition not in instance.get_dynamic_partitions(source_sets.name):
         instance.add_dynamic_partitions(source_sets.name, [partition])
-    job = build_definitions(settings).resolve_job_def("index_source_set")
+    job = build_definitions(settings, overrides).resolve_job_def("index_source_set")
     return job.execute_in_process(instance=instance, partition_key=partition, raise_on_error=False)
 
 

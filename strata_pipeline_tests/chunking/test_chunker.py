@@ -1,0 +1,202 @@
+"""Overlapping window chunking and the provenance recorded for every chunk."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import polars as pl
+import pytest
+
+from strata_pipeline.chunking.chunker import (
+    CHUNK_SCHEMA,
+    ChunkingConfig,
+    chunk_document,
+    chunk_documents,
+    heading_at,
+    window_bounds,
+)
+from strata_pipeline.discovery.extractors import PAGE_BREAK
+
+WORDS = "robot arm joint torque speed limit calibration encoder reach payload mode safety bolt base".split()
+
+
+def prose(seed: int, paragraphs: int = 12) -> str:
+    """Markdown with headings, paragraphs of sentences and single-line list items."""
+    rng = random.Random(seed)
+    blocks = []
+    for number in range(paragraphs):
+        if number % 4 == 0:
+            blocks.append(f"## Section {number // 4 + 1}")
+        sentences = [
+            " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 12))).capitalize() + "."
+            for _ in range(rng.randint(1, 5))
+        ]
+        if number % 3 == 2:
+            blocks.append("\n".join(f"- {s}" for s in sentences))
+        else:
+            blocks.append(" ".join(sentences))
+    return "\n\n".join(blocks) + "\n"
+
+
+def doc(text: str, extension: str = ".md", **extra) -> dict:
+    return {"doc_id": "hr/policy" + extension, "source_set": "handbook", "project": "hr", "text": text,
+            "extension": extension, **extra}  # fmt: skip
+
+
+CONFIG = ChunkingConfig(size=200, overlap=40)
+TEXTS = [prose(seed) for seed in range(5)]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_windows_never_exceed_the_size(text: str) -> None:
+    bounds = window_bounds(text, CONFIG)
+    assert len(bounds) > 5
+    assert all(0 < end - start <= CONFIG.size for start, end in bounds)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_windows_cover_the_whole_text(text: str) -> None:
+    bounds = window_bounds(text, CONFIG)
+    covered = [False] * len(text)
+    for start, end in bounds:
+        covered[start:end] = [True] * (end - start)
+    assert all(covered[i] for i, ch in enumerate(text) if not ch.isspace())
+    assert bounds[0][0] == 0
+    assert bounds[-1][1] == len(text)
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_consecutive_windows_overlap_by_about_the_configured_overlap(text: str) -> None:
+    bounds = window_bounds(text, CONFIG)
+    longest_word = max(len(w) for w in WORDS) + 2  # the next window starts on a word boundary
+    for (prev_start, prev_end), (start, end) in zip(bounds, bounds[1:], strict=False):
+        assert prev_start < start < prev_end < end
+        overlap = prev_end - start
+        assert CONFIG.overlap - longest_word <= overlap <= CONFIG.overlap
+        assert text[start - 1].isspace()  # never mid-word
+
+
+def test_windows_end_at_natural_breaks() -> None:
+    text = ("First paragraph sentence. " * 4).strip() + "\n\n" + ("Second paragraph here. " * 4).strip()
+    [(start, end), *_] = window_bounds(text, ChunkingConfig(size=150, overlap=20))
+    assert start == 0
+    assert text[:end].endswith("sentence.\n\n")  # the paragraph break in the second half wins
+
+
+def test_text_without_any_break_is_cut_hard() -> None:
+    text = "abcdefghij" * 3
+    assert window_bounds(text, ChunkingConfig(size=10, overlap=3)) == [(0, 10), (7, 17), (14, 24), (21, 30)]
+
+
+def test_empty_and_blank_text_have_no_windows() -> None:
+    assert window_bounds("", CONFIG) == []
+    assert window_bounds(" \n\n\t ", CONFIG) == []
+    assert chunk_document(doc("   \n"), CONFIG) == []
+
+
+def test_short_text_is_one_window_without_leading_space() -> None:
+    assert window_bounds("\n\n  Hello world.\n", CONFIG) == [(4, 17)]
+
+
+@pytest.mark.parametrize(("size", "overlap"), [(100, 100), (100, 150)])
+def test_overlap_must_be_smaller_than_size(size: int, overlap: int) -> None:
+    with pytest.raises(ValueError, match="Chunk overlap must be smaller than chunk size."):
+        window_bounds("some text", ChunkingConfig(size=size, overlap=overlap))
+
+
+def test_chunk_rows_carry_provenance() -> None:
+    text = TEXTS[0]
+    rows = chunk_document(doc(text, title="Leave policy", language="en"), CONFIG)
+    bounds = window_bounds(text, CONFIG)
+    assert [(r["char_start"], r["char_end"]) for r in rows] == bounds
+    for index, row in enumerate(rows):
+        body = text[row["char_start"] : row["char_end"]].strip()
+        assert row["chunk_id"] == f"hr/policy.md#{index}"
+        assert row["chunk_index"] == index
+        assert (row["source_set"], row["doc_id"], row["project"]) == ("handbook", "hr/policy.md", "hr")
+        assert (row["title"], row["language"]) == ("Leave policy", "en")
+        assert row["text"] == body
+        assert row["sha256"] == hashlib.sha256(body.encode("utf-8")).hexdigest()
+        assert row["page"] is None  # not a PDF
+
+
+def test_line_numbers_point_at_the_chunk_in_the_source() -> None:
+    text = TEXTS[1]
+    lines = text.split("\n")
+    for row in chunk_document(doc(text), CONFIG):
+        start, end = row["char_start"], row["char_end"]
+        assert row["line_start"] == text.count("\n", 0, start) + 1
+        assert row["line_end"] == text.count("\n", 0, end - 1) + 1
+        # The first line of the chunk is (the tail of) line `line_start` of the source.
+        first_line = row["text"].split("\n", 1)[0]
+        assert lines[row["line_start"] - 1].endswith(first_line)
+        # Every line of the chunk lies within [line_start, line_end].
+        assert row["line_start"] + row["text"].count("\n") <= row["line_end"]
+
+
+def test_line_numbers_on_a_hand_made_text() -> None:
+    text = "line one\nline two\nline three\nline four\nline five\n"
+    rows = chunk_document(doc(text), ChunkingConfig(size=20, overlap=5))
+    assert [(r["text"], r["line_start"], r["line_end"]) for r in rows] == [
+        ("line one\nline two", 1, 2),
+        ("two\nline three", 2, 3),
+        ("three\nline four", 3, 4),
+        ("four\nline five", 4, 5),
+    ]
+
+
+def test_pdf_chunks_get_the_page_of_their_start() -> None:
+    pages = [f"Page {n} text. " + "Torque values for the base bolts are listed here. " * 3 for n in (1, 2, 3)]
+    text = PAGE_BREAK.join(p.strip() for p in pages)
+    rows = chunk_document(doc(text, extension=".pdf"), ChunkingConfig(size=120, overlap=20))
+    assert [r["page"] for r in rows] == [text.count("\f", 0, r["char_start"]) + 1 for r in rows]
+    assert {r["page"] for r in rows} == {1, 2, 3}
+    for row in rows:
+        if row["text"].startswith("Page "):
+            assert row["text"].startswith(f"Page {row['page']} ")
+    assert [r["page"] for r in chunk_document(doc(text, extension=".txt"), ChunkingConfig(120, 20))] == [None] * len(
+        rows
+    )
+
+
+def test_heading_at_returns_the_last_heading_before_the_offset() -> None:
+    text = "# Intro\n\nalpha beta.\n\n## Setup\n\nepsilon zeta.\n\n### Details\n\nmore.\n"
+    assert heading_at(text, 0) == ""
+    assert heading_at(text, text.index("alpha")) == "Intro"
+    assert heading_at(text, text.index("epsilon")) == "Setup"
+    assert heading_at(text, len(text)) == "Details"
+    assert heading_at("no headings at all", 10) == ""
+    assert heading_at("#hashtag is not a heading\ntext", 28) == ""
+
+
+def test_heading_at_an_offset_inside_a_heading_line_returns_the_whole_heading() -> None:
+    # The heading "## Setup" starts before the offset; the regex must not be cut at the offset.
+    text = "# Intro\n\nalpha beta.\n\n## Setup\n\nepsilon zeta.\n"
+    inside = text.index("Setup") + 1
+    assert heading_at(text, inside) == "Setup"
+
+
+def test_first_chunk_of_a_document_that_starts_with_a_heading_has_that_heading() -> None:
+    text = "# Leave Policy\n\n" + "Employees get twenty-five days of paid leave per year. " * 3
+    rows = chunk_document(doc(text), CONFIG)
+    assert rows[0]["heading"] == "Leave Policy"
+
+
+def test_chunk_headings_follow_the_document() -> None:
+    text = TEXTS[2]
+    for row in chunk_document(doc(text), CONFIG):
+        before = text[: row["char_start"] + 1]
+        complete = [line[3:] for line in before.split("\n")[:-1] if line.startswith("## ")]
+        if not before.split("\n")[-1].startswith("#"):
+            assert row["heading"] == (complete[-1] if complete else "")
+
+
+def test_chunk_documents_builds_a_typed_frame() -> None:
+    frame = chunk_documents(pl.DataFrame([doc(TEXTS[0]), doc("  ")]), CONFIG)
+    assert frame.schema == pl.Schema(CHUNK_SCHEMA)
+    assert frame.height == len(window_bounds(TEXTS[0], CONFIG))
+    assert frame["chunk_id"].n_unique() == frame.height
+    empty = chunk_documents(pl.DataFrame([doc("")]), CONFIG)
+    assert empty.height == 0
+    assert empty.schema == pl.Schema(CHUNK_SCHEMA)

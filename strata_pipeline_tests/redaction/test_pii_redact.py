@@ -1,0 +1,180 @@
+"""Personal-data redaction with the real Presidio analyzer (spaCy NER and the regex-only backend)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
+from strata_pipeline.redaction.redact import Placeholders, Redaction, redact_tables, redact_text
+
+
+@pytest.fixture(scope="module")
+def ner() -> PresidioDetector:
+    return PresidioDetector()
+
+
+@pytest.fixture(scope="module")
+def regex() -> PresidioDetector:
+    return PresidioDetector(use_ner=False)
+
+
+def redact(text: str, detector: PresidioDetector) -> Redaction:
+    return redact_text(text, detector, PiiPolicy())
+
+
+def test_detector_names(ner: PresidioDetector, regex: PresidioDetector) -> None:
+    assert ner.name == "presidio-ner"
+    assert regex.name == "presidio-regex"
+    assert ner.detect("") == []
+    assert ner.detect("   \n ") == []
+
+
+def test_same_person_twice_gets_the_same_placeholder(ner: PresidioDetector) -> None:
+    text = (
+        "Contact: Maria Fernandes (maria.fernandes@northwind-robotics.example, +1 415-555-0178). "
+        "Maria Fernandes will meet you at reception."
+    )
+    result = redact(text, ner)
+    assert result.text == "Contact: [PERSON_1] ([EMAIL_1], [PHONE_1]). [PERSON_1] will meet you at reception."
+    assert result.counts() == {"PERSON": 2, "EMAIL": 1, "PHONE": 1}
+
+
+def test_two_people_get_numbered_placeholders_in_order_of_appearance(ner: PresidioDetector) -> None:
+    text = "Please ask Jonas Weber or Lena Hoffmann about payroll. Jonas Weber signs the contracts."
+    result = redact(text, ner)
+    assert result.text == "Please ask [PERSON_1] or [PERSON_2] about payroll. [PERSON_1] signs the contracts."
+    assert [(a.entity, a.placeholder) for a in result.audit] == [
+        ("PERSON", "[PERSON_1]"),
+        ("PERSON", "[PERSON_2]"),
+        ("PERSON", "[PERSON_1]"),
+    ]
+
+
+def test_every_type_is_redacted_with_a_typed_placeholder(ner: PresidioDetector) -> None:
+    text = (
+        "Payroll contact: Lena Hoffmann, phone +1 415-555-0162, IBAN DE89370400440532013000, "
+        "email lena.hoffmann@northwind-robotics.example. Card 4111 1111 1111 1111 was charged "
+        "from 192.168.40.17."
+    )
+    result = redact(text, ner)
+    assert result.text == (
+        "Payroll contact: [PERSON_1], phone [PHONE_1], IBAN [IBAN_1], email [EMAIL_1]. "
+        "Card [CREDIT_CARD_1] was charged from [IP_ADDRESS_1]."
+    )
+    assert result.counts() == {"PERSON": 1, "PHONE": 1, "IBAN": 1, "EMAIL": 1, "CREDIT_CARD": 1, "IP_ADDRESS": 1}
+
+
+def test_placeholders_ignore_case_of_the_value(ner: PresidioDetector) -> None:
+    text = "Send it to LENA.HOFFMANN@northwind-robotics.example and later to lena.hoffmann@northwind-robotics.example."
+    assert redact(text, ner).text == "Send it to [EMAIL_1] and later to [EMAIL_1]."
+
+
+def test_role_mailboxes_are_kept(ner: PresidioDetector) -> None:
+    text = (
+        "Reach support@northwind-robotics.example, it-helpdesk@northwind-robotics.example, "
+        "no-reply@x.example or maria@corp.internal."
+    )
+    result = redact(text, ner)
+    assert result.text == (
+        "Reach support@northwind-robotics.example, it-helpdesk@northwind-robotics.example, "
+        "no-reply@x.example or [EMAIL_1]."
+    )
+    assert [(a.entity, a.decision) for a in result.audit] == [
+        ("EMAIL", "keep_role_contact"),
+        ("EMAIL", "keep_role_contact"),
+        ("EMAIL", "keep_role_contact"),
+        ("EMAIL", "redact"),
+    ]
+    assert result.counts() == {"EMAIL": 1}
+
+
+def test_title_cased_heading_is_not_a_person(ner: PresidioDetector) -> None:
+    text = "## Encoder Mismatch\n\nIf the Encoder Mismatch error appears, run the Home Calibration Routine."
+    result = redact(text, ner)
+    assert result.text == text
+    assert result.counts() == {}
+    assert all(a.decision == "not_a_name" for a in result.audit if a.entity == "PERSON")
+
+
+def test_honorific_makes_a_surname_a_person(ner: PresidioDetector) -> None:
+    assert redact("Ask Dr. Okafor about the results.", ner).text == "Ask Dr. [PERSON_1] about the results."
+
+
+def test_audit_entries_never_contain_the_raw_value(ner: PresidioDetector) -> None:
+    values = [
+        "Lena Hoffmann",
+        "+1 415-555-0162",
+        "DE89370400440532013000",
+        "lena.hoffmann@corp.internal",
+        "Wint3r-Fa1c0n",
+    ]
+    text = (
+        f"Payroll contact: {values[0]}, phone {values[1]}, IBAN {values[2]}, email {values[3]}.\n"
+        f"password: {values[4]}\n"
+    )
+    result = redact(text, ner)
+    assert {a.entity for a in result.audit} == {"PERSON", "PHONE", "IBAN", "EMAIL", "SECRET"}
+    for entry in result.audit:
+        serialised = json.dumps(dataclasses.asdict(entry))
+        assert not any(value in serialised for value in values), serialised
+        # Offsets point at the value in the original text, so the audit can be checked later.
+        assert text[entry.start : entry.start + entry.length] in values
+    assert not any(value in result.text for value in values)
+
+
+def test_secret_wins_over_personal_data_inside_it(ner: PresidioDetector) -> None:
+    text = "Owner: jonas.weber@corp.internal\nlogin: jonas.weber@corp.internal:Falcon2019!\n"
+    result = redact(text, ner)
+    assert result.text == "Owner: [EMAIL_1]\nlogin: [EMAIL_1]:[REDACTED_SECRET]\n"
+    secret = [a for a in result.audit if a.entity == "SECRET"]
+    assert [(a.detector, a.placeholder, a.score) for a in secret] == [
+        ("secret:email_password", "[REDACTED_SECRET]", 1.0)
+    ]
+
+
+def test_regex_backend_finds_contacts_and_iban_but_no_person(regex: PresidioDetector) -> None:
+    text = (
+        "Payroll contact: Lena Hoffmann, phone +1 415-555-0162, IBAN DE89370400440532013000, "
+        "email lena.hoffmann@northwind-robotics.example. Jonas Weber approves."
+    )
+    findings = regex.detect(text)
+    assert [(f.entity, text[f.start : f.end]) for f in findings] == [
+        ("PHONE", "+1 415-555-0162"),
+        ("IBAN", "DE89370400440532013000"),
+        ("EMAIL", "lena.hoffmann@northwind-robotics.example"),
+    ]
+    assert {f.detector for f in findings} == {"presidio-regex"}
+    result = redact(text, regex)
+    assert result.text == (
+        "Payroll contact: Lena Hoffmann, phone [PHONE_1], IBAN [IBAN_1], email [EMAIL_1]. Jonas Weber approves."
+    )
+
+
+def test_internal_domains_are_emails(regex: PresidioDetector) -> None:
+    text = "Write to jonas.weber@corp.internal today."
+    assert [(f.entity, text[f.start : f.end], f.score) for f in regex.detect(text)] == [
+        ("EMAIL", "jonas.weber@corp.internal", 0.9)
+    ]
+
+
+def test_placeholders_are_shared_across_a_documents_tables(ner: PresidioDetector) -> None:
+    tables = {
+        "Contacts": [
+            {"name": "Lena Hoffmann", "email": "lena.hoffmann@corp.internal", "ext": 4410},
+            {"name": "Jonas Weber", "email": "support@corp.internal", "ext": 4411},
+        ],
+        "Escalation": [{"first": "lena.hoffmann@corp.internal", "note": " "}],
+    }
+    placeholders = Placeholders()
+    redacted = json.loads(redact_tables(json.dumps(tables), ner, PiiPolicy(), placeholders))
+    assert redacted == {
+        "Contacts": [
+            {"name": "[PERSON_1]", "email": "[EMAIL_1]", "ext": 4410},
+            {"name": "[PERSON_2]", "email": "support@corp.internal", "ext": 4411},
+        ],
+        "Escalation": [{"first": "[EMAIL_1]", "note": " "}],
+    }
+    assert placeholders.for_value("EMAIL", "someone.else@corp.internal") == "[EMAIL_2]"

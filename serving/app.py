@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.resources.factory import build_resources
-from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.search import Candidate, UnknownSourceSetError
 from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 from strata_pipeline.settings import Settings, load_settings
 
@@ -114,6 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Strata Pipeline", version="0.1.0", lifespan=lifespan)
 
+    @app.exception_handler(UnknownSourceSetError)
+    def unknown_source_set(request: Request, exc: UnknownSourceSetError) -> JSONResponse:
+        return JSONResponse(status_code=404, content={"detail": str(exc)})
+
     def engine():
         try:
             return index.engine()
@@ -138,18 +143,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/search", response_model=SearchResponse)
     def search(request: SearchRequest) -> SearchResponse:
-        try:
-            hits = engine().search(request.query, request.k, source_sets(request.source_set))
-        except KeyError as exc:
-            raise HTTPException(status_code=404, detail=str(exc.args[0])) from exc
+        hits = engine().search(request.query, request.k, source_sets(request.source_set))
         return SearchResponse(query=request.query, hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)])
 
     @app.post("/ask", response_model=AskResponse)
     def ask(request: SearchRequest) -> AskResponse:
-        try:
-            answer = engine().ask(request.query, request.k, source_sets(request.source_set))
-        except KeyError as exc:
-            raise HTTPException(status_code=404, detail=str(exc.args[0])) from exc
+        answer = engine().ask(request.query, request.k, source_sets(request.source_set))
         return ask_response(request.query, answer)
 
     return app

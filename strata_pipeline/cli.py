@@ -16,7 +16,19 @@ from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
 
-@click.group()
+class _Group(click.Group):
+    """Turns expected user errors into one clear line instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        from strata_pipeline.retrieval.search import UnknownSourceSetError
+
+        try:
+            return super().invoke(ctx)
+        except UnknownSourceSetError as exc:
+            raise click.ClickException(str(exc)) from exc
+
+
+@click.group(cls=_Group)
 def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
@@ -152,12 +164,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
     from serving.app import hit_from
 
     with _engine(load_settings()) as engine:
-        try:
-            hits = [
-                hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)
-            ]
-        except KeyError as exc:
-            raise click.ClickException(str(exc.args[0])) from exc
+        hits = [hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)]
     if as_json:
         click.echo(json.dumps({"query": query, "hits": hits}, indent=2))
         return
@@ -175,11 +182,8 @@ def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
 def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
     with _engine(load_settings()) as engine:
-        try:
-            answer = engine.ask(question, k, _one(source_set))
-            hits = engine.search(question, k, _one(source_set))
-        except KeyError as exc:
-            raise click.ClickException(str(exc.args[0])) from exc
+        hits = engine.search(question, k, _one(source_set))
+        answer = engine.ask(question, k, candidates=hits)
     if as_json:
         from serving.app import ask_response, hit_from
 

@@ -60,8 +60,11 @@ class QueryEngine:
     def search(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Candidate]:
         return self.retriever.search(query, k, source_sets)
 
-    def ask(self, question: str, k: int = 5, source_sets: list[str] | None = None) -> Answer:
-        candidates = self.search(question, k, source_sets)
+    def ask(
+        self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None
+    ) -> Answer:
+        """Answer from `candidates` if the caller already searched, else from a fresh search."""
+        candidates = self.search(question, k, source_sets) if candidates is None else candidates
         if self.llm is not None and self.llm.enabled:
             return answer_with_llm(question, candidates, self.llm.complete, max_chunks=k)
         return answer_extractively(question, candidates, self._similarity, self.config.answer)

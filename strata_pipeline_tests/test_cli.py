@@ -80,3 +80,10 @@ def test_materialize_unknown_source_set_is_a_usage_error(tmp_path: Path) -> None
 def test_search_without_an_index_says_how_to_build_one(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["search", "anything"], env=env_for(tmp_path / "home", tmp_path))
     assert result.exit_code == 1 and "strata materialize" in result.output
+
+
+def test_unknown_source_set_is_one_clear_line(stack: Stack) -> None:
+    env = env_for(stack.settings.home, stack.settings.corpus_root)
+    result = CliRunner().invoke(main, ["search", "warranty", "--source-set", "ghost"], env=env)
+    assert result.exit_code == 1
+    assert "No published index for source-set(s): ghost" in result.output and "Traceback" not in result.output

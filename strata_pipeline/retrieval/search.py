@@ -83,6 +83,10 @@ def hybrid_search(
     return ranked[:limit]
 
 
+class UnknownSourceSetError(LookupError):
+    """A query named a source-set that has no published index."""
+
+
 DenseQuery = Callable[[str], list[float]]
 SparseQuery = Callable[[str], tuple[list[int], list[float]]]
 
@@ -108,7 +112,10 @@ class Retriever:
         """Best `limit` chunks across the chosen source-sets (all when None), best first."""
         unknown = set(source_sets or ()) - set(self.indexes)
         if unknown:
-            raise KeyError(f"No published index for source-set(s): {', '.join(sorted(unknown))}")
+            raise UnknownSourceSetError(
+                f"No published index for source-set(s): {', '.join(sorted(unknown))}. "
+                f"Published: {', '.join(sorted(self.indexes)) or 'none'}."
+            )
         dense, sparse = self._dense_query(query), self._sparse_query(query)
         hits: list[Candidate] = []
         for name in source_sets or sorted(self.indexes):

@@ -17,83 +17,18 @@ from strata_pipeline.retrieval.search import Candidate
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
-BLOCK = re.compile(r"(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)))+")
+BLOCK = re.compile(r"^#[^\n]*|(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)))+", re.MULTILINE)
+LIST_NUMBER = re.compile(r"\s*\d+[.)]")
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]*[A-Z0-9])")
 QUESTION_LINE = re.compile(r"^\W*(?:Q|Question)\s*[:.]", re.IGNORECASE)
 FRONT_MATTER_LINE = re.compile(r"^(?:title|category|tags|summary|owner|version|date|updated)\s*:", re.IGNORECASE)
 QUESTION_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "do",
-        "does",
-        "did",
-        "how",
-        "what",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "when",
-        "where",
-        "why",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "by",
-        "at",
-        "from",
-        "and",
-        "or",
-        "not",
-        "no",
-        "can",
-        "could",
-        "should",
-        "would",
-        "will",
-        "shall",
-        "may",
-        "might",
-        "must",
-        "i",
-        "we",
-        "you",
-        "they",
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "our",
-        "your",
-        "their",
-        "my",
-        "me",
-        "us",
-        "any",
-        "many",
-        "much",
-        "about",
-        "get",
-        "gets",
-        "got",
-        "have",
-        "has",
-        "had",
-        "per",
-    ]
+    (
+        "a an the is are was were be been do does did how what which who whom whose when where "
+        "why of to in on for with by at from and or not no can could should would will shall may "
+        "might must i we you they it this that these those there our your their my me us any many "
+        "much about get gets got have has had per"
+    ).split()
 )
 
 
@@ -148,11 +83,13 @@ def _stem(token: str) -> str:
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) of sentences. A sentence may wrap over lines, but never crosses a blank line,
-    a list item, a table row or a heading, which start new blocks."""
+    a list item, a table row or a heading, which start new blocks (a heading is a block of its own)."""
     spans = []
     for block in BLOCK.finditer(text):
         start = block.start()
         for end_match in SENTENCE_END.finditer(text, block.start(), block.end()):
+            if LIST_NUMBER.fullmatch(text[start : end_match.start()]):
+                continue  # "1. Book early." is one sentence, not "1." and "Book early."
             spans.append((start, end_match.start()))
             start = end_match.end()
         spans.append((start, block.end()))

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import polars as pl
 
 CHUNKER_VERSION = "windows-v1"
+WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
 CHUNK_SCHEMA: dict[str, pl.DataType] = {
@@ -50,9 +51,9 @@ def window_bounds(text: str, config: ChunkingConfig) -> list[tuple[int, int]]:
         if end >= len(text):
             break
         next_start = max(end - config.overlap, start + 1)
-        # Start the next window on a word boundary rather than mid-word.
-        space = text.find(" ", next_start, end)
-        start = _skip_space(text, space + 1 if space != -1 else next_start)
+        # Start the next window on a word boundary (any whitespace) rather than mid-word.
+        boundary = WHITESPACE.search(text, next_start, end)
+        start = _skip_space(text, boundary.end() if boundary else next_start)
     return [(s, e) for s, e in bounds if text[s:e].strip()]
 
 
@@ -71,10 +72,13 @@ def _natural_break(text: str, lo: int, hi: int) -> int:
 
 
 def heading_at(text: str, offset: int) -> str:
-    """The last markdown heading that starts before `offset` ("" if none)."""
+    """The last markdown heading that starts before `offset` ("" if none), read in full even when
+    `offset` falls inside the heading line."""
+    line_end = text.find("\n", offset)
     found = ""
-    for match in HEADING.finditer(text, 0, offset):
-        found = match.group(2)
+    for match in HEADING.finditer(text, 0, len(text) if line_end == -1 else line_end):
+        if match.start() < offset:
+            found = match.group(2)
     return found
 
 
@@ -95,7 +99,7 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "char_start": start,
                 "char_end": end,
                 "line_start": text.count("\n", 0, start) + 1,
-                "line_end": text.count("\n", 0, end - 1) + 1,
+                "line_end": text.count("\n", 0, start + len(text[start:end].rstrip())) + 1,
                 "page": text.count("\f", 0, start) + 1 if paged else None,
                 "heading": heading_at(text, start + 1),
                 "title": doc.get("title") or "",

@@ -18,52 +18,11 @@ HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.MULTILINE)
 WORD = re.compile(r"[A-Za-zÀ-ÿ][A-Za-zÀ-ÿ\-]{3,}")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 STOP = frozenset(
-    [
-        "this",
-        "that",
-        "with",
-        "from",
-        "have",
-        "will",
-        "your",
-        "their",
-        "there",
-        "which",
-        "about",
-        "into",
-        "when",
-        "what",
-        "where",
-        "must",
-        "should",
-        "would",
-        "could",
-        "been",
-        "were",
-        "they",
-        "them",
-        "than",
-        "then",
-        "also",
-        "only",
-        "more",
-        "most",
-        "such",
-        "each",
-        "other",
-        "these",
-        "those",
-        "after",
-        "before",
-        "under",
-        "over",
-        "upon",
-        "within",
-        "without",
-        "page",
-        "section",
-        "document",
-    ]
+    (
+        "this that with from have will your their there which about into when what where must "
+        "should would could been were they them than then also only more most such each other these "
+        "those after before under over upon within without page section document"
+    ).split()
 )
 
 

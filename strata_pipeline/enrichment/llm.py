@@ -24,7 +24,9 @@ def llm_metadata(text: str, doc_id: str, fallback: DocMetadata, complete: Comple
     user = f"Document id: {doc_id}\n<document>\n{text[:MAX_CHARS]}\n</document>"
     try:
         match = JSON_OBJECT.search(complete(SYSTEM, user))
-        data = json.loads(match.group(0)) if match else {}
+        if match is None:  # a refusal or a truncated reply
+            return fallback
+        data = json.loads(match.group(0))
     except Exception:  # a failed call or bad JSON must not lose the document
         return fallback
     if not isinstance(data, dict):

@@ -82,6 +82,7 @@ def write_fact_tables(db: sqlite3.Connection, doc_id: str, tables_json: str) -> 
     for sheet, rows in json.loads(tables_json).items():
         frame = pl.DataFrame(rows, infer_schema_length=None) if rows else pl.DataFrame()
         name = table_name(doc_id, sheet)
+        frame = frame.rename(dict(zip(frame.columns, sql_column_names(frame.columns), strict=True)))
         cols = frame.columns
         sql_types = {c: _sql_type(frame.schema[c]) for c in cols}
         with db:
@@ -107,6 +108,20 @@ def write_audit(db: sqlite3.Connection, rows: list[dict]) -> None:
             "(:doc_id, :entity, :start, :length, :detector, :score, :decision, :placeholder)",
             rows,
         )
+
+
+def sql_column_names(columns: list[str]) -> list[str]:
+    """SQLite column names ignore case: "Name" and "name" would collide, so later ones get a suffix."""
+    seen: set[str] = set()
+    unique = []
+    for column in columns:
+        candidate, n = column, 1
+        while candidate.casefold() in seen:
+            n += 1
+            candidate = f"{column}_{n}"
+        seen.add(candidate.casefold())
+        unique.append(candidate)
+    return unique
 
 
 def _quote(column: str) -> str:

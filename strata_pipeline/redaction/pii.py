@@ -112,13 +112,21 @@ class PiiPolicy:
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     role_mailboxes: frozenset[str] = ROLE_MAILBOXES
 
+    def is_role_mailbox(self, email: str) -> bool:
+        """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not."""
+        local_part = email.split("@", 1)[0]
+        if local_part.lower() in self.role_mailboxes:
+            return True
+        tokens = [t for t in re.split(r"[-._+]", local_part) if t]
+        names = given_names()
+        return any(t.lower() in self.role_mailboxes for t in tokens) and not any(
+            t.capitalize() in names for t in tokens
+        )
+
     def decide(self, finding: Finding, text: str) -> str:
         """'redact', 'keep_role_contact', 'not_a_name' or 'below_threshold' for a finding in `text`."""
         value = text[finding.start : finding.end]
-        local_part = value.split("@", 1)[0].lower()
-        if finding.entity == "EMAIL" and (
-            local_part in self.role_mailboxes or any(t in self.role_mailboxes for t in re.split(r"[-._+]", local_part))
-        ):
+        if finding.entity == "EMAIL" and self.is_role_mailbox(value):
             return "keep_role_contact"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"

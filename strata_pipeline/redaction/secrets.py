@@ -38,12 +38,18 @@ CONTEXT_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "key_value",
         re.compile(
-            rf"(?im)^[ \t\-*>#]*[\"']?[\w.\-]*(?:{SECRET_KEY_WORDS})[\w.\-]*[\"']?[ \t]*[:=][ \t]*"
+            r"(?im)^[ \t\-*>#]*(?:export[ \t]+|set[ \t]+)?"  # shell exports count too
+            rf"[\"']?[\w.\-]*(?:{SECRET_KEY_WORDS})[\w.\-]*[\"']?[ \t]*[:=][ \t]*"
             r"[\"']?(?!\[)(?P<value>[^\s\"',;]{4,})[\"']?[ \t]*,?[ \t]*$"
         ),
     ),
-    ("connection_string", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]+:(?P<value>[^\s@/]{3,})@")),
-    ("email_password", re.compile(r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+:(?P<value>[^\s@:]{6,})(?=\s|$)")),
+    # scheme://user:password@host, the user may be empty (redis://:password@host)
+    ("connection_string", re.compile(r"\b[a-z][a-z0-9+.\-]*://[^\s:/@]*:(?P<value>[^\s@/]{3,})@")),
+    # name@example.com:password dumps; not URLs (user:pass@host:port/db) and not git@host:org/repo
+    (
+        "email_password",
+        re.compile(r"(?<![\w:/.+\-])[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+:(?P<value>[^\s@:/]{6,})(?=\s|$)"),
+    ),
 ]
 
 HIGH_ENTROPY_TOKEN = re.compile(r"(?<![\w/+=\-])[A-Za-z0-9+/_\-]{24,}={0,2}(?![\w/+=\-])")

@@ -7,6 +7,7 @@ from datetime import datetime
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import DISCOVERED_SCHEMA, Limits, discover_source_set
@@ -76,7 +77,7 @@ def test_ok_rows_carry_text_hash_size_project_and_kind(tmp_path: Path) -> None:
     assert leave["project"] == "hr"
     assert (leave["kind"], leave["encoding"]) == ("text", "utf-8")
     assert isinstance(leave["mtime"], datetime)
-    assert leave["mtime"].timestamp() == (source / "hr" / "leave.md").stat().st_mtime
+    assert leave["mtime"].timestamp() == pytest.approx((source / "hr" / "leave.md").stat().st_mtime, abs=1e-6)
     assert leave["pages"] == []
     assert leave["tables_json"] is None
     stock = rows["engineering/stock.csv"]

@@ -1,0 +1,184 @@
+"""Golden set loading, and evaluate/summarise over a fixed ranking (a pure function of its inputs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet, load_golden
+from strata_pipeline.evaluation.report import evaluate, markdown_table, summarise, total_relevant
+from strata_pipeline.settings import PROJECT_ROOT
+
+
+def test_load_golden(tmp_path: Path) -> None:
+    (tmp_path / "handbook.yaml").write_text(
+        "source_set: handbook\n"
+        "k: 3\n"
+        "questions:\n"
+        "  - id: hb-001\n"
+        "    question: How many weeks of parental leave?\n"
+        "    category: leave\n"
+        "    relevant: [hr/leave-policy.md, travel/]\n"
+        "    expected_answer_contains: ['16 weeks']\n"
+        "  - id: 7\n"
+        "    question: What is the CEO's salary?\n"
+        "    unanswerable: true\n",
+        encoding="utf-8",
+    )
+    golden = load_golden(tmp_path, "handbook")
+    assert golden == GoldenSet(
+        source_set="handbook",
+        k=3,
+        questions=[
+            GoldenQuestion(
+                id="hb-001",
+                question="How many weeks of parental leave?",
+                category="leave",
+                relevant=("hr/leave-policy.md", "travel/"),
+                expected_answer_contains=("16 weeks",),
+            ),
+            GoldenQuestion(id="7", question="What is the CEO's salary?", category="general", unanswerable=True),
+        ],
+    )
+
+
+def test_load_golden_defaults(tmp_path: Path) -> None:
+    assert load_golden(tmp_path, "missing") is None
+    (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
+    assert load_golden(tmp_path, "empty") == GoldenSet(source_set="empty", k=5, questions=[])
+    assert load_golden(tmp_path, "empty", default_k=10).k == 10
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["  - question: Where is it?\n", "  - id: q1\n", "  - id: ''\n    question: Where?\n"],
+)
+def test_question_without_id_or_text_is_rejected(tmp_path: Path, question: str) -> None:
+    (tmp_path / "s.yaml").write_text(f"questions:\n  - id: ok\n    question: Fine?\n{question}", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^s.yaml question #2: 'id' and 'question' are required\.$"):
+        load_golden(tmp_path, "s")
+
+
+def test_the_bundled_golden_sets_load() -> None:
+    for source_set in ("handbook", "products"):
+        golden = load_golden(PROJECT_ROOT / "golden", source_set)
+        assert golden is not None
+        assert golden.source_set == source_set
+        assert golden.k == 5
+        assert len(golden.questions) >= 10
+        assert len({q.id for q in golden.questions}) == len(golden.questions)
+        assert all(q.relevant or q.unanswerable for q in golden.questions)
+    handbook = load_golden(PROJECT_ROOT / "golden", "handbook")
+    assert handbook.questions[0].id == "hb-001"
+    assert handbook.questions[0].expected_answer_contains == ("16 weeks",)
+
+
+KNOWN = {"hr/leave.md", "hr/faq.txt", "it/vpn.md", "travel/a.md", "travel/b.md"}
+GOLDEN = GoldenSet(
+    source_set="handbook",
+    k=3,
+    questions=[
+        GoldenQuestion("q1", "parental leave?", "leave", ("hr/leave.md",), ("16 weeks",)),
+        GoldenQuestion("q2", "receipts?", "travel", ("travel/",), ("$25", "itemized receipt")),
+        GoldenQuestion("q3", "CEO salary?", "trap", (), (), unanswerable=True),
+        GoldenQuestion("q4", "not indexed?", "misc", ("hr/missing.md",), ()),
+    ],
+)
+RANKINGS = {
+    "parental leave?": ["hr/leave.md", "hr/leave.md", "hr/faq.txt", "it/vpn.md"],
+    "receipts?": ["it/vpn.md", "travel/b.md", "hr/leave.md", "travel/a.md"],
+    "CEO salary?": ["hr/faq.txt"],
+    "not indexed?": [],
+}
+ANSWERS = {
+    "parental leave?": (False, "New parents get 16\n  WEEKS of paid leave [hr/leave.md#0]."),
+    "receipts?": (False, "Receipts are needed above $25."),
+    "CEO salary?": (True, ""),
+    "not indexed?": (True, ""),
+}
+
+
+def search(question: str, limit: int) -> list[str]:
+    assert limit == 50
+    return RANKINGS[question]
+
+
+def test_total_relevant_counts_folder_members_and_explicit_labels() -> None:
+    assert total_relevant(GOLDEN.questions[0], KNOWN) == 1
+    assert total_relevant(GOLDEN.questions[1], KNOWN) == 2
+    assert total_relevant(GOLDEN.questions[2], KNOWN) == 0
+    assert total_relevant(GOLDEN.questions[3], KNOWN) == 1  # labelled but not indexed: still counts
+
+
+def test_evaluate_scores_each_question() -> None:
+    results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
+    by_id = {r.id: r for r in results}
+    q1, q2, q3, q4 = (by_id[i] for i in ("q1", "q2", "q3", "q4"))
+    assert q1.ranked_docs == ["hr/leave.md", "hr/faq.txt", "it/vpn.md"]
+    assert (q1.recall, q1.precision, q1.reciprocal_rank, q1.ndcg) == (1.0, pytest.approx(1 / 3), 1.0, 1.0)
+    assert (q1.answer_ok, q1.abstained) == (True, False)  # case- and whitespace-insensitive
+    assert q2.ranked_docs == ["it/vpn.md", "travel/b.md", "hr/leave.md"]
+    assert (q2.recall, q2.precision, q2.reciprocal_rank) == (0.5, pytest.approx(1 / 3), 0.5)
+    assert q2.ndcg == pytest.approx(0.38685280723454163)
+    assert q2.answer_ok is False  # "itemized receipt" missing
+    assert (q3.recall, q3.precision, q3.reciprocal_rank, q3.ndcg) == (0.0, 0.0, 0.0, 0.0)
+    assert (q3.unanswerable, q3.answer_ok, q3.abstained) == (True, True, True)
+    assert (q4.recall, q4.reciprocal_rank, q4.ranked_docs) == (0.0, 0.0, [])
+    assert (q4.answer_ok, q4.abstained) == (False, True)  # abstaining on an answerable question is a miss
+
+
+def test_unanswerable_question_answered_is_a_miss() -> None:
+    golden = GoldenSet("s", 3, [GoldenQuestion("q", "CEO salary?", unanswerable=True)])
+    [result] = evaluate(golden, search, KNOWN, answer=lambda q: (False, "It is $1."))
+    assert (result.answer_ok, result.abstained) == (False, False)
+
+
+def test_without_an_answer_function_answers_are_not_checked() -> None:
+    results = evaluate(GOLDEN, search, KNOWN)
+    assert [(r.answer_ok, r.abstained) for r in results] == [(None, None)] * 4
+    summary = summarise(results, 3)
+    assert (summary["answer_accuracy"], summary["abstention_accuracy"]) == (0.0, 0.0)
+
+
+def test_summarise_averages_answerable_questions() -> None:
+    summary = summarise(evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q]), GOLDEN.k)
+    assert summary == {
+        "recall_at_3": 0.5,  # (1 + 0.5 + 0) / 3
+        "precision_at_3": 0.2222,  # (1/3 + 1/3 + 0) / 3
+        "mrr": 0.5,  # (1 + 0.5 + 0) / 3
+        "ndcg_at_3": 0.4623,  # (1 + 0.3869 + 0) / 3
+        "answer_accuracy": 0.5,  # q1 and q3 of four
+        "abstention_accuracy": 1.0,  # q3
+        "questions": 4.0,
+        "answerable_questions": 3.0,
+    }
+
+
+def test_summarise_of_nothing() -> None:
+    assert summarise([], 5) == {
+        "recall_at_5": 0.0,
+        "precision_at_5": 0.0,
+        "mrr": 0.0,
+        "ndcg_at_5": 0.0,
+        "answer_accuracy": 0.0,
+        "abstention_accuracy": 0.0,
+        "questions": 0.0,
+        "answerable_questions": 0.0,
+    }
+
+
+def test_markdown_table() -> None:
+    results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
+    assert markdown_table(results).split("\n") == [
+        "| id | category | recall | RR | answer | top docs |",
+        "|---|---|---|---|---|---|",
+        "| q1 | leave | 1.00 | 1.00 | ok | hr/leave.md, hr/faq.txt, it/vpn.md |",
+        "| q2 | travel | 0.50 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
+        "| q3 | trap | n/a | n/a | ok | hr/faq.txt |",
+        "| q4 | misc | 0.00 | 0.00 | miss |  |",
+    ]
+    short = markdown_table(evaluate(GOLDEN, search, KNOWN), max_rows=2).split("\n")
+    assert short[2] == "| q1 | leave | 1.00 | 1.00 | – | hr/leave.md, hr/faq.txt, it/vpn.md |"
+    assert short[-1] == "| … | 2 more in the linked report | | | | |"
+    assert len(short) == 5

@@ -1,0 +1,170 @@
+"""Index versions: atomic publish, manifests, pruning and seeding."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from strata_pipeline.indexing import versions
+from strata_pipeline.indexing.versions import (
+    IndexVersion,
+    current_version,
+    current_version_name,
+    new_version_name,
+    prune_versions,
+    prune_versions_with_manifests,
+    publish,
+    published_source_sets,
+    read_manifest,
+    seed_from,
+    version_dir,
+    write_manifest,
+)
+
+
+def make_version(index_dir: Path, name: str, source_set: str = "handbook", points: int = 10) -> IndexVersion:
+    version = IndexVersion(
+        source_set=source_set,
+        version=name,
+        path=str(version_dir(index_dir, source_set, name)),
+        collection=f"{source_set}_{name}",
+        model="strata/all-MiniLM-L6-v2-int8",
+        dim=384,
+        point_count=points,
+        chunker="windows-v1",
+    )
+    write_manifest(version)
+    return version
+
+
+def test_new_version_names_sort_by_time() -> None:
+    first = new_version_name()
+    second = new_version_name("0123456789abcdef")
+    assert re.fullmatch(r"v\d{8}T\d{12}Z", first)
+    assert re.fullmatch(r"v\d{8}T\d{12}Z-01234567", second)
+    assert first < second
+
+
+def test_manifest_roundtrip(tmp_path: Path) -> None:
+    version = make_version(tmp_path, "v1")
+    assert version.folder == tmp_path / "handbook" / "versions" / "v1"
+    assert version.qdrant_path == version.folder / "qdrant"
+    assert version.sidecar_path == version.folder / "sidecar.sqlite"
+    assert (version.folder / "manifest.json").is_file()
+    assert read_manifest(tmp_path, "handbook", "v1") == version
+    assert IndexVersion.from_json(version.to_json()) == version
+    assert read_manifest(tmp_path, "handbook", "v2") is None
+
+
+def test_nothing_published_yet(tmp_path: Path) -> None:
+    make_version(tmp_path, "v1")
+    assert current_version_name(tmp_path, "handbook") is None
+    assert current_version(tmp_path, "handbook") is None
+    assert published_source_sets(tmp_path) == []
+    assert published_source_sets(tmp_path / "missing") == []
+
+
+def test_publish_flips_current_and_current_version_reads_the_manifest(tmp_path: Path) -> None:
+    v1 = make_version(tmp_path, "v1", points=10)
+    v2 = make_version(tmp_path, "v2", points=12)
+    publish(tmp_path, v1)
+    pointer = tmp_path / "handbook" / "CURRENT"
+    assert pointer.read_text(encoding="utf-8") == "v1\n"
+    assert current_version_name(tmp_path, "handbook") == "v1"
+    assert current_version(tmp_path, "handbook") == v1
+    publish(tmp_path, v2)
+    assert current_version(tmp_path, "handbook") == v2
+    assert current_version(tmp_path, "handbook").point_count == 12
+    # No temporary file is left behind next to the pointer.
+    assert sorted(p.name for p in (tmp_path / "handbook").iterdir()) == ["CURRENT", "versions"]
+    assert published_source_sets(tmp_path) == ["handbook"]
+
+
+def test_publish_is_one_atomic_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    v1 = make_version(tmp_path, "v1")
+    v2 = make_version(tmp_path, "v2")
+    publish(tmp_path, v1)
+    replaced: list[tuple[Path, Path, str]] = []
+    real_replace = versions.os.replace
+
+    def spy(src, dst) -> None:
+        # At the moment of the rename the pointer still names the old version.
+        replaced.append((Path(src), Path(dst), Path(dst).read_text(encoding="utf-8")))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(versions.os, "replace", spy)
+    publish(tmp_path, v2)
+    [(src, dst, before)] = replaced
+    assert dst == tmp_path / "handbook" / "CURRENT"
+    assert src.parent == dst.parent
+    assert src.name.startswith(".CURRENT.")
+    assert before == "v1\n"
+    assert not src.exists()
+    assert current_version_name(tmp_path, "handbook") == "v2"
+
+
+def test_empty_pointer_means_unpublished(tmp_path: Path) -> None:
+    (tmp_path / "handbook").mkdir()
+    (tmp_path / "handbook" / "CURRENT").write_text("\n", encoding="utf-8")
+    assert current_version_name(tmp_path, "handbook") is None
+    assert current_version(tmp_path, "handbook") is None
+
+
+def test_prune_keeps_the_newest(tmp_path: Path) -> None:
+    for name in ("v1", "v2", "v3", "v4", "v5"):
+        make_version(tmp_path, name)
+    publish(tmp_path, read_manifest(tmp_path, "handbook", "v5"))
+    assert prune_versions(tmp_path, "handbook", keep=3) == ["v1", "v2"]
+    remaining = sorted(p.name for p in (tmp_path / "handbook" / "versions").iterdir())
+    assert remaining == ["v3", "v4", "v5"]
+    assert prune_versions(tmp_path, "handbook", keep=3) == []
+
+
+def test_prune_never_removes_the_published_version(tmp_path: Path) -> None:
+    for name in ("v1", "v2", "v3", "v4", "v5"):
+        make_version(tmp_path, name)
+    publish(tmp_path, read_manifest(tmp_path, "handbook", "v1"))  # e.g. a rollback
+    removed = prune_versions_with_manifests(tmp_path, "handbook", keep=2)
+    assert [name for name, _ in removed] == ["v2", "v3"]
+    assert [manifest.collection for _, manifest in removed] == ["handbook_v2", "handbook_v3"]
+    remaining = sorted(p.name for p in (tmp_path / "handbook" / "versions").iterdir())
+    assert remaining == ["v1", "v4", "v5"]
+    assert current_version(tmp_path, "handbook").version == "v1"
+
+
+def test_prune_default_keep_and_missing_folder(tmp_path: Path) -> None:
+    assert versions.KEEP_VERSIONS == 3
+    assert prune_versions(tmp_path, "handbook") == []
+    for name in ("v1", "v2", "v3"):
+        make_version(tmp_path, name)
+    assert prune_versions(tmp_path, "handbook") == []
+
+
+def test_prune_returns_none_for_a_version_without_manifest(tmp_path: Path) -> None:
+    version_dir(tmp_path, "handbook", "v0").mkdir(parents=True)  # a half-written version
+    make_version(tmp_path, "v1")
+    make_version(tmp_path, "v2")
+    assert prune_versions_with_manifests(tmp_path, "handbook", keep=2) == [("v0", None)]
+
+
+def test_seed_from_copies_the_store_without_its_lock(tmp_path: Path) -> None:
+    previous = make_version(tmp_path, "v1")
+    store = previous.qdrant_path
+    (store / "collection" / "handbook_v1").mkdir(parents=True)
+    (store / "collection" / "handbook_v1" / "storage.sqlite").write_bytes(b"points")
+    (store / "meta.json").write_text("{}", encoding="utf-8")
+    (store / ".lock").write_text("tmp lock", encoding="utf-8")
+    target = tmp_path / "new" / "qdrant"
+    assert seed_from(previous, target) is True
+    assert (target / "collection" / "handbook_v1" / "storage.sqlite").read_bytes() == b"points"
+    assert (target / "meta.json").read_text(encoding="utf-8") == "{}"
+    assert not (target / ".lock").exists()
+    assert (store / ".lock").exists()  # the published version is untouched
+
+
+def test_seed_from_nothing(tmp_path: Path) -> None:
+    assert seed_from(None, tmp_path / "target") is False
+    assert seed_from(make_version(tmp_path, "v1"), tmp_path / "target") is False  # no qdrant folder (server mode)
+    assert not (tmp_path / "target").exists()

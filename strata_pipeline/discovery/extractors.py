@@ -35,14 +35,28 @@ class PageSpan:
     end: int
 
 
+@dataclass(frozen=True)
+class ExtractLimits:
+    """Bounds that keep one hostile file from costing the run its memory or time."""
+
+    max_pages: int = 500  # PDF pages read; later pages are reported, not read
+    max_zip_expansion: int = 200 * 1024 * 1024  # total uncompressed bytes of a .docx/.xlsx package
+    max_text_chars: int = 5_000_000
+
+
 @dataclass
 class Extraction:
     text: str
-    kind: str  # "text" for prose, "table" for spreadsheets
+    kind: str  # "text" (prose), "table" (spreadsheets) or "config" (.json/.yaml/.toml/.ini)
     encoding: str = ""
     pages: list[PageSpan] = field(default_factory=list)
     # sheet name -> rows, for .csv/.xlsx
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    # things a reader should know but that do not make the file unusable, e.g.
+    # "scanned_pages:3,4", "page_cap:500 of 812", "encoding_fallback:cp1252"
+    warnings: list[str] = field(default_factory=list)
+    # document metadata found in the file itself, e.g. Markdown front matter
+    metadata: dict = field(default_factory=dict)
 
 
 def decode_text(data: bytes) -> tuple[str, str]:
@@ -162,7 +176,12 @@ EXTRACTORS: dict[str, Extractor] = {
 }
 
 
-def extract(data: bytes, name: str) -> Extraction:
+# Formats whose parsers are complex enough to hang or balloon on a crafted file: discovery runs
+# them in a worker process under a timeout. Plain text and config are decoded in-process.
+ISOLATED_EXTENSIONS = frozenset({".pdf", ".docx", ".xlsx", ".csv", ".html", ".htm", ".php"})
+
+
+def extract(data: bytes, name: str, limits: ExtractLimits = ExtractLimits()) -> Extraction:  # noqa: B008
     """Extract text from the bytes of a file called `name`, by its extension."""
     ext = Path(name).suffix.lower()
     extractor = EXTRACTORS.get(ext)

@@ -10,6 +10,7 @@ import time
 import uuid
 
 import click
+import polars as pl
 
 from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
 
@@ -80,6 +81,75 @@ def materialize(selected: tuple[str, ...]) -> None:
     click.echo(f"Dagster runs are recorded in {os.environ['DAGSTER_HOME']}; open them with `make ui`.")
     if failed:
         sys.exit(f"Failed source-sets: {', '.join(failed)}")
+
+
+@main.command()
+@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+@click.option("--json", "as_json", is_flag=True, help="Print the totals and project coverage as JSON.")
+def plan(selected: tuple[str, ...], as_json: bool) -> None:
+    """Dry run: what would be indexed or excluded and why, blind spots, redactions, chunk estimate.
+
+    Reads and classifies every file; embeds nothing and writes no index.
+    """
+    from datetime import UTC, datetime
+
+    from strata_pipeline.chunking.chunker import ChunkingConfig
+    from strata_pipeline.classification.rules import classify_docs, load_rules
+    from strata_pipeline.discovery.adapters import list_source_sets
+    from strata_pipeline.discovery.discover import discover_source_set
+    from strata_pipeline.discovery.plugins import load_plugins
+    from strata_pipeline.planning.plan import build_plan
+    from strata_pipeline.planning.report import summary_lines, write_plan
+    from strata_pipeline.redaction.redact import count_redactions
+    from strata_pipeline.resources.factory import build_resources
+
+    settings = load_settings()
+    load_plugins(settings.plugins_dir)
+    resources = build_resources(settings)
+    corpus, pii = resources["corpus"], resources["pii"]
+    names = list(selected) or list_source_sets(settings.corpus_root)
+    if not names:
+        raise click.UsageError(f"No source-set folders under {settings.corpus_root}.")
+    detector, policy = pii.plan_detector(), pii.policy()
+    report = {}
+    for name in names:
+        if not corpus.source_dir(name).is_dir():
+            raise click.UsageError(f"No source-set folder {name!r} under {settings.corpus_root}.")
+        rule_set = load_rules(settings.rules_dir, name)
+        docs = discover_source_set(corpus.source_dir(name), name, corpus.get_adapter(rule_set.adapter), corpus.limits())
+        the_plan = build_plan(
+            classify_docs(docs, rule_set), ChunkingConfig(), lambda text: count_redactions(text, detector, policy)
+        )
+        documents_csv, projects_csv = write_plan(
+            the_plan, settings.reports_dir / name, f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"
+        )
+        report[name] = {
+            **the_plan.totals(),
+            "blind_spot_projects": the_plan.blind_spots,
+            "outlier_projects": the_plan.outliers,
+            "projects": the_plan.projects.to_dicts(),
+            "documents_csv": str(documents_csv),
+            "projects_csv": str(projects_csv),
+        }
+        if as_json:
+            continue
+        click.echo(f"== {name} (rules: {', '.join(rule_set.sources)})")
+        for line in summary_lines(the_plan):
+            click.echo("  " + line)
+        for project in the_plan.projects.iter_rows(named=True):
+            click.echo(
+                f"  project {project['project']:<20} {project['included']:>4} in {project['excluded']:>4} out "
+                f"{project['metadata_only']:>4} facts  ~{project['estimated_chunks']} chunks  {project['status']}"
+            )
+        reasons = the_plan.documents.group_by("decision", "rule").len().sort("len", descending=True)
+        for decision, rule, count in reasons.iter_rows():
+            click.echo(f"  {count:>5}  {decision:<13} {rule}")
+        for row in the_plan.documents.filter(pl.col("decision") == "exclude").head(20).iter_rows(named=True):
+            detail = f" [{row['error_code']}]" if row["error_code"] else ""
+            click.echo(f"         excluded  {row['doc_id']}  ({row['rule']}){detail}")
+        click.echo(f"  full plan: {documents_csv}")
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
 
 
 def _eval_line(result) -> str:

@@ -19,9 +19,11 @@ from strata_pipeline.assets.qdrant_collection import (
     qdrant_collection_vector_dims,
 )
 from strata_pipeline.assets.redacted_docs import redacted_docs, redacted_docs_no_secrets
-from strata_pipeline.automation.jobs import index_job
+from strata_pipeline.assets.rule_proposals import rule_proposals
+from strata_pipeline.automation.jobs import index_job, propose_rules_job
 from strata_pipeline.automation.schedules import nightly_reindex
 from strata_pipeline.automation.sensors import new_source_set_sensor
+from strata_pipeline.discovery.plugins import load_plugins
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.settings import Settings, load_settings
 
@@ -35,16 +37,22 @@ ASSETS = [
     enriched_sidecar,
     eval_report,
     published_index,
+    rule_proposals,
 ]
 CHECKS = [redacted_docs_no_secrets, qdrant_collection_point_count, qdrant_collection_vector_dims]
 
 
 def build_definitions(settings: Settings, overrides: dict[str, Any] | None = None) -> dg.Definitions:
-    """`overrides` replaces resources by key (tests use it to stand in for Claude)."""
+    """`overrides` replaces resources by key (tests use it to stand in for Claude).
+
+    Adapter plugins from STRATA_PLUGINS_DIR are imported here, so every process that loads the
+    definitions (the UI, the daemon, each run worker) knows the same adapters.
+    """
+    load_plugins(settings.plugins_dir)
     return dg.Definitions(
         assets=ASSETS,
         asset_checks=CHECKS,
-        jobs=[index_job],
+        jobs=[index_job, propose_rules_job],
         sensors=[new_source_set_sensor],
         schedules=[nightly_reindex],
         resources={**build_resources(settings), **(overrides or {})},

@@ -28,6 +28,7 @@ class Settings:
     home: Path
     golden_dir: Path
     rules_dir: Path
+    plugins_dir: str
     qdrant_url: str
     embed_model: str
     embed_model_path: str
@@ -68,6 +69,7 @@ def load_settings() -> Settings:
         home=home,
         golden_dir=golden,
         rules_dir=Path(_env("STRATA_RULES_DIR", str(PROJECT_ROOT / "rules"))),
+        plugins_dir=_env("STRATA_PLUGINS_DIR", ""),
         qdrant_url=_env("QDRANT_URL", ""),
         embed_model=_env("STRATA_EMBED_MODEL", DEFAULT_EMBED_MODEL),
         embed_model_path=_env("STRATA_EMBED_MODEL_PATH", ""),

@@ -1,34 +1,53 @@
+from datetime import UTC, datetime
 from pathlib import Path
 
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.chunks import ChunkingSettings
 from strata_pipeline.assets.metadata import markdown_table
-from strata_pipeline.classification.language import detect_language
+from strata_pipeline.chunking.chunker import ChunkingConfig
 from strata_pipeline.classification.rules import classify_docs, load_rules, reason_counts
 from strata_pipeline.partitions import source_sets
-from strata_pipeline.resources import CorpusResource
+from strata_pipeline.planning.plan import build_plan
+from strata_pipeline.planning.report import write_plan
+from strata_pipeline.redaction.redact import count_redactions
+from strata_pipeline.resources import CorpusResource, PiiResource
 
 
 @dg.asset(partitions_def=source_sets, group_name="ingest", kinds={"polars"})
 def classified_docs(
-    context: dg.AssetExecutionContext, corpus: CorpusResource, discovered_docs: pl.DataFrame
+    context: dg.AssetExecutionContext, corpus: CorpusResource, pii: PiiResource, discovered_docs: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:
-    """Include / exclude / metadata-only per document; the first matching rule is the recorded reason."""
+    """Include / exclude / metadata-only per document; the first matching rule is the recorded reason.
+
+    Its metadata is the dry-run plan (`strata plan` prints the same): reasons, per-project
+    coverage with blind spots and outliers, redaction counts and the estimated number of chunks,
+    all before anything is embedded. The full plan tables are written to files linked here.
+    """
     rule_set = load_rules(Path(corpus.rules_dir), context.partition_key)
-    classified = classify_docs(discovered_docs, rule_set).with_columns(
-        pl.col("text").map_elements(detect_language, return_dtype=pl.String).alias("language")
+    classified = classify_docs(discovered_docs, rule_set)
+    detector, policy = pii.plan_detector(), pii.policy()
+    chunking = ChunkingSettings()
+    plan = build_plan(
+        classified,
+        ChunkingConfig(size=chunking.size, overlap=chunking.overlap),
+        lambda text: count_redactions(text, detector, policy),
     )
-    decisions = classified["decision"].value_counts()
-    count = dict(zip(decisions["decision"].to_list(), decisions["count"].to_list(), strict=True))
+    stem = f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"
+    documents_csv, projects_csv = write_plan(plan, corpus.reports_dir / context.partition_key, stem)
     return dg.Output(
         classified,
         metadata={
-            "included": count.get("include", 0),
-            "excluded": count.get("exclude", 0),
-            "metadata_only": count.get("metadata_only", 0),
+            **plan.totals(),
             "rules_digest": rule_set.digest,
             "rule_files": ", ".join(rule_set.sources),
             "reasons": dg.MetadataValue.md(markdown_table(reason_counts(classified))),
+            "projects": dg.MetadataValue.md(markdown_table(plan.projects)),
+            "documents_preview": dg.MetadataValue.md(
+                markdown_table(plan.documents.select("doc_id", "decision", "rule", "estimated_chunks"), max_rows=15)
+            ),
+            "plan_documents": dg.MetadataValue.path(str(documents_csv)),
+            "plan_projects": dg.MetadataValue.path(str(projects_csv)),
         },
     )

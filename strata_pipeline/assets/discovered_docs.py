@@ -1,8 +1,11 @@
+from pathlib import Path
+
 import dagster as dg
 import polars as pl
 
 from strata_pipeline.assets.metadata import markdown_table
-from strata_pipeline.discovery.discover import Limits, discover_source_set
+from strata_pipeline.classification.rules import load_rules
+from strata_pipeline.discovery.discover import discover_source_set
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.resources import CorpusResource
 
@@ -18,13 +21,12 @@ def discovered_docs(context: dg.AssetExecutionContext, corpus: CorpusResource) -
             f"({corpus.root}) or remove the partition {source_set!r}."
         )
 
-    def progress(done: int, doc_id: str) -> None:
-        if done % 500 == 0:
-            context.log.info(f"discovered {done} files (last: {doc_id})")
+    def progress(done: int, total: int) -> None:
+        if done % 500 == 0 or done == total:
+            context.log.info(f"read {done}/{total} files")
 
-    docs = discover_source_set(
-        source_dir, source_set, corpus.get_adapter(), Limits(max_file_bytes=corpus.max_file_bytes), progress
-    )
+    adapter = corpus.get_adapter(load_rules(Path(corpus.rules_dir), source_set).adapter)
+    docs = discover_source_set(source_dir, source_set, adapter, corpus.limits(), progress)
     errors = docs.filter(pl.col("status") == "error")
     by_ext = docs.group_by("extension").agg(pl.len().alias("files")).sort("files", descending=True)
     return dg.Output(
@@ -33,6 +35,8 @@ def discovered_docs(context: dg.AssetExecutionContext, corpus: CorpusResource) -
             "files": docs.height,
             "extracted": docs.height - errors.height,
             "errors": errors.height,
+            "adapter": adapter.name,
+            "with_warnings": docs.filter(pl.col("warnings").list.len() > 0).height,
             "bytes": int(docs["size_bytes"].sum() or 0),
             "by_extension": dg.MetadataValue.md(markdown_table(by_ext)),
             "error_preview": dg.MetadataValue.md(

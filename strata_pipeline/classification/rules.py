@@ -10,6 +10,8 @@ from pathlib import Path, PurePosixPath
 import polars as pl
 import yaml
 
+from strata_pipeline.classification.language import detect_language
+
 ACTIONS = ("include", "exclude", "metadata_only")
 DEFAULT_RULE = "default-include"
 CONDITION_KEYS = (
@@ -20,6 +22,7 @@ CONDITION_KEYS = (
     "extensions",
     "extensions_not_in",
     "kinds",
+    "doc_types",
     "text_shorter_than",
 )
 
@@ -35,6 +38,7 @@ class Rule:
     extensions: tuple[str, ...] = ()
     extensions_not_in: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    doc_types: tuple[str, ...] = ()
     text_shorter_than: int | None = None
 
     def matches(self, doc: dict) -> bool:
@@ -48,6 +52,7 @@ class Rule:
             not self.extensions or ext in self.extensions,
             not self.extensions_not_in or ext not in self.extensions_not_in,
             not self.kinds or doc.get("kind") in self.kinds,
+            not self.doc_types or doc.get("doc_type") in self.doc_types,
             self.text_shorter_than is None or len((doc.get("text") or "").strip()) < self.text_shorter_than,
         ]
         return all(checks)
@@ -58,6 +63,8 @@ class RuleSet:
     rules: tuple[Rule, ...]
     sources: tuple[str, ...] = field(default=())
     digest: str = ""
+    adapter: str | None = None  # source adapter named by rules/<source_set>.yaml
+    intent: str = ""  # what the corpus owner wants indexed, for the rule advisor
 
     def decide(self, doc: dict) -> tuple[str, str]:
         """Return (action, rule name) of the first rule that matches."""
@@ -78,6 +85,8 @@ def parse_rules(data: dict, source: str) -> list[Rule]:
         unknown = set(raw) - {"name", "action", *CONDITION_KEYS}
         if unknown:
             raise ValueError(f"{where} ({raw['name']}): unknown keys {sorted(unknown)}; allowed: {CONDITION_KEYS}.")
+        if not any(raw.get(k) not in (None, []) for k in CONDITION_KEYS):
+            raise ValueError(f"{where} ({raw['name']}): a rule needs at least one condition, or it matches everything.")
         lists = {k: tuple(str(v) for v in raw[k]) for k in CONDITION_KEYS if isinstance(raw.get(k), list)}
         rules.append(
             Rule(
@@ -96,23 +105,31 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     files = [rules_dir / f"{source_set}.yaml", rules_dir / "corpus-rules.yaml"]
     rules: list[Rule] = []
     sources: list[str] = []
+    adapter: str | None = None
+    intent = ""
     digest = hashlib.sha256()
     for path in files:
         if not path.exists():
             continue
         raw = path.read_bytes()
         digest.update(raw)
-        rules += parse_rules(yaml.safe_load(raw), path.name)
+        data = yaml.safe_load(raw) or {}
+        rules += parse_rules(data, path.name)
         sources.append(path.name)
-    return RuleSet(rules=tuple(rules), sources=tuple(sources), digest=digest.hexdigest()[:16])
+        adapter = adapter or data.get("adapter")
+        intent = intent or str(data.get("intent") or "")
+    return RuleSet(
+        rules=tuple(rules), sources=tuple(sources), digest=digest.hexdigest()[:16], adapter=adapter, intent=intent
+    )
 
 
 def classify_docs(discovered: pl.DataFrame, rule_set: RuleSet) -> pl.DataFrame:
-    """Add `decision` and `rule` columns to the discovered documents."""
+    """Add `decision`, `rule` and detected `language` columns to the discovered documents."""
     decisions = [rule_set.decide(doc) for doc in discovered.iter_rows(named=True)]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),
         pl.Series("rule", [d[1] for d in decisions], dtype=pl.String),
+        pl.Series("language", [detect_language(t or "") for t in discovered["text"]], dtype=pl.String),
     )
 
 

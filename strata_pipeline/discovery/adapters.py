@@ -25,10 +25,12 @@ class SourceFile:
     doc_id: str  # path relative to the source-set folder, forward slashes
     project: str  # first folder level below the source-set ("" for files at its top)
     is_symlink: bool = False
+    doc_type: str | None = None  # the adapter's knowledge of what this file is, e.g. "config_dump"
 
 
 class SourceAdapter(Protocol):
     name: str
+    facets: dict[str, str]  # spreadsheet column -> facet name, applied to fact tables
 
     def iter_files(self, source_dir: Path) -> Iterator[SourceFile]: ...
 
@@ -37,6 +39,7 @@ class FolderAdapter:
     """Walks a plain folder tree. Symlinks are reported, never followed."""
 
     name = "folder"
+    facets: dict[str, str] = {}  # noqa: RUF012 - read-only class default
 
     def iter_files(self, source_dir: Path) -> Iterator[SourceFile]:
         for dirpath, dirnames, filenames in os.walk(source_dir, followlinks=False):
@@ -51,10 +54,15 @@ class FolderAdapter:
                 yield _source_file(source_dir, path, is_symlink=path.is_symlink())
 
 
-def _source_file(source_dir: Path, path: Path, *, is_symlink: bool) -> SourceFile:
+def _source_file(source_dir: Path, path: Path, *, is_symlink: bool, doc_type: str | None = None) -> SourceFile:
     rel = path.relative_to(source_dir).as_posix()
     project = rel.split("/", 1)[0] if "/" in rel else ""
-    return SourceFile(path=path, doc_id=rel, project=project, is_symlink=is_symlink)
+    return SourceFile(path=path, doc_id=rel, project=project, is_symlink=is_symlink, doc_type=doc_type)
+
+
+def source_file(source_dir: Path, path: Path, doc_type: str | None = None) -> SourceFile:
+    """Build the SourceFile for `path`, for adapters that walk folders their own way."""
+    return _source_file(source_dir, path, is_symlink=path.is_symlink(), doc_type=doc_type)
 
 
 _REGISTRY: dict[str, Callable[[], SourceAdapter]] = {}

@@ -1,18 +1,36 @@
-"""Walk a source-set and produce one row per file, extracted text or recorded error."""
+"""Walk a source-set and produce one row per file: extracted text, or a recorded error.
+
+Nothing a file does can fail the run or vanish: every file the adapter offers becomes exactly one
+row. Parsers of complex formats (PDF, Office, HTML, CSV) run in worker processes under a per-file
+timeout, so a file that makes a parser hang or crash costs only its own row.
+"""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import multiprocessing
+import os
+import stat
+import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
+from pebble import ProcessExpired, ProcessPool
 
 from strata_pipeline.discovery.adapters import SourceAdapter, SourceFile
-from strata_pipeline.discovery.extractors import Extraction, ExtractionError, extract
+from strata_pipeline.discovery.extractors import (
+    ISOLATED_EXTENSIONS,
+    Extraction,
+    ExtractionError,
+    ExtractLimits,
+    extract,
+)
 
 DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
     "doc_id": pl.String(),
@@ -20,15 +38,18 @@ DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
     "project": pl.String(),
     "adapter": pl.String(),
     "extension": pl.String(),
+    "doc_type": pl.String(),  # adapter's hint, else the extraction kind
     "size_bytes": pl.Int64(),
     "sha256": pl.String(),
     "mtime": pl.Datetime("us", "UTC"),
     "status": pl.String(),  # "ok" or "error"
-    "kind": pl.String(),  # "text", "table" or "" on error
+    "kind": pl.String(),  # "text", "table", "config" or "" on error
     "encoding": pl.String(),
     "text": pl.String(),
     "pages": pl.List(pl.Struct({"page": pl.Int64(), "start": pl.Int64(), "end": pl.Int64()})),
     "tables_json": pl.String(),
+    "front_matter_json": pl.String(),
+    "warnings": pl.List(pl.String()),
     "error_code": pl.String(),
     "error_message": pl.String(),
 }
@@ -37,7 +58,15 @@ DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
 @dataclass(frozen=True)
 class Limits:
     max_file_bytes: int = 50 * 1024 * 1024
-    max_text_chars: int = 5_000_000
+    timeout_s: float = 60.0  # per file, for the formats parsed in a worker
+    workers: int = 2
+    extract: ExtractLimits = field(default_factory=ExtractLimits)
+
+
+class _Rejected(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code, self.message = code, message
 
 
 def discover_source_set(
@@ -45,26 +74,73 @@ def discover_source_set(
     source_set: str,
     adapter: SourceAdapter,
     limits: Limits = Limits(),
-    progress: Callable[[int, str], None] | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> pl.DataFrame:
-    """One row per file the adapter offers. A file that cannot be read is an error row."""
-    rows = []
-    for number, source_file in enumerate(adapter.iter_files(source_dir), start=1):
-        rows.append(discover_file(source_file, source_set, adapter.name, limits))
+    """One row per file the adapter offers, in the adapter's order.
+
+    `progress(done, total)` is called once per file as its row is complete.
+    """
+    files = list(adapter.iter_files(source_dir))
+    facets = getattr(adapter, "facets", {}) or {}
+    done = 0
+
+    def finished() -> None:
+        nonlocal done
+        done += 1
         if progress is not None:
-            progress(number, source_file.doc_id)
-    return (
-        pl.DataFrame(rows, schema=DISCOVERED_SCHEMA, orient="row") if rows else pl.DataFrame(schema=DISCOVERED_SCHEMA)
-    )
+            progress(done, len(files))
+
+    rows: list[dict] = []
+    pending: list[tuple[dict, bytes, str]] = []  # rows whose extraction runs in a worker
+    for source_file in files:
+        row, data = _read(source_file, source_dir, source_set, adapter.name, limits)
+        rows.append(row)
+        if data is not None and row["extension"] in ISOLATED_EXTENSIONS:
+            pending.append((row, data, source_file.path.name))
+            continue
+        if data is not None:
+            _apply(row, lambda d=data, n=source_file.path.name: extract(d, n, limits.extract), facets)
+        finished()
+    if pending:
+        # forkserver: workers start from a clean process, never a fork of one holding model threads.
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPool(max_workers=limits.workers, context=context) as pool:
+            futures = [
+                pool.schedule(extract, args=(data, name, limits.extract), timeout=limits.timeout_s)
+                for _, data, name in pending
+            ]
+            for (row, _, _), future in zip(pending, futures, strict=True):
+                _apply(row, future.result, facets, limits.timeout_s)
+                finished()
+    if not rows:
+        return pl.DataFrame(schema=DISCOVERED_SCHEMA)
+    return pl.DataFrame(rows, schema=DISCOVERED_SCHEMA, orient="row")
 
 
-def discover_file(source_file: SourceFile, source_set: str, adapter_name: str, limits: Limits) -> dict:
-    row: dict = {
+def _apply(row: dict, run: Callable[[], Extraction], facets: dict[str, str], timeout_s: float = 0.0) -> None:
+    try:
+        row.update(_extraction_columns(run(), facets))
+        row["doc_type"] = row["doc_type"] or row["kind"]
+    except ExtractionError as exc:
+        row["error_code"], row["error_message"] = exc.code, exc.message
+    except FutureTimeout:
+        row["error_code"] = "extract_timeout"
+        row["error_message"] = f"Extraction took longer than {timeout_s:g}s and was stopped; the file may be crafted."
+    except ProcessExpired as exc:
+        row["error_code"] = "extractor_crashed"
+        row["error_message"] = f"The parser process died (exit code {exc.exitcode}); the file may be malformed."
+    except Exception as exc:  # last line of defence: one bad file must never fail the run
+        row["error_code"], row["error_message"] = "extract_failed", f"{type(exc).__name__}: {exc}"
+
+
+def _empty_row(source_file: SourceFile, source_set: str, adapter_name: str) -> dict:
+    return {
         "doc_id": source_file.doc_id,
         "source_set": source_set,
         "project": source_file.project,
         "adapter": adapter_name,
         "extension": source_file.path.suffix.lower(),
+        "doc_type": source_file.doc_type or "",
         "size_bytes": 0,
         "sha256": "",
         "mtime": None,
@@ -74,42 +150,98 @@ def discover_file(source_file: SourceFile, source_set: str, adapter_name: str, l
         "text": "",
         "pages": [],
         "tables_json": None,
+        "front_matter_json": None,
+        "warnings": [],
         "error_code": None,
         "error_message": None,
     }
+
+
+def _read(
+    source_file: SourceFile, source_dir: Path, source_set: str, adapter_name: str, limits: Limits
+) -> tuple[dict, bytes | None]:
+    """The row with file facts filled in, and the bytes to extract (None when rejected)."""
+    row = _empty_row(source_file, source_set, adapter_name)
+    row["doc_id"] = printable_doc_id(source_file.doc_id)
     try:
-        if source_file.is_symlink:
-            raise ExtractionError(
-                "symlink_skipped", "Symlinks are never followed, so content outside the corpus stays out."
+        row["doc_id"], renamed = safe_doc_id(source_file.doc_id)
+        if renamed:
+            row["warnings"].append("doc_id_normalised:NFC")
+        info = os.lstat(source_file.path)
+        row["mtime"] = datetime.fromtimestamp(info.st_mtime, tz=UTC)
+        if stat.S_ISLNK(info.st_mode):
+            raise _Rejected(*symlink_verdict(source_file.path, source_dir))
+        if not stat.S_ISREG(info.st_mode):
+            raise _Rejected(
+                "not_a_regular_file", "Pipes, sockets and devices are not documents; reading one could block."
             )
-        stat = source_file.path.stat()
-        row["size_bytes"] = stat.st_size
-        row["mtime"] = datetime.fromtimestamp(stat.st_mtime, tz=UTC)
-        if stat.st_size > limits.max_file_bytes:
-            raise ExtractionError(
-                "too_large", f"File is {stat.st_size} bytes, over the {limits.max_file_bytes}-byte limit."
-            )
+        row["size_bytes"] = info.st_size
+        if info.st_size > limits.max_file_bytes:
+            raise _Rejected("too_large", f"File is {info.st_size} bytes, over the {limits.max_file_bytes}-byte limit.")
         data = source_file.path.read_bytes()
-        row["sha256"] = hashlib.sha256(data).hexdigest()
-        extraction = extract(data, source_file.path.name)
-        if len(extraction.text) > limits.max_text_chars:
-            raise ExtractionError(
-                "too_much_text", f"Extracted {len(extraction.text)} characters, over the {limits.max_text_chars} limit."
-            )
-        row.update(_extraction_columns(extraction))
-    except ExtractionError as exc:
+    except _Rejected as exc:
         row["error_code"], row["error_message"] = exc.code, exc.message
+        return row, None
+    except PermissionError as exc:
+        row["error_code"], row["error_message"] = "unreadable", f"Permission denied: {exc.strerror}. Grant read access."
+        return row, None
     except OSError as exc:
-        row["error_code"], row["error_message"] = "unreadable", f"{type(exc).__name__}: {exc}"
-    except Exception as exc:  # last line of defence: one bad file must never fail the run
-        row["error_code"], row["error_message"] = "extract_failed", f"{type(exc).__name__}: {exc}"
-    return row
+        row["error_code"], row["error_message"] = "unreadable", f"{type(exc).__name__}: {exc.strerror or exc}"
+        return row, None
+    row["sha256"] = hashlib.sha256(data).hexdigest()
+    return row, data
 
 
-def _extraction_columns(extraction: Extraction) -> dict:
+def safe_doc_id(raw: str) -> tuple[str, bool]:
+    """The doc_id to record, NFC-normalised, and whether normalising changed it.
+
+    Names no tool downstream can trust (undecodable bytes, control characters such as newlines)
+    raise _Rejected; the row then records `printable_doc_id(raw)`.
+    """
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _Rejected("undecodable_filename", "File name is not valid UTF-8; rename the file.") from None
+    if any(unicodedata.category(ch) == "Cc" for ch in raw):
+        raise _Rejected("unsafe_filename", "File name contains control characters (e.g. a newline); rename the file.")
+    normal = unicodedata.normalize("NFC", raw)
+    return normal, normal != raw
+
+
+def printable_doc_id(raw: str) -> str:
+    """An escaped, single-line form of any name: undecodable bytes as \\xNN, control chars as \\n etc."""
+    text = raw.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return "".join(
+        ch.encode("unicode_escape").decode("ascii") if unicodedata.category(ch) == "Cc" else ch for ch in text
+    )
+
+
+def symlink_verdict(path: Path, boundary: Path) -> tuple[str, str]:
+    """Why a symlink is skipped. Symlinks are never followed: a loop or a link out of the source-set
+    must not pull content in, and a link inside it would index the same file twice."""
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:
+        return "symlink_loop", "Symlink loop: the link resolves to itself."
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "symlink_loop", "Symlink loop: the link resolves to itself."
+        return "symlink_broken", f"Symlink target does not exist: {os.readlink(path)}."
+    if not target.is_relative_to(boundary.resolve()):
+        return "symlink_outside", "Symlink points outside the source-set folder; it is never followed."
+    return "symlink_skipped", "Symlink inside the source-set; its target is indexed under its own path."
+
+
+def _extraction_columns(extraction: Extraction, facets: dict[str, str]) -> dict:
     tables = None
     if extraction.tables:
-        tables = json.dumps({name: json.loads(frame.write_json()) for name, frame in extraction.tables.items()})
+        tables = json.dumps(
+            {
+                name: json.loads(frame.rename(facets, strict=False).write_json())
+                for name, frame in extraction.tables.items()
+            }
+        )
+    front_matter = extraction.metadata.get("front_matter")
     return {
         "status": "ok",
         "kind": extraction.kind,
@@ -117,4 +249,8 @@ def _extraction_columns(extraction: Extraction) -> dict:
         "text": extraction.text,
         "pages": [{"page": p.page, "start": p.start, "end": p.end} for p in extraction.pages],
         "tables_json": tables,
+        "front_matter_json": json.dumps(front_matter, default=str) if front_matter else None,
+        "warnings": list(extraction.warnings),
+        "error_code": None,
+        "error_message": None,
     }

@@ -126,3 +126,10 @@ def redact_tables(tables_json: str, detector: PiiDetector, policy: PiiPolicy, pl
                 if isinstance(value, str) and value.strip():
                     row[column] = redact_text(value, detector, policy, placeholders).text
     return json.dumps(tables)
+
+
+def count_redactions(text: str, detector: PiiDetector, policy: PiiPolicy) -> tuple[int, int]:
+    """(secret values, personal-data values) that redaction would replace in `text`."""
+    audit = redact_text(text, detector, policy).audit
+    secrets = sum(1 for a in audit if a.decision == "redact" and a.entity == "SECRET")
+    return secrets, sum(1 for a in audit if a.decision == "redact") - secrets

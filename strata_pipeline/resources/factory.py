@@ -23,6 +23,7 @@ def build_resources(settings: Settings) -> dict[str, Any]:
             home=str(settings.home),
             rules_dir=str(settings.rules_dir),
             golden_dir=str(settings.golden_dir),
+            plugins_dir=settings.plugins_dir,
         ),
         "embedder": EmbedderResource(
             model=settings.embed_model,

@@ -24,5 +24,9 @@ class PiiResource(dg.ConfigurableResource):
             raise ValueError(f"Unknown PII backend {self.backend!r}: use presidio-ner or presidio-regex.")
         return _detector(self.backend == "presidio-ner")
 
+    def plan_detector(self) -> PresidioDetector:
+        """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""
+        return _detector(False)
+
     def policy(self) -> PiiPolicy:
         return PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **self.thresholds})

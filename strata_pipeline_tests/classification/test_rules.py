@@ -43,7 +43,7 @@ def test_first_matching_rule_wins_and_is_recorded() -> None:
     rules = rule_set(
         {"name": "first", "extensions": [".md"], "action": "metadata_only"},
         {"name": "second", "extensions": [".md"], "action": "exclude"},
-        {"name": "third", "action": "exclude"},
+        {"name": "third", "extensions_not_in": [".pdf"], "action": "exclude"},
     )
     assert rules.decide(doc("a.md")) == ("metadata_only", "first")
     assert rules.decide(doc("a.txt")) == ("exclude", "third")
@@ -67,6 +67,7 @@ def test_condition_keys_are_the_documented_ones() -> None:
         "extensions",
         "extensions_not_in",
         "kinds",
+        "doc_types",
         "text_shorter_than",
     )
 
@@ -181,7 +182,9 @@ def test_parse_rules_of_empty_data() -> None:
 
 def test_rule_without_action_is_rejected_with_its_position() -> None:
     with pytest.raises(ValueError, match=r"^handbook.yaml rule #2: every rule needs a 'name' and an 'action'\.$"):
-        parse_rules({"rules": [{"name": "ok", "action": "include"}, {"name": "no-action"}]}, "handbook.yaml")
+        parse_rules(
+            {"rules": [{"name": "ok", "kinds": ["text"], "action": "include"}, {"name": "no-action"}]}, "handbook.yaml"
+        )
 
 
 def test_rule_without_name_is_rejected() -> None:
@@ -235,7 +238,7 @@ def test_digest_changes_when_a_rule_file_changes(tmp_path: Path) -> None:
     path.write_text("rules: []\n", encoding="utf-8")
     before = load_rules(tmp_path, "s").digest
     assert load_rules(tmp_path, "s").digest == before
-    path.write_text("rules:\n  - {name: x, action: exclude}\n", encoding="utf-8")
+    path.write_text("rules:\n  - {name: x, kinds: [text], action: exclude}\n", encoding="utf-8")
     assert load_rules(tmp_path, "s").digest != before
 
 
@@ -281,7 +284,7 @@ def test_classify_docs_and_reason_counts() -> None:
         ]
     )
     classified = classify_docs(frame, rules)
-    assert classified.columns == [*frame.columns, "decision", "rule"]
+    assert classified.columns == [*frame.columns, "decision", "rule", "language"]
     assert classified.select("doc_id", "decision", "rule").rows() == [
         ("a.md", "include", "default-include"),
         ("b.md", "include", "default-include"),
@@ -295,3 +298,21 @@ def test_classify_docs_and_reason_counts() -> None:
         ("exclude", "extraction-failed", 1),
         ("exclude", "too-short", 1),
     ]
+
+
+def test_a_rule_without_conditions_is_rejected_because_it_would_match_everything() -> None:
+    with pytest.raises(ValueError, match=r"x.yaml rule #1 \(catch-all\): a rule needs at least one condition"):
+        parse_rules({"rules": [{"name": "catch-all", "action": "exclude"}]}, "x.yaml")
+
+
+def test_doc_types_condition_matches_the_adapters_type() -> None:
+    rule = Rule(name="r", action="exclude", doc_types=("config_dump",))
+    assert rule.matches(doc("docs/env.txt", doc_type="config_dump"))
+    assert not rule.matches(doc("promo/copy.txt", doc_type="product_copy"))
+
+
+def test_rules_file_names_the_adapter_and_intent(tmp_path: Path) -> None:
+    (tmp_path / "shop.yaml").write_text("adapter: shop-layout\nintent: index product copy\nrules: []\n")
+    rules = load_rules(tmp_path, "shop")
+    assert (rules.adapter, rules.intent) == ("shop-layout", "index product copy")
+    assert load_rules(tmp_path, "other").adapter is None

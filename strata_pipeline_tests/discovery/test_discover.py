@@ -11,6 +11,7 @@ import pytest
 
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import DISCOVERED_SCHEMA, Limits, discover_source_set
+from strata_pipeline.discovery.extractors import ExtractLimits
 
 GOOD_MD = b"# Leave policy\n\nEmployees get 25 days of paid vacation per year.\n"
 
@@ -31,6 +32,8 @@ def build_source_set(root: Path) -> Path:
     (root / "outside.md").write_bytes(b"secret content outside the corpus")
     (source / "hr" / "link.md").symlink_to(root / "outside.md")
     (source / "elsewhere" / "linked-dir").symlink_to(root, target_is_directory=True)
+    (source / "elsewhere" / "alias.md").symlink_to(source / "hr" / "leave.md")
+    (source / "elsewhere" / "loop.md").symlink_to(source / "elsewhere" / "loop.md")
     return source
 
 
@@ -44,14 +47,16 @@ def test_every_file_is_a_row_with_the_right_status_and_error_code(tmp_path: Path
     assert frame.schema == pl.Schema(DISCOVERED_SCHEMA)
     rows = rows_by_id(frame)
     assert {doc_id: (row["status"], row["error_code"]) for doc_id, row in rows.items()} == {
-        "elsewhere/linked-dir": ("error", "symlink_skipped"),
+        "elsewhere/alias.md": ("error", "symlink_skipped"),  # its target is indexed as hr/leave.md
+        "elsewhere/linked-dir": ("error", "symlink_outside"),
+        "elsewhere/loop.md": ("error", "symlink_loop"),
         "engineering/photo.png": ("error", "unsupported_format"),
         "engineering/stock.csv": ("ok", None),
         "engineering/truncated.pdf": ("error", "corrupt_pdf"),
         "hr/binary-blob.md": ("error", "binary_content"),
         "hr/empty-notes.md": ("error", "empty_file"),
         "hr/leave.md": ("ok", None),
-        "hr/link.md": ("error", "symlink_skipped"),
+        "hr/link.md": ("error", "symlink_outside"),
         "hr/not-really.docx": ("error", "corrupt_docx"),
         "top-level.txt": ("ok", None),
     }
@@ -110,7 +115,9 @@ def test_too_large_files_are_error_rows_with_their_size(tmp_path: Path) -> None:
 
 def test_too_much_text_is_an_error_row(tmp_path: Path) -> None:
     source = build_source_set(tmp_path)
-    rows = rows_by_id(discover_source_set(source, "handbook", FolderAdapter(), Limits(max_text_chars=30)))
+    rows = rows_by_id(
+        discover_source_set(source, "handbook", FolderAdapter(), Limits(extract=ExtractLimits(max_text_chars=30)))
+    )
     assert rows["hr/leave.md"]["error_code"] == "too_much_text"
     assert rows["top-level.txt"]["status"] == "ok"  # 29 characters
 
@@ -118,7 +125,7 @@ def test_too_much_text_is_an_error_row(tmp_path: Path) -> None:
 def test_unreadable_file_is_an_error_row(tmp_path: Path) -> None:
     source = tmp_path / "docs"
     source.mkdir()
-    (source / "folder.md").mkdir()  # a folder posing as a file: read_bytes raises IsADirectoryError
+    (source / "folder.md").mkdir()  # a folder posing as a file
 
     class OneFileAdapter(FolderAdapter):
         def iter_files(self, source_dir: Path):
@@ -128,18 +135,16 @@ def test_unreadable_file_is_an_error_row(tmp_path: Path) -> None:
             yield SourceFile(path=source_dir / "missing.md", doc_id="missing.md", project="")
 
     rows = rows_by_id(discover_source_set(source, "docs", OneFileAdapter()))
-    assert rows["folder.md"]["error_code"] == "unreadable"
-    assert rows["folder.md"]["error_message"].startswith("IsADirectoryError")
+    assert rows["folder.md"]["error_code"] == "not_a_regular_file"
     assert rows["missing.md"]["error_code"] == "unreadable"
     assert rows["missing.md"]["error_message"].startswith("FileNotFoundError")
 
 
 def test_progress_is_reported_per_file(tmp_path: Path) -> None:
     source = build_source_set(tmp_path)
-    seen: list[tuple[int, str]] = []
-    frame = discover_source_set(source, "handbook", FolderAdapter(), progress=lambda n, doc: seen.append((n, doc)))
-    assert [n for n, _ in seen] == list(range(1, frame.height + 1))
-    assert [doc for _, doc in seen] == frame["doc_id"].to_list()
+    seen: list[tuple[int, int]] = []
+    frame = discover_source_set(source, "handbook", FolderAdapter(), progress=lambda n, total: seen.append((n, total)))
+    assert seen == [(n, frame.height) for n in range(1, frame.height + 1)]
 
 
 def test_empty_source_set_gives_an_empty_frame_with_the_schema(tmp_path: Path) -> None:
@@ -151,7 +156,7 @@ def test_empty_source_set_gives_an_empty_frame_with_the_schema(tmp_path: Path) -
 def test_unexpected_extractor_failure_is_extract_failed(tmp_path: Path, monkeypatch) -> None:
     from strata_pipeline.discovery import discover
 
-    def boom(data: bytes, name: str):
+    def boom(data: bytes, name: str, limits: object):
         raise RuntimeError("extractor bug")
 
     monkeypatch.setattr(discover, "extract", boom)

@@ -1,0 +1,1 @@
+"""The dry-run plan: what would be indexed, what would not and why, before any embedding."""

@@ -9,7 +9,7 @@ import dagster as dg
 from click.testing import CliRunner
 
 from strata_pipeline.cli import main
-from strata_pipeline_tests.conftest import Stack
+from strata_pipeline_tests.conftest import SAMPLE_CORPUS, Stack
 
 
 def env_for(home: Path, corpus: Path, dagster_home: Path | None = None) -> dict[str, str]:
@@ -87,3 +87,17 @@ def test_unknown_source_set_is_one_clear_line(stack: Stack) -> None:
     result = CliRunner().invoke(main, ["search", "warranty", "--source-set", "ghost"], env=env)
     assert result.exit_code == 1
     assert "No published index for source-set(s): ghost" in result.output and "Traceback" not in result.output
+
+
+def test_plan_shows_reasons_blind_spots_and_estimates_without_embedding(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    result = CliRunner().invoke(main, ["plan", "--source-set", "products", "--json"], env=env_for(home, SAMPLE_CORPUS))
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)["products"]
+    assert report["blind_spot_projects"] == ["legacy-firmware"]
+    assert report["estimated_chunks"] > 0 and report["secrets_to_redact"] >= 1
+    assert Path(report["documents_csv"]).exists()
+    assert not (home / "index").exists() and not (home / "cache").exists()  # nothing embedded or indexed
+    text = CliRunner().invoke(main, ["plan", "--source-set", "products"], env=env_for(home, SAMPLE_CORPUS)).output
+    assert "blind spots (projects with nothing indexed): legacy-firmware" in text
+    assert "excluded  legacy-firmware/build-config.json  (config-files)" in text

@@ -14,15 +14,16 @@ from pathlib import Path
 import dagster as dg
 
 from strata_pipeline.definitions import build_definitions
+from strata_pipeline.resources import CorpusResource
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.settings import load_settings
 
 
 def main(home: str, corpus: str, partition: str) -> None:
     settings = dataclasses.replace(load_settings(), home=Path(home), corpus_root=Path(corpus), qdrant_url="")
-    corpus_resource = build_resources(settings)["corpus"].model_copy(
-        update={"max_file_bytes": 200_000, "max_zip_expansion": 100_000}
-    )
+    base = build_resources(settings)["corpus"]
+    # Small limits so that a 300 kB text file and a 1 MB zip package trip them.
+    corpus_resource = CorpusResource(**{**base.model_dump(), "max_file_bytes": 200_000, "max_zip_expansion": 100_000})
     job = build_definitions(settings, {"corpus": corpus_resource}).resolve_job_def("index_source_set")
     instance = dg.DagsterInstance.ephemeral()
     instance.add_dynamic_partitions("source_sets", [partition])

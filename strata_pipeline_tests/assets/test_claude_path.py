@@ -10,6 +10,8 @@ from pathlib import Path
 import dagster as dg
 
 from strata_pipeline.answering.answer import GENERATE_SYSTEM
+from strata_pipeline.classification.advisor import SYSTEM as ADVISOR_SYSTEM
+from strata_pipeline.definitions import build_definitions
 from strata_pipeline.enrichment.llm import SYSTEM as ENRICH_SYSTEM
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline.query_engine import QueryEngine
@@ -19,9 +21,12 @@ from strata_pipeline_tests.conftest import make_settings, run_partition
 
 
 class ScriptedClaude(AnthropicResource):
-    """Replies like Claude would to our two prompts; one reply cites a passage never supplied."""
+    """Replies like Claude would to our three prompts; one reply cites a passage never supplied."""
 
     def complete(self, system: str, user: str) -> str:
+        if system == ADVISOR_SYSTEM:
+            rules = user.split("Current rules file (corpus-rules.yaml):\n", 1)[1].split("\n\nDecisions per rule", 1)[0]
+            return f"```yaml\n{rules.rstrip()}\n  - name: no-break-notes\n    globs: ['*breaks*']\n    action: exclude\n```\nWhy."
         if system == ENRICH_SYSTEM:
             doc_id = user.split("\n", 1)[0].removeprefix("Document id: ")
             return json.dumps(
@@ -64,3 +69,15 @@ def test_claude_enriches_the_sidecar_and_answers_with_only_supplied_citations(tm
     assert [c.chunk_id for c in answer.citations] == [supplied[0]]
     assert f"[{supplied[0]}]" in answer.text and "[P9]" not in answer.text
     assert "P9" in answer.reason
+
+    # The rule advisor runs in its own job and only proposes: the rules file is untouched.
+    rules_before = (settings.rules_dir / "corpus-rules.yaml").read_text()
+    advice = (
+        build_definitions(settings, {"llm": claude})
+        .resolve_job_def("propose_rules")
+        .execute_in_process(instance=instance, partition_key="ops")
+    )
+    proposal = {k: v.value for k, v in advice.get_asset_materialization_events()[0].materialization.metadata.items()}
+    assert proposal["status"] == "proposed" and proposal["changed_lines"] == 3
+    assert "+  - name: no-break-notes" in proposal["diff"]
+    assert (settings.rules_dir / "corpus-rules.yaml").read_text() == rules_before

@@ -1,22 +1,31 @@
-"""FastAPI app: /health, /search and /ask over the published index.
+"""FastAPI app: /health, /search, /ask and /audit over the published index.
+
+Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
+closed (HTTP 503, the answer withheld).
 
 Run with `strata serve` (or `uvicorn serving.app:create_app --factory`).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
+from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.enrichment.sidecar import connect
+from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.retrieval.search import Candidate, UnknownSourceSetError
 from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 from strata_pipeline.settings import Settings, load_settings
+
+log = logging.getLogger("strata.serving")
 
 
 class SearchRequest(BaseModel):
@@ -46,7 +55,8 @@ class Hit(BaseModel):
 
 
 class SearchResponse(BaseModel):
-    query: str
+    query: str  # as searched: personal data and secrets replaced by placeholders
+    query_redactions: int
     hits: list[Hit]
 
 
@@ -61,12 +71,25 @@ class CitationOut(BaseModel):
 
 
 class AskResponse(BaseModel):
-    question: str
+    question: str  # as answered: personal data and secrets replaced by placeholders
     answer: str
     abstained: bool
     reason: str
     mode: str
     citations: list[CitationOut]
+    redactions: int  # personal-data values the answer audit removed from the answer
+
+
+class AuditEntry(BaseModel):
+    source_set: str
+    doc_id: str
+    entity: str
+    start: int
+    length: int
+    detector: str
+    score: float
+    decision: str
+    placeholder: str | None
 
 
 def hit_from(rank: int, c: Candidate) -> Hit:
@@ -100,13 +123,17 @@ def ask_response(question: str, answer: Answer) -> AskResponse:
         reason=answer.reason,
         mode=answer.mode,
         citations=[CitationOut(**c.__dict__) for c in answer.citations],
+        redactions=answer.redactions,
     )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, overrides: dict[str, Any] | None = None) -> FastAPI:
+    """`overrides` replaces resources by key (tests use it to stand in for Claude)."""
     settings = settings or load_settings()
-    resources = build_resources(settings)
-    index = PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"])  # type: ignore[arg-type]
+    resources = {**build_resources(settings), **(overrides or {})}
+    index = PublishedIndex(
+        settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"], resources["pii"].guard()
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,6 +145,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(UnknownSourceSetError)
     def unknown_source_set(request: Request, exc: UnknownSourceSetError) -> JSONResponse:
         return JSONResponse(status_code=404, content={"detail": str(exc)})
+
+    @app.exception_handler(AnswerWithheld)
+    def withheld(request: Request, exc: AnswerWithheld) -> JSONResponse:
+        # Fail closed: the unaudited answer never leaves the service.
+        return JSONResponse(status_code=503, content={"status": "withheld", "detail": str(exc)})
 
     def engine():
         try:
@@ -143,12 +175,47 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/search", response_model=SearchResponse)
     def search(request: SearchRequest) -> SearchResponse:
-        hits = engine().search(request.query, request.k, source_sets(request.source_set))
-        return SearchResponse(query=request.query, hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)])
+        current = engine()
+        query = current.redact_query(request.query)
+        log.info("search k=%d source_set=%s query=%r", request.k, request.source_set, query.text)
+        hits = current.retriever.search(query.text, request.k, source_sets(request.source_set))
+        return SearchResponse(
+            query=query.text,
+            query_redactions=query.redactions,
+            hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)],
+        )
 
     @app.post("/ask", response_model=AskResponse)
     def ask(request: SearchRequest) -> AskResponse:
-        answer = engine().ask(request.query, request.k, source_sets(request.source_set))
-        return ask_response(request.query, answer)
+        current = engine()
+        question = current.redact_query(request.query).text
+        log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
+        answer = current.ask(question, request.k, source_sets(request.source_set))
+        return ask_response(question, answer)
+
+    @app.get("/audit/{doc_id:path}", response_model=list[AuditEntry])
+    def audit(doc_id: str, source_set: str | None = None) -> list[AuditEntry]:
+        """The masked redaction audit of one document: types, offsets, detectors, decisions; never values."""
+        versions = index.published()
+        if source_set is not None and source_set not in versions:
+            raise HTTPException(status_code=404, detail=f"No published index for source-set {source_set!r}.")
+        found: list[AuditEntry] = []
+        holders = []
+        for name, version in versions.items():
+            if source_set is not None and name != source_set:
+                continue
+            with closing(connect(version.sidecar_path)) as db:
+                if db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is None:
+                    continue
+                holders.append(name)
+                rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
+                found += [AuditEntry(source_set=name, **dict(r)) for r in rows]
+        if not holders:
+            raise HTTPException(status_code=404, detail=f"No document {doc_id!r} in the published index.")
+        if len(holders) > 1:
+            raise HTTPException(
+                status_code=409, detail=f"{doc_id!r} exists in {', '.join(holders)}; pass ?source_set= to choose."
+            )
+        return found
 
     return app

@@ -215,7 +215,9 @@ def _engine(settings: Settings):
 
     resources = build_resources(settings)
     try:
-        return PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"]).engine()
+        return PublishedIndex(
+            settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"], resources["pii"].guard()
+        ).engine()
     except NoIndexError as exc:
         raise click.ClickException(str(exc)) from exc
 
@@ -234,6 +236,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
     from serving.app import hit_from
 
     with _engine(load_settings()) as engine:
+        query = engine.redact_query(query).text
         hits = [hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)]
     if as_json:
         click.echo(json.dumps({"query": query, "hits": hits}, indent=2))
@@ -251,9 +254,15 @@ def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
 @_query_options
 def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
+    from strata_pipeline.redaction.guard import AnswerWithheld
+
     with _engine(load_settings()) as engine:
+        question = engine.redact_query(question).text
         hits = engine.search(question, k, _one(source_set))
-        answer = engine.ask(question, k, candidates=hits)
+        try:
+            answer = engine.ask(question, k, candidates=hits)
+        except AnswerWithheld as exc:
+            raise click.ClickException(str(exc)) from exc
     if as_json:
         from serving.app import ask_response, hit_from
 

@@ -5,6 +5,7 @@ The eval report measures exactly what users get because it calls this same engin
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -12,6 +13,7 @@ from qdrant_client import QdrantClient
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
 from strata_pipeline.retrieval.search import RRF_K, Candidate, Retriever
 
@@ -31,6 +33,7 @@ class QueryEngine:
         versions: dict[str, IndexVersion],
         llm: AnthropicResource | None = None,
         config: EngineConfig = EngineConfig(),
+        guard: PrivacyGuard | None = None,
     ) -> None:
         for version in versions.values():
             if version.model != embedder.model:
@@ -42,6 +45,7 @@ class QueryEngine:
         self.embedder = embedder
         self.llm = llm
         self.config = config
+        self.guard = guard
         self._clients: dict[str, QdrantClient] = {}
         try:
             for name, version in versions.items():
@@ -57,17 +61,41 @@ class QueryEngine:
             candidates=config.candidates,
         )
 
+    def redact_query(self, query: str) -> Audited:
+        """What search and ask actually embed (and what callers may log): personal data replaced."""
+        return self.guard.redact_query(query) if self.guard else Audited(query, 0)
+
     def search(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Candidate]:
+        return self.retriever.search(self.redact_query(query).text, k, source_sets)
+
+    def _search_redacted(self, query: str, k: int, source_sets: list[str] | None) -> list[Candidate]:
         return self.retriever.search(query, k, source_sets)
 
     def ask(
         self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None
     ) -> Answer:
-        """Answer from `candidates` if the caller already searched, else from a fresh search."""
-        candidates = self.search(question, k, source_sets) if candidates is None else candidates
+        """Answer from `candidates` if the caller already searched, else from a fresh search.
+
+        The answer text and its quotes pass the privacy audit; if the audit fails, AnswerWithheld
+        is raised and nothing is returned.
+        """
+        question = self.redact_query(question).text
+        candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
         if self.llm is not None and self.llm.enabled:
-            return answer_with_llm(question, candidates, self.llm.complete, max_chunks=k)
-        return answer_extractively(question, candidates, self._similarity, self.config.answer)
+            answer = answer_with_llm(question, candidates, self.llm.complete, max_chunks=k)
+        else:
+            answer = answer_extractively(question, candidates, self._similarity, self.config.answer)
+        return self._audited(answer)
+
+    def _audited(self, answer: Answer) -> Answer:
+        if self.guard is None:
+            return answer
+        text = self.guard.audit_answer(answer.text)
+        quotes = [self.guard.audit_answer(c.quote) for c in answer.citations]
+        answer.text = text.text
+        answer.citations = [dataclasses.replace(c, quote=q.text) for c, q in zip(answer.citations, quotes, strict=True)]
+        answer.redactions = text.redactions + sum(q.redactions for q in quotes)
+        return answer
 
     def _similarity(self, question: str, sentences: list[str]) -> list[float]:
         query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)

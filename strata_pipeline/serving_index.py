@@ -12,6 +12,7 @@ from pathlib import Path
 
 from strata_pipeline.indexing.versions import IndexVersion, current_version, published_source_sets
 from strata_pipeline.query_engine import QueryEngine
+from strata_pipeline.redaction.guard import PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
 
 
@@ -21,12 +22,18 @@ class NoIndexError(RuntimeError):
 
 class PublishedIndex:
     def __init__(
-        self, index_dir: Path, embedder: EmbedderResource, qdrant: QdrantResource, llm: AnthropicResource | None
+        self,
+        index_dir: Path,
+        embedder: EmbedderResource,
+        qdrant: QdrantResource,
+        llm: AnthropicResource | None,
+        guard: PrivacyGuard | None = None,
     ) -> None:
         self.index_dir = index_dir
         self.embedder = embedder
         self.qdrant = qdrant
         self.llm = llm
+        self.guard = guard
         self._lock = threading.Lock()
         self._engine: QueryEngine | None = None
         self._served: dict[str, str] = {}
@@ -46,7 +53,7 @@ class PublishedIndex:
             wanted = {name: v.version for name, v in versions.items()}
             if self._engine is None or wanted != self._served:
                 old = self._engine
-                self._engine = QueryEngine(self.embedder, self.qdrant, versions, llm=self.llm)
+                self._engine = QueryEngine(self.embedder, self.qdrant, versions, llm=self.llm, guard=self.guard)
                 self._served = wanted
                 if old is not None:
                     old.close()

@@ -50,6 +50,7 @@ class Answer:
     abstained: bool = False
     reason: str = ""
     mode: str = "extractive"
+    redactions: int = 0  # personal-data values the answer audit removed
 
     def as_dict(self) -> dict:
         return asdict(self)

@@ -14,6 +14,7 @@ from strata_pipeline.resources import (
     AnthropicResource,
     CorpusResource,
     EmbedderResource,
+    PiiResource,
     QdrantResource,
     SidecarResource,
 )
@@ -27,6 +28,7 @@ def eval_report(
     qdrant: QdrantResource,
     sidecar: SidecarResource,
     llm: AnthropicResource,
+    pii: PiiResource,
     enriched_sidecar: IndexVersion,
 ) -> dg.Output[dict]:
     """Retrieval quality of the new index version on `golden/<source_set>.yaml`.
@@ -52,7 +54,7 @@ def eval_report(
         known_docs = {
             r[0] for r in db.execute("SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'")
         }
-    with QueryEngine(embedder, qdrant, {version.source_set: version}, llm=llm) as engine:
+    with QueryEngine(embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard()) as engine:
         results = evaluate(
             golden,
             search=lambda q, n: [c.doc_id for c in engine.search(q, n)],

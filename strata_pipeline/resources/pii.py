@@ -5,6 +5,7 @@ from functools import lru_cache
 import dagster as dg
 from pydantic import Field
 
+from strata_pipeline.redaction.guard import PrivacyGuard
 from strata_pipeline.redaction.pii import DEFAULT_THRESHOLDS, PiiPolicy, PresidioDetector
 
 
@@ -23,6 +24,10 @@ class PiiResource(dg.ConfigurableResource):
         if self.backend not in ("presidio-ner", "presidio-regex"):
             raise ValueError(f"Unknown PII backend {self.backend!r}: use presidio-ner or presidio-regex.")
         return _detector(self.backend == "presidio-ner")
+
+    def guard(self) -> PrivacyGuard:
+        """Query redaction and answer audit with the same detector and policy as ingestion."""
+        return PrivacyGuard(self.detector(), self.policy())
 
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""

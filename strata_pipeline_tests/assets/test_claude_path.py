@@ -26,7 +26,8 @@ class ScriptedClaude(AnthropicResource):
     def complete(self, system: str, user: str) -> str:
         if system == ADVISOR_SYSTEM:
             rules = user.split("Current rules file (corpus-rules.yaml):\n", 1)[1].split("\n\nDecisions per rule", 1)[0]
-            return f"```yaml\n{rules.rstrip()}\n  - name: no-break-notes\n    globs: ['*breaks*']\n    action: exclude\n```\nWhy."
+            extra = "  - name: no-break-notes\n    globs: ['*breaks*']\n    action: exclude\n"
+            return f"```yaml\n{rules.rstrip()}\n{extra}```\nWhy."
         if system == ENRICH_SYSTEM:
             doc_id = user.split("\n", 1)[0].removeprefix("Document id: ")
             return json.dumps(

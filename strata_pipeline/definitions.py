@@ -15,6 +15,7 @@ from strata_pipeline.assets.eval_report import eval_report
 from strata_pipeline.assets.published_index import published_index
 from strata_pipeline.assets.qdrant_collection import (
     qdrant_collection,
+    qdrant_collection_no_leaks,
     qdrant_collection_point_count,
     qdrant_collection_vector_dims,
 )
@@ -39,7 +40,12 @@ ASSETS = [
     published_index,
     rule_proposals,
 ]
-CHECKS = [redacted_docs_no_secrets, qdrant_collection_point_count, qdrant_collection_vector_dims]
+CHECKS = [
+    redacted_docs_no_secrets,
+    qdrant_collection_point_count,
+    qdrant_collection_vector_dims,
+    qdrant_collection_no_leaks,
+]
 
 
 def build_definitions(settings: Settings, overrides: dict[str, Any] | None = None) -> dg.Definitions:

@@ -1,8 +1,11 @@
+from pathlib import Path
+
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION
-from strata_pipeline.indexing.store import collection_dim, ensure_collection, sync_points
+from strata_pipeline.indexing.store import collection_dim, ensure_collection, scroll_payloads, sync_points
 from strata_pipeline.indexing.versions import (
     IndexVersion,
     current_version,
@@ -11,7 +14,11 @@ from strata_pipeline.indexing.versions import (
     write_manifest,
 )
 from strata_pipeline.partitions import source_sets
-from strata_pipeline.resources import CorpusResource, EmbedderResource, QdrantResource
+from strata_pipeline.redaction.verify import find_leaks, planted_values
+from strata_pipeline.resources import CorpusResource, EmbedderResource, PiiResource, QdrantResource
+
+# Payload fields that carry document text (ids and offsets cannot).
+SCANNED_FIELDS = ("text", "title", "heading")
 
 
 @dg.asset(partitions_def=source_sets, group_name="index", kinds={"qdrant"})
@@ -99,4 +106,28 @@ def qdrant_collection_vector_dims(
     return dg.AssetCheckResult(
         passed=stored == expected and qdrant_collection.model == embedder.model,
         metadata={"collection_dim": stored, "model_dim": expected, "model": embedder.model},
+    )
+
+
+@dg.asset_check(asset=qdrant_collection, partitions_def=source_sets, blocking=True)
+def qdrant_collection_no_leaks(
+    context: dg.AssetCheckExecutionContext, corpus: CorpusResource, qdrant: QdrantResource, pii: PiiResource,
+    qdrant_collection: IndexVersion,
+) -> dg.AssetCheckResult:  # fmt: skip
+    """No point payload of the new version holds a secret, a planted sensitive value or personal data
+    the policy redacts. Any hit blocks enrichment, evaluation and publishing."""
+    with qdrant.reader(qdrant_collection) as client:
+        payloads = [p.payload or {} for p in scroll_payloads(client, qdrant_collection.collection)]
+    texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
+    planted = planted_values(Path(corpus.golden_dir), context.partition_key)
+    leaks = find_leaks(texts, planted, pii.plan_detector(), pii.policy())
+    preview = pl.DataFrame([leak.__dict__ for leak in leaks[:20]], schema={"doc_id": pl.String, "kind": pl.String})
+    return dg.AssetCheckResult(
+        passed=not leaks,
+        metadata={
+            "points_scanned": len(payloads),
+            "leaks": len(leaks),
+            "planted_values_checked": len(planted),
+            "leak_preview": dg.MetadataValue.md(markdown_table(preview.rename({"doc_id": "chunk_id"}))),
+        },
     )

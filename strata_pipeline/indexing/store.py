@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import polars as pl
@@ -72,19 +72,26 @@ def collection_dim(client: QdrantClient, name: str) -> int:
     return vectors[DENSE].size
 
 
-def existing_points(client: QdrantClient, collection: str) -> dict[str, tuple[str, str]]:
-    """point id -> (sha256 of the chunk text, doc_id), for every point in the collection."""
-    found: dict[str, tuple[str, str]] = {}
+def scroll_payloads(
+    client: QdrantClient, collection: str, fields: list[str] | bool = True, with_vectors: bool = False
+) -> Iterator[qm.Record]:
+    """Every point of the collection, page by page."""
     offset = None
     while True:
         points, offset = client.scroll(
-            collection, limit=1000, offset=offset, with_payload=["sha256", "doc_id"], with_vectors=False
+            collection, limit=1000, offset=offset, with_payload=fields, with_vectors=with_vectors
         )
-        for p in points:
-            payload = p.payload or {}
-            found[str(p.id)] = (payload.get("sha256", ""), payload.get("doc_id", ""))
+        yield from points
         if offset is None:
-            return found
+            return
+
+
+def existing_points(client: QdrantClient, collection: str) -> dict[str, tuple[str, str]]:
+    """point id -> (sha256 of the chunk text, doc_id), for every point in the collection."""
+    return {
+        str(p.id): ((p.payload or {}).get("sha256", ""), (p.payload or {}).get("doc_id", ""))
+        for p in scroll_payloads(client, collection, ["sha256", "doc_id"])
+    }
 
 
 def sync_points(

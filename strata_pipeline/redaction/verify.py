@@ -8,6 +8,8 @@ from pathlib import Path
 
 import yaml
 
+from strata_pipeline.redaction.pii import PiiPolicy
+from strata_pipeline.redaction.redact import PiiDetector
 from strata_pipeline.redaction.secrets import find_secrets
 
 
@@ -30,10 +32,19 @@ def planted_values(golden_dir: Path, source_set: str) -> list[tuple[str, str]]:
     ]
 
 
-def find_leaks(texts: Iterable[tuple[str, str]], planted: list[tuple[str, str]]) -> list[Leak]:
-    """Leaks in (doc_id, text) pairs: any secret-shaped span, or any planted value verbatim."""
+def find_leaks(
+    texts: Iterable[tuple[str, str]],
+    planted: list[tuple[str, str]],
+    detector: PiiDetector | None = None,
+    policy: PiiPolicy | None = None,
+) -> list[Leak]:
+    """Leaks in (doc_id, text) pairs: any secret-shaped span, any planted value verbatim, and, with a
+    detector, any personal data the redaction policy would still remove."""
     leaks = []
     for doc_id, text in texts:
         leaks += [Leak(doc_id, span.kind) for span in find_secrets(text)]
         leaks += [Leak(doc_id, f"planted:{kind}") for kind, value in planted if value in text]
+        if detector is not None and policy is not None:
+            found = detector.detect(text)
+            leaks += [Leak(doc_id, f"pii:{f.entity}") for f in found if policy.decide(f, text) == "redact"]
     return leaks

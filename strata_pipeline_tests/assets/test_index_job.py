@@ -36,6 +36,7 @@ def test_every_asset_materialises_and_every_check_passes(stack: Stack) -> None:
             "redacted_docs_no_secrets": True,
             "qdrant_collection_point_count": True,
             "qdrant_collection_vector_dims": True,
+            "qdrant_collection_no_leaks": True,
         }
 
 

@@ -285,6 +285,31 @@ def _one(source_set: str | None) -> list[str] | None:
 
 
 @main.command()
+@click.argument("source_set")
+@click.argument("doc_id")
+def remove(source_set: str, doc_id: str) -> None:
+    """Remove a document everywhere: points, sidecar and audit rows, stored asset values, cached vectors.
+
+    Publishes a new index version without it, deletes every older version, and keeps later runs
+    from reading the file again.
+    """
+    from strata_pipeline.maintenance import DocumentNotFound, remove_document
+    from strata_pipeline.resources.factory import build_resources
+
+    settings = load_settings()
+    try:
+        removal = remove_document(settings.home, build_resources(settings)["qdrant"], source_set, doc_id)
+    except DocumentNotFound as exc:
+        raise click.ClickException(str(exc)) from exc
+    click.echo(
+        f"removed {doc_id} from {source_set}: {removal.points_removed} points, "
+        f"{removal.sidecar_rows_removed} sidecar rows, {removal.audit_rows_removed} audit rows, "
+        f"{removal.asset_rows_removed} stored asset rows, {removal.cached_vectors_removed} cached vectors; "
+        f"published {removal.version} and deleted {removal.old_versions_deleted} older versions"
+    )
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
 def serve(host: str, port: int) -> None:

@@ -6,6 +6,7 @@ import polars as pl
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.discovery.discover import discover_source_set
+from strata_pipeline.maintenance import removed_doc_ids
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.resources import CorpusResource
 
@@ -26,7 +27,8 @@ def discovered_docs(context: dg.AssetExecutionContext, corpus: CorpusResource) -
             context.log.info(f"read {done}/{total} files")
 
     adapter = corpus.get_adapter(load_rules(Path(corpus.rules_dir), source_set).adapter)
-    docs = discover_source_set(source_dir, source_set, adapter, corpus.limits(), progress)
+    removed = frozenset(removed_doc_ids(corpus.home_path, source_set))
+    docs = discover_source_set(source_dir, source_set, adapter, corpus.limits(), progress, removed)
     errors = docs.filter(pl.col("status") == "error")
     by_ext = docs.group_by("extension").agg(pl.len().alias("files")).sort("files", descending=True)
     return dg.Output(

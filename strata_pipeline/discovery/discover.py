@@ -75,10 +75,12 @@ def discover_source_set(
     adapter: SourceAdapter,
     limits: Limits = Limits(),
     progress: Callable[[int, int], None] | None = None,
+    removed: frozenset[str] = frozenset(),
 ) -> pl.DataFrame:
     """One row per file the adapter offers, in the adapter's order.
 
-    `progress(done, total)` is called once per file as its row is complete.
+    `progress(done, total)` is called once per file as its row is complete. Files in `removed`
+    (taken down with `strata remove`) are listed but never read.
     """
     files = list(adapter.iter_files(source_dir))
     facets = getattr(adapter, "facets", {}) or {}
@@ -93,7 +95,7 @@ def discover_source_set(
     rows: list[dict] = []
     pending: list[tuple[dict, bytes, str]] = []  # rows whose extraction runs in a worker
     for source_file in files:
-        row, data = _read(source_file, source_dir, source_set, adapter.name, limits)
+        row, data = _read(source_file, source_dir, source_set, adapter.name, limits, removed)
         rows.append(row)
         if data is not None and row["extension"] in ISOLATED_EXTENSIONS:
             pending.append((row, data, source_file.path.name))
@@ -158,7 +160,12 @@ def _empty_row(source_file: SourceFile, source_set: str, adapter_name: str) -> d
 
 
 def _read(
-    source_file: SourceFile, source_dir: Path, source_set: str, adapter_name: str, limits: Limits
+    source_file: SourceFile,
+    source_dir: Path,
+    source_set: str,
+    adapter_name: str,
+    limits: Limits,
+    removed: frozenset[str] = frozenset(),
 ) -> tuple[dict, bytes | None]:
     """The row with file facts filled in, and the bytes to extract (None when rejected)."""
     row = _empty_row(source_file, source_set, adapter_name)
@@ -167,6 +174,12 @@ def _read(
         row["doc_id"], renamed = safe_doc_id(source_file.doc_id)
         if renamed:
             row["warnings"].append("doc_id_normalised:NFC")
+        if row["doc_id"] in removed:
+            raise _Rejected(
+                "removed_on_request",
+                "Removed with `strata remove`; to index it again, delete its line from "
+                "STRATA_HOME/removed/<source_set>.txt.",
+            )
         info = os.lstat(source_file.path)
         row["mtime"] = datetime.fromtimestamp(info.st_mtime, tz=UTC)
         if stat.S_ISLNK(info.st_mode):

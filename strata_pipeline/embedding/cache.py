@@ -39,5 +39,10 @@ class VectorCache:
                 [(model, sha, np.asarray(v, dtype=np.float32).tobytes()) for sha, v in vectors.items()],
             )
 
+    def delete_many(self, hashes: list[str]) -> int:
+        """Forget the vectors of these texts, for every model; returns how many rows went."""
+        with self._db:
+            return sum(self._db.execute("DELETE FROM dense WHERE sha256 = ?", (sha,)).rowcount for sha in set(hashes))
+
     def close(self) -> None:
         self._db.close()

@@ -1,0 +1,161 @@
+"""Removing a document everywhere: index, sidecar, audit, stored asset values and vector cache.
+
+Published versions are immutable, so removal publishes a *new* version without the document,
+then deletes every older version (they all hold it). A tombstone keeps later runs from reading the
+file again while it is still in the corpus.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+from qdrant_client import models as qm
+
+from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.indexing.store import ensure_collection, scroll_payloads
+from strata_pipeline.indexing.versions import (
+    IndexVersion,
+    current_version,
+    new_version_name,
+    prune_versions_with_manifests,
+    version_dir,
+    write_manifest,
+)
+from strata_pipeline.resources import QdrantResource
+
+
+class DocumentNotFound(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class Removal:
+    source_set: str
+    doc_id: str
+    version: str  # the new published version
+    points_removed: int
+    sidecar_rows_removed: int
+    audit_rows_removed: int
+    asset_rows_removed: int
+    cached_vectors_removed: int
+    old_versions_deleted: int
+
+
+def tombstone_path(home: Path, source_set: str) -> Path:
+    return home / "removed" / f"{source_set}.txt"
+
+
+def removed_doc_ids(home: Path, source_set: str) -> set[str]:
+    path = tombstone_path(home, source_set)
+    return {ln for ln in path.read_text(encoding="utf-8").splitlines() if ln} if path.exists() else set()
+
+
+def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id: str) -> Removal:
+    index_dir = home / "index"
+    current = current_version(index_dir, source_set)
+    if current is None:
+        raise DocumentNotFound(f"Source-set {source_set!r} has no published index under {index_dir}.")
+    with closing(sqlite3.connect(current.sidecar_path)) as db:
+        known = db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is not None
+    if not known:
+        raise DocumentNotFound(f"No document {doc_id!r} in the published {source_set!r} index.")
+
+    name = new_version_name("remove")
+    folder = version_dir(index_dir, source_set, name)
+    folder.mkdir(parents=True)
+    collection = qdrant.collection_for(source_set, name)
+    with qdrant.writer(folder, current) as (client, seeded):
+        if not seeded:  # a server: copy every other point into the new collection
+            ensure_collection(client, collection, current.dim)
+            with qdrant.reader(current) as source:
+                _copy_points_except(source, current.collection, client, collection, doc_id)
+        before = client.count(collection, exact=True).count if seeded else current.point_count
+        client.delete(collection, points_selector=_doc_filter(doc_id), wait=True)
+        points = client.count(collection, exact=True).count
+    sidecar_rows, audit_rows = _copy_sidecar_without(current.sidecar_path, folder / "sidecar.sqlite", doc_id)
+    version = IndexVersion(
+        source_set=source_set,
+        version=name,
+        path=str(folder),
+        collection=collection,
+        model=current.model,
+        dim=current.dim,
+        point_count=points,
+        chunker=current.chunker,
+    )
+    write_manifest(version)
+    qdrant.publish(index_dir, version)
+    pruned = prune_versions_with_manifests(index_dir, source_set, keep=1)
+    qdrant.drop_versions([m for _, m in pruned if m is not None])
+
+    hashes = _chunk_hashes(home, source_set, doc_id)
+    asset_rows = _scrub_asset_values(home / "assets", source_set, doc_id)
+    cache = VectorCache(home / "cache" / "vectors.sqlite")
+    try:
+        cached = cache.delete_many(hashes)
+    finally:
+        cache.close()
+    tombstone = tombstone_path(home, source_set)
+    tombstone.parent.mkdir(parents=True, exist_ok=True)
+    with tombstone.open("a", encoding="utf-8") as handle:
+        handle.write(doc_id + "\n")
+    return Removal(source_set, doc_id, name, before - points, sidecar_rows, audit_rows, asset_rows, cached, len(pruned))
+
+
+def _doc_filter(doc_id: str) -> qm.FilterSelector:
+    return qm.FilterSelector(
+        filter=qm.Filter(must=[qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))])
+    )
+
+
+def _copy_points_except(source, source_collection: str, target, target_collection: str, doc_id: str) -> None:
+    batch: list[qm.PointStruct] = []
+    for record in scroll_payloads(source, source_collection, with_vectors=True):
+        if (record.payload or {}).get("doc_id") == doc_id:
+            continue
+        batch.append(qm.PointStruct(id=record.id, vector=record.vector, payload=record.payload))
+        if len(batch) == 256:
+            target.upsert(target_collection, points=batch, wait=True)
+            batch = []
+    if batch:
+        target.upsert(target_collection, points=batch, wait=True)
+
+
+def _copy_sidecar_without(source: Path, target: Path, doc_id: str) -> tuple[int, int]:
+    """Copy the sidecar with SQLite's backup API, then delete the document's rows and fact tables."""
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+        with dst:
+            docs = dst.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
+            audit = dst.execute("DELETE FROM redaction_audit WHERE doc_id = ?", (doc_id,)).rowcount
+            tables = [r[0] for r in dst.execute("SELECT table_name FROM fact_tables WHERE doc_id = ?", (doc_id,))]
+            for table in tables:
+                dst.execute(f'DROP TABLE IF EXISTS "{table}"')
+            dst.execute("DELETE FROM fact_tables WHERE doc_id = ?", (doc_id,))
+        dst.execute("VACUUM")  # deleted pages must not keep the text on disk
+    return docs, audit
+
+
+def _chunk_hashes(home: Path, source_set: str, doc_id: str) -> list[str]:
+    path = home / "assets" / "chunks" / f"{source_set}.parquet"
+    if not path.exists():
+        return []
+    return pl.read_parquet(path).filter(pl.col("doc_id") == doc_id)["sha256"].to_list()
+
+
+def _scrub_asset_values(assets_dir: Path, source_set: str, doc_id: str) -> int:
+    """Rewrite every stored asset frame of the partition without the document's rows."""
+    removed = 0
+    for path in sorted(assets_dir.glob(f"*/{source_set}.parquet")):
+        frame = pl.read_parquet(path)
+        if "doc_id" not in frame.columns:
+            continue
+        kept = frame.filter(pl.col("doc_id") != doc_id)
+        if kept.height != frame.height:
+            removed += frame.height - kept.height
+            kept.write_parquet(path)
+    return removed

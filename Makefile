@@ -45,3 +45,6 @@ serve: install
 
 clean:
 	rm -rf .strata
+
+bench: install
+	$(BIN)/python -m benchmarks.redaction

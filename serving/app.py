@@ -49,6 +49,7 @@ class Hit(BaseModel):
     page: int | None
     dense_rank: int | None
     sparse_rank: int | None
+    identifier_rank: int | None  # rank among chunks holding an identifier the query names
     dense_score: float | None
     sparse_score: float | None
     fused_score: float
@@ -109,6 +110,7 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         page=p.get("page"),
         dense_rank=c.dense_rank,
         sparse_rank=c.sparse_rank,
+        identifier_rank=c.identifier_rank,
         dense_score=c.dense_score,
         sparse_score=c.sparse_score,
         fused_score=c.fused_score,

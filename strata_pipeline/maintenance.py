@@ -86,6 +86,7 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
         dim=current.dim,
         point_count=points,
         chunker=current.chunker,
+        schema=current.schema,
     )
     write_manifest(version)
     qdrant.publish(index_dir, version)

@@ -5,7 +5,7 @@ import polars as pl
 
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION
-from strata_pipeline.indexing.store import collection_dim, ensure_collection, scroll_payloads, sync_points
+from strata_pipeline.indexing.store import INDEX_SCHEMA, collection_dim, ensure_collection, scroll_payloads, sync_points
 from strata_pipeline.indexing.versions import (
     IndexVersion,
     current_version,
@@ -36,8 +36,11 @@ def qdrant_collection(
     """
     source_set = context.partition_key
     previous = current_version(corpus.index_dir, source_set)
-    if previous is not None and previous.model != embedder.model:
-        context.log.warning(f"Embedding model changed ({previous.model} -> {embedder.model}): building from scratch.")
+    if previous is not None and (previous.model, previous.schema) != (embedder.model, INDEX_SCHEMA):
+        context.log.warning(
+            f"Model or index layout changed ({previous.model}, schema {previous.schema} -> {embedder.model}, "
+            f"schema {INDEX_SCHEMA}): building this version from scratch."
+        )
         previous = None
     name = new_version_name(context.run_id)
     folder = version_dir(corpus.index_dir, source_set, name)
@@ -62,6 +65,7 @@ def qdrant_collection(
         dim=stored_dim,
         point_count=points,
         chunker=CHUNKER_VERSION,
+        schema=INDEX_SCHEMA,
     )
     write_manifest(version)
     return dg.Output(

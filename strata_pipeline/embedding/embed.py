@@ -8,9 +8,11 @@ import numpy as np
 import polars as pl
 
 from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.embedding.identifiers import identifier_vector
+from strata_pipeline.embedding.models import DEFAULT_LANGUAGE
 
 DenseFn = Callable[[Sequence[str]], list[np.ndarray]]
-SparseFn = Callable[[Sequence[str]], list[tuple[list[int], list[float]]]]
+SparseFn = Callable[[Sequence[str], Sequence[str]], list[tuple[list[int], list[float]]]]  # (texts, languages)
 
 
 def embed_chunks(
@@ -22,7 +24,7 @@ def embed_chunks(
     batch_size: int = 16,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[pl.DataFrame, int]:
-    """Add `dense`, `sparse_indices` and `sparse_values` columns.
+    """Add `dense`, `sparse_*` (BM25 in each chunk's language) and `ids_*` (exact identifiers) columns.
 
     Returns (frame, number of texts actually embedded). Texts are embedded in length order,
     which keeps padding per batch small, and stored in the cache batch by batch so an
@@ -39,10 +41,14 @@ def embed_chunks(
         if progress is not None:
             progress(min(start + batch_size, len(missing)), len(missing))
     # BM25 is thousands of texts per second: recomputing beats caching it.
-    sparse_vectors = sparse(chunks["text"].to_list())
+    languages = [lang or DEFAULT_LANGUAGE for lang in chunks["language"].to_list()]
+    sparse_vectors = sparse(chunks["text"].to_list(), languages)
+    id_vectors = [identifier_vector(text) for text in chunks["text"].to_list()]
     frame = chunks.with_columns(
         pl.Series("dense", [vectors[sha].tolist() for sha in chunks["sha256"]], dtype=pl.List(pl.Float32)),
         pl.Series("sparse_indices", [s[0] for s in sparse_vectors], dtype=pl.List(pl.Int64)),
         pl.Series("sparse_values", [s[1] for s in sparse_vectors], dtype=pl.List(pl.Float32)),
+        pl.Series("ids_indices", [v[0] for v in id_vectors], dtype=pl.List(pl.Int64)),
+        pl.Series("ids_values", [v[1] for v in id_vectors], dtype=pl.List(pl.Float32)),
     )
     return frame, len(missing)

@@ -18,7 +18,18 @@ from fastembed.common.model_description import ModelSource, PoolingType
 OFFLINE_MODEL = "strata/all-MiniLM-L6-v2-int8"
 OFFLINE_MODEL_DIM = 384
 TOKENIZER_FILES = ("tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json", "vocab.txt")
-BM25_LANGUAGES = {"english": "en"}  # fastembed language name -> spaCy language code
+# ISO 639-1 code (as detected per document) -> Snowball/fastembed language name. Stop words for each
+# come from spaCy's bundled lists, so lexical analysis is offline in every language listed.
+BM25_LANGUAGES = {
+    "en": "english",
+    "de": "german",
+    "fr": "french",
+    "es": "spanish",
+    "it": "italian",
+    "pt": "portuguese",
+    "nl": "dutch",
+}
+DEFAULT_LANGUAGE = "en"
 
 
 def _package_dir(module: str) -> Path:
@@ -70,7 +81,7 @@ def prepare_bm25_stopwords(models_dir: Path) -> Path:
     """fastembed's BM25 reads `<language>.txt` stop-word files; we write them from spaCy's lists."""
     target = models_dir / "bm25"
     target.mkdir(parents=True, exist_ok=True)
-    for language, code in BM25_LANGUAGES.items():
+    for code, language in BM25_LANGUAGES.items():
         path = target / f"{language}.txt"
         if not path.exists():
             words = importlib.import_module(f"spacy.lang.{code}.stop_words").STOP_WORDS
@@ -78,9 +89,14 @@ def prepare_bm25_stopwords(models_dir: Path) -> Path:
     return target
 
 
-def load_sparse_model(name: str, models_dir: Path) -> SparseTextEmbedding:
+def load_sparse_model(name: str, models_dir: Path, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
+    """BM25 analyses text in its own language (stemmer + stop words); other sparse models ignore it."""
     if name == "Qdrant/bm25":
-        return SparseTextEmbedding(name, specific_model_path=str(prepare_bm25_stopwords(models_dir)))
+        return SparseTextEmbedding(
+            name,
+            specific_model_path=str(prepare_bm25_stopwords(models_dir)),
+            language=BM25_LANGUAGES.get(language, BM25_LANGUAGES[DEFAULT_LANGUAGE]),
+        )
     return SparseTextEmbedding(name, cache_dir=str(models_dir / "hub"))
 
 

@@ -12,6 +12,9 @@ from qdrant_client import models as qm
 
 DENSE = "dense"
 SPARSE = "bm25"
+IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
+# Bumped when the collection layout changes; a version of another schema is rebuilt, not seeded.
+INDEX_SCHEMA = 2
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",
@@ -62,7 +65,10 @@ def ensure_collection(client: QdrantClient, name: str, dim: int) -> None:
     client.create_collection(
         name,
         vectors_config={DENSE: qm.VectorParams(size=dim, distance=qm.Distance.COSINE)},
-        sparse_vectors_config={SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+        sparse_vectors_config={
+            SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF),
+            IDS: qm.SparseVectorParams(modifier=qm.Modifier.IDF),
+        },
     )
 
 
@@ -132,11 +138,10 @@ def sync_points(
 
 
 def _to_point(row: dict) -> qm.PointStruct:
-    return qm.PointStruct(
-        id=row["point_id"],
-        vector={
-            DENSE: row["dense"],
-            SPARSE: qm.SparseVector(indices=row["sparse_indices"], values=row["sparse_values"]),
-        },
-        payload={key: row[key] for key in PAYLOAD_COLUMNS},
-    )
+    vectors: dict = {
+        DENSE: row["dense"],
+        SPARSE: qm.SparseVector(indices=row["sparse_indices"], values=row["sparse_values"]),
+    }
+    if row.get("ids_indices"):
+        vectors[IDS] = qm.SparseVector(indices=row["ids_indices"], values=row["ids_values"])
+    return qm.PointStruct(id=row["point_id"], vector=vectors, payload={key: row[key] for key in PAYLOAD_COLUMNS})

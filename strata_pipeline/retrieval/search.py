@@ -1,8 +1,8 @@
-"""Dense + BM25 retrieval fused with reciprocal-rank fusion, keeping every candidate's ranks.
+"""Hybrid retrieval: dense, BM25 and exact-identifier prefetches fused by Qdrant with reciprocal-rank
+fusion, plus each candidate's rank in every list for the debug view.
 
-Qdrant can fuse prefetches itself (FusionQuery RRF); we run the two queries in one batch call and
-fuse here instead, because the debug view needs each candidate's dense and sparse rank, which a
-server-side fusion does not return. The formula is the same: sum of 1 / (k + rank).
+One batch call to Qdrant holds the fused query (prefetches + RRF, k configurable) and the three
+plain queries whose rankings explain it. The fused order is Qdrant's own.
 """
 
 from __future__ import annotations
@@ -13,21 +13,44 @@ from dataclasses import dataclass, field
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
-from strata_pipeline.indexing.store import DENSE, SPARSE
+from strata_pipeline.embedding.identifiers import identifier_vector
+from strata_pipeline.indexing.store import DENSE, IDS, SPARSE
 
 RRF_K = 60
+MODES = ("dense", "sparse", "hybrid")
+# Identifier hits count double in the fusion: a query naming E-1042 wants the chunk with E-1042.
+DEFAULT_WEIGHTS = {DENSE: 1.0, SPARSE: 1.0, IDS: 2.0}
+
+SparseVec = tuple[list[int], list[float]]
 
 
 @dataclass
 class Candidate:
     point_id: str
     payload: dict
-    dense_rank: int | None = None  # 1-based; None when the dense query did not return it
-    sparse_rank: int | None = None
-    dense_score: float | None = None
-    sparse_score: float | None = None
-    fused_score: float = 0.0
-    extra: dict = field(default_factory=dict)
+    ranks: dict[str, int] = field(default_factory=dict)  # list name -> 1-based rank in that list
+    scores: dict[str, float] = field(default_factory=dict)  # list name -> that list's score
+    fused_score: float = 0.0  # RRF score in hybrid mode, else the single list's score
+
+    @property
+    def dense_rank(self) -> int | None:
+        return self.ranks.get(DENSE)
+
+    @property
+    def sparse_rank(self) -> int | None:
+        return self.ranks.get(SPARSE)
+
+    @property
+    def identifier_rank(self) -> int | None:
+        return self.ranks.get(IDS)
+
+    @property
+    def dense_score(self) -> float | None:
+        return self.scores.get(DENSE)
+
+    @property
+    def sparse_score(self) -> float | None:
+        return self.scores.get(SPARSE)
 
     @property
     def chunk_id(self) -> str:
@@ -38,49 +61,89 @@ class Candidate:
         return self.payload.get("doc_id", "")
 
 
-def rrf_scores(rankings: list[list[str]], k: int = RRF_K) -> dict[str, float]:
-    """Reciprocal-rank fusion: each list contributes 1 / (k + rank) for every id it ranks."""
-    scores: dict[str, float] = {}
-    for ranking in rankings:
-        for rank, item in enumerate(ranking, start=1):
-            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
-    return scores
+@dataclass(frozen=True)
+class QueryVectors:
+    dense: list[float]
+    sparse: SparseVec
+    ids: SparseVec  # empty when the query names no identifier
 
 
 def hybrid_search(
     client: QdrantClient,
     collection: str,
-    dense_vector: list[float],
-    sparse_vector: tuple[list[int], list[float]],
+    vectors: QueryVectors,
     limit: int,
     candidates: int = 40,
     rrf_k: int = RRF_K,
+    mode: str = "hybrid",
+    weights: dict[str, float] | None = None,
 ) -> list[Candidate]:
-    """Top `limit` chunks by RRF over the top `candidates` of each retriever."""
-    dense_hits, sparse_hits = client.query_batch_points(
-        collection,
-        requests=[
-            qm.QueryRequest(query=dense_vector, using=DENSE, limit=candidates, with_payload=True),
-            qm.QueryRequest(
-                query=qm.SparseVector(indices=sparse_vector[0], values=sparse_vector[1]),
-                using=SPARSE,
-                limit=candidates,
-                with_payload=True,
-            ),
-        ],
+    """Top `limit` chunks for one collection, each annotated with its rank in every list."""
+    if mode not in MODES:
+        raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
+    weights = weights or DEFAULT_WEIGHTS
+    lists: dict[str, qm.QueryRequest] = {
+        DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, limit=candidates, with_payload=True),
+        SPARSE: qm.QueryRequest(query=_sparse(vectors.sparse), using=SPARSE, limit=candidates, with_payload=True),
+    }
+    if vectors.ids[0]:
+        lists[IDS] = qm.QueryRequest(query=_sparse(vectors.ids), using=IDS, limit=candidates, with_payload=True)
+    names = list(lists)
+    fused = qm.QueryRequest(
+        prefetch=[qm.Prefetch(query=r.query, using=r.using, limit=candidates) for r in lists.values()],
+        query=qm.RrfQuery(rrf=qm.Rrf(k=rrf_k, weights=[weights[n] for n in names])),
+        limit=max(limit, candidates),
+        with_payload=True,
     )
+    responses = client.query_batch_points(collection, requests=[*lists.values(), fused])
     by_id: dict[str, Candidate] = {}
-    for rank, point in enumerate(dense_hits.points, start=1):
+    for name, response in zip(names, responses, strict=False):
+        for rank, point in enumerate(response.points, start=1):
+            cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
+            cand.ranks[name], cand.scores[name] = rank, float(point.score)
+    for point in responses[-1].points:
         cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-        cand.dense_rank, cand.dense_score = rank, float(point.score)
-    for rank, point in enumerate(sparse_hits.points, start=1):
-        cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-        cand.sparse_rank, cand.sparse_score = rank, float(point.score)
-    fused = rrf_scores([[str(p.id) for p in dense_hits.points], [str(p.id) for p in sparse_hits.points]], rrf_k)
-    for pid, score in fused.items():
-        by_id[pid].fused_score = score
-    ranked = sorted(by_id.values(), key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
+        cand.fused_score = float(point.score)
+    if mode == "hybrid":
+        ranked = exact_identifiers_first([by_id[str(p.id)] for p in responses[-1].points])
+    else:
+        key = DENSE if mode == "dense" else SPARSE
+        ranked = sorted((c for c in by_id.values() if key in c.ranks), key=lambda c: c.ranks[key])
+        for cand in ranked:
+            cand.fused_score = cand.scores[key]
     return ranked[:limit]
+
+
+def exact_identifiers_first(ranked: list[Candidate]) -> list[Candidate]:
+    """Chunks that contain an identifier the query names (E-1042, v3.2) come first, in fused order.
+
+    RRF alone cannot promise this: a chunk ranked high by both dense and BM25 can outscore the one
+    exact hit. A user who types an error code wants the chunk with that code."""
+    return sorted(ranked, key=lambda c: c.identifier_rank is None)  # stable: fused order kept per tier
+
+
+def rrf_term(rank: int, k: int, weight: float) -> float:
+    """Qdrant's weighted RRF contribution of a 1-based rank (1 / (k + rank) when weight is 1)."""
+    return 0.0 if weight <= 0 else 1.0 / (rank / weight + k - 1)
+
+
+def merge_and_fuse(pool: list[Candidate], mode: str, k: int, weights: dict[str, float]) -> list[Candidate]:
+    """Re-rank candidates from several collections: each list by its raw score, then RRF."""
+    for name in (DENSE, SPARSE, IDS):
+        ranked = sorted((c for c in pool if name in c.scores), key=lambda c: -c.scores[name])
+        for rank, cand in enumerate(ranked, start=1):
+            cand.ranks[name] = rank
+    for cand in pool:
+        if mode == "hybrid":
+            cand.fused_score = sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in cand.ranks.items())
+        else:
+            cand.fused_score = cand.scores.get(DENSE if mode == "dense" else SPARSE, float("-inf"))
+    ranked = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
+    return exact_identifiers_first(ranked) if mode == "hybrid" else ranked
+
+
+def _sparse(vector: SparseVec) -> qm.SparseVector:
+    return qm.SparseVector(indices=vector[0], values=vector[1])
 
 
 class UnknownSourceSetError(LookupError):
@@ -88,7 +151,7 @@ class UnknownSourceSetError(LookupError):
 
 
 DenseQuery = Callable[[str], list[float]]
-SparseQuery = Callable[[str], tuple[list[int], list[float]]]
+SparseQuery = Callable[[str], SparseVec]
 
 
 class Retriever:
@@ -101,14 +164,21 @@ class Retriever:
         indexes: dict[str, tuple[QdrantClient, str]],
         rrf_k: int = RRF_K,
         candidates: int = 40,
+        weights: dict[str, float] | None = None,
     ) -> None:
         self._dense_query = dense_query
         self._sparse_query = sparse_query
         self.indexes = indexes
         self.rrf_k = rrf_k
         self.candidates = candidates
+        self.weights = weights or DEFAULT_WEIGHTS
 
-    def search(self, query: str, limit: int, source_sets: list[str] | None = None) -> list[Candidate]:
+    def vectors(self, query: str) -> QueryVectors:
+        return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
+
+    def search(
+        self, query: str, limit: int, source_sets: list[str] | None = None, mode: str = "hybrid"
+    ) -> list[Candidate]:
         """Best `limit` chunks across the chosen source-sets (all when None), best first."""
         unknown = set(source_sets or ()) - set(self.indexes)
         if unknown:
@@ -116,11 +186,15 @@ class Retriever:
                 f"No published index for source-set(s): {', '.join(sorted(unknown))}. "
                 f"Published: {', '.join(sorted(self.indexes)) or 'none'}."
             )
-        dense, sparse = self._dense_query(query), self._sparse_query(query)
-        hits: list[Candidate] = []
-        for name in source_sets or sorted(self.indexes):
-            client, collection = self.indexes[name]
-            hits += hybrid_search(client, collection, dense, sparse, limit, max(self.candidates, limit), self.rrf_k)
-        # RRF scores are rank-based, so they compare across collections; dense score breaks ties.
-        hits.sort(key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
-        return hits[:limit]
+        vectors = self.vectors(query)
+        names = source_sets or sorted(self.indexes)
+        depth = max(self.candidates, limit)
+        per_collection = [
+            hybrid_search(*self.indexes[name], vectors, depth, depth, self.rrf_k, mode, self.weights) for name in names
+        ]
+        if len(per_collection) == 1:
+            return per_collection[0][:limit]
+        # Ranks from different collections do not compare (each has its own rank 1), so merge each
+        # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
+        pool = [c for hits in per_collection for c in hits]
+        return merge_and_fuse(pool, mode, self.rrf_k, self.weights)[:limit]

@@ -137,7 +137,7 @@ def candidate(chunk_id: str, text: str, line_start: int, dense_score: float, pag
         "text": text,
         "page": page,
     }
-    return Candidate(chunk_id, payload, dense_score=dense_score)
+    return Candidate(chunk_id, payload, scores={"dense": dense_score})
 
 
 CANDIDATES = [

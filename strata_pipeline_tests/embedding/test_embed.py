@@ -54,7 +54,8 @@ class Embedder:
 
 
 def sparse_fn(model: SparseTextEmbedding):
-    def run(texts: Sequence[str]) -> list[tuple[list[int], list[float]]]:
+    def run(texts: Sequence[str], languages: Sequence[str]) -> list[tuple[list[int], list[float]]]:
+        assert len(languages) == len(texts)
         return [(e.indices.tolist(), e.values.tolist()) for e in model.embed(list(texts))]
 
     return run
@@ -66,6 +67,7 @@ def chunks(texts: list[str]) -> pl.DataFrame:
             "chunk_id": [f"doc.md#{i}" for i in range(len(texts))],
             "text": texts,
             "sha256": [hashlib.sha256(t.encode()).hexdigest() for t in texts],
+            "language": ["en"] * len(texts),
         }
     )
 
@@ -95,7 +97,10 @@ def test_embed_adds_dense_and_sparse_columns(
     cache = VectorCache(tmp_path / "cache.sqlite")
     frame, embedded = embed_chunks(chunks(TEXTS), OFFLINE_MODEL, embedder, sparse_fn(sparse_model), cache)
     assert embedded == 4
-    assert frame.columns == ["chunk_id", "text", "sha256", "dense", "sparse_indices", "sparse_values"]
+    assert frame.columns == [
+        "chunk_id", "text", "sha256", "language", "dense",
+        "sparse_indices", "sparse_values", "ids_indices", "ids_values",
+    ]  # fmt: skip
     assert frame.schema["dense"] == pl.List(pl.Float32)
     assert frame.schema["sparse_indices"] == pl.List(pl.Int64)
     assert frame.schema["sparse_values"] == pl.List(pl.Float32)
@@ -169,3 +174,11 @@ def test_texts_are_embedded_shortest_first_in_batches_with_progress(
     assert [len(call) for call in embedder.calls] == [3, 1]
     assert embedder.embedded == sorted(TEXTS, key=len)
     assert seen == [(3, 4), (4, 4)]
+
+
+def test_identifier_vectors_are_added_per_chunk(dense_model, sparse_model, tmp_path: Path) -> None:
+    cache = VectorCache(tmp_path / "v.sqlite")
+    frame, _ = embed_chunks(chunks(TEXTS), OFFLINE_MODEL, Embedder(dense_model), sparse_fn(sparse_model), cache)
+    rx = frame.filter(pl.col("text").str.contains("RX-200")).row(0, named=True)
+    assert len(rx["ids_indices"]) == 1 and rx["ids_values"] == [1.0]  # "rx-200" (1,100 is not an identifier)
+    cache.close()

@@ -13,6 +13,7 @@ from qdrant_client import models as qm
 
 from strata_pipeline.indexing.store import (
     DENSE,
+    IDS,
     PAYLOAD_COLUMNS,
     SPARSE,
     ModelMismatchError,
@@ -73,8 +74,8 @@ def test_ensure_collection_creates_named_dense_and_bm25_vectors(client: QdrantCl
     assert set(params.vectors) == {DENSE}
     assert params.vectors[DENSE].size == 4
     assert params.vectors[DENSE].distance == qm.Distance.COSINE
-    assert set(params.sparse_vectors) == {SPARSE}
-    assert params.sparse_vectors[SPARSE].modifier == qm.Modifier.IDF
+    assert set(params.sparse_vectors) == {SPARSE, IDS}
+    assert params.sparse_vectors[SPARSE].modifier == params.sparse_vectors[IDS].modifier == qm.Modifier.IDF
     assert collection_dim(client, "docs") == 4
     ensure_collection(client, "docs", 4)  # idempotent
     assert client.count("docs").count == 0

@@ -9,29 +9,17 @@ import pytest
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
 
-from strata_pipeline.indexing.store import DENSE, SPARSE, ensure_collection
-from strata_pipeline.retrieval.search import RRF_K, Candidate, Retriever, hybrid_search, rrf_scores
+from strata_pipeline.embedding.identifiers import identifier_vector
+from strata_pipeline.indexing.store import DENSE, IDS, SPARSE, ensure_collection
+from strata_pipeline.retrieval.search import RRF_K, Candidate, QueryVectors, Retriever, hybrid_search, rrf_term
 
 
-def test_rrf_exact_values() -> None:
+def test_rrf_term_is_qdrants_weighted_formula() -> None:
     assert RRF_K == 60
-    scores = rrf_scores([["a", "b", "c"], ["b", "d"]])
-    assert scores == {
-        "a": 1 / 61,
-        "b": 1 / 62 + 1 / 61,
-        "c": 1 / 63,
-        "d": 1 / 62,
-    }
-    assert scores["b"] == pytest.approx(0.032522474881015334)
-    assert rrf_scores([["x", "y"]], k=0) == {"x": 1.0, "y": 0.5}
-    assert rrf_scores([]) == {}
-    assert rrf_scores([[], []]) == {}
-
-
-def test_rrf_an_item_ranked_by_both_beats_one_ranked_first_by_one() -> None:
-    scores = rrf_scores([["a", "b"], ["c", "b"]])
-    assert max(scores, key=scores.get) == "b"
-    assert scores["a"] == scores["c"]
+    assert rrf_term(1, 60, 1.0) == pytest.approx(1 / 60)  # Qdrant: 1 / (rank / weight + k - 1)
+    assert rrf_term(3, 60, 1.0) == pytest.approx(1 / 62)
+    assert rrf_term(1, 60, 2.0) == pytest.approx(1 / 59.5)  # a weight of 2 halves the rank's cost
+    assert rrf_term(1, 60, 0.0) == 0.0
 
 
 # Points: dense vectors in 4-d, sparse vectors over a vocabulary of term ids.
@@ -42,7 +30,13 @@ POINTS = {
     "gamma": ([0.0, 1.0, 0.0, 0.0], [2, 3], [1.0, 1.0]),
     "delta": ([0.0, 0.0, 1.0, 0.0], [4], [1.0]),
 }
-IDS = {name: i + 1 for i, name in enumerate(POINTS)}
+POINT_IDS = {name: i + 1 for i, name in enumerate(POINTS)}
+# Only delta's text names an identifier.
+IDENTIFIERS = {"delta": "Fault E-1042 resets the drive."}
+
+
+def sparse(vector: tuple[list[int], list[float]]) -> qm.SparseVector:
+    return qm.SparseVector(indices=vector[0], values=vector[1])
 
 
 def fill(client: QdrantClient, collection: str, source_set: str, names: list[str]) -> None:
@@ -51,10 +45,11 @@ def fill(client: QdrantClient, collection: str, source_set: str, names: list[str
         collection,
         points=[
             qm.PointStruct(
-                id=IDS[name],
+                id=POINT_IDS[name],
                 vector={
                     DENSE: POINTS[name][0],
                     SPARSE: qm.SparseVector(indices=POINTS[name][1], values=POINTS[name][2]),
+                    **({IDS: sparse(identifier_vector(IDENTIFIERS[name]))} if name in IDENTIFIERS else {}),
                 },
                 payload={"chunk_id": f"{name}.md#0", "doc_id": f"{name}.md", "source_set": source_set, "text": name},
             )
@@ -75,59 +70,72 @@ def client(tmp_path: Path) -> Iterator[QdrantClient]:
 # Dense query closest to alpha, then beta; sparse query term 2 (beta, gamma) and term 3 (gamma only).
 DENSE_QUERY = [1.0, 0.1, 0.0, 0.0]
 SPARSE_QUERY = ([2, 3], [1.0, 1.0])
+NO_IDS: tuple[list[int], list[float]] = ([], [])
+QUERY = QueryVectors(DENSE_QUERY, SPARSE_QUERY, NO_IDS)
 
 
-def test_hybrid_search_records_both_ranks_and_fuses(client: QdrantClient) -> None:
-    hits = hybrid_search(client, "handbook", DENSE_QUERY, SPARSE_QUERY, limit=10)
-    ranks = {c.doc_id: (c.dense_rank, c.sparse_rank) for c in hits}
+def q(k: int) -> float:
+    """Qdrant's RRF contribution of rank k with the default constant."""
+    return 1 / (k + 59)
+
+
+def test_hybrid_search_records_every_rank_and_qdrant_fuses(client: QdrantClient) -> None:
+    hits = hybrid_search(client, "handbook", QUERY, limit=10)
+    ranks = {c.doc_id: (c.dense_rank, c.sparse_rank, c.identifier_rank) for c in hits}
     # Dense: alpha (cos .995), beta (.855), gamma (.0995); delta is orthogonal (0.0) and still returned.
     assert ranks == {
-        "alpha.md": (1, None),
-        "beta.md": (2, 2),
-        "gamma.md": (3, 1),
-        "delta.md": (4, None),
+        "alpha.md": (1, None, None),
+        "beta.md": (2, 2, None),
+        "gamma.md": (3, 1, None),
+        "delta.md": (4, None, None),
     }
     assert [c.doc_id for c in hits] == ["gamma.md", "beta.md", "alpha.md", "delta.md"]
     fused = {c.doc_id: c.fused_score for c in hits}
     assert fused == {
-        "gamma.md": pytest.approx(1 / 63 + 1 / 61),
-        "beta.md": pytest.approx(1 / 62 + 1 / 62),
-        "alpha.md": pytest.approx(1 / 61),
-        "delta.md": pytest.approx(1 / 64),
+        "gamma.md": pytest.approx(q(3) + q(1)),
+        "beta.md": pytest.approx(q(2) + q(2)),
+        "alpha.md": pytest.approx(q(1)),
+        "delta.md": pytest.approx(q(4)),
     }
     alpha = next(c for c in hits if c.doc_id == "alpha.md")
     assert alpha.dense_score == pytest.approx(1 / (1.01**0.5), abs=1e-5)
     assert alpha.sparse_score is None
-    assert alpha.chunk_id == "alpha.md#0"
-    assert alpha.payload["text"] == "alpha"
+    assert alpha.chunk_id == "alpha.md#0" and alpha.payload["text"] == "alpha"
 
 
-def test_hybrid_search_limit_and_candidates(client: QdrantClient) -> None:
-    assert [c.doc_id for c in hybrid_search(client, "handbook", DENSE_QUERY, SPARSE_QUERY, limit=2)] == [
-        "gamma.md",
-        "beta.md",
-    ]
-    # With one candidate per retriever only alpha (dense #1) and gamma (sparse #1) are fused; dense breaks the tie.
-    hits = hybrid_search(client, "handbook", DENSE_QUERY, SPARSE_QUERY, limit=10, candidates=1)
-    assert [(c.doc_id, c.dense_rank, c.sparse_rank) for c in hits] == [("alpha.md", 1, None), ("gamma.md", None, 1)]
-    assert hits[0].fused_score == hits[1].fused_score == pytest.approx(1 / 61)
+def test_a_named_identifier_puts_the_exact_chunk_first(client: QdrantClient) -> None:
+    vectors = QueryVectors(DENSE_QUERY, SPARSE_QUERY, identifier_vector("what is e-1042?"))
+    hits = hybrid_search(client, "handbook", vectors, limit=10)
+    assert hits[0].doc_id == "delta.md" and hits[0].identifier_rank == 1
+    assert hits[0].fused_score == pytest.approx(q(4) + 1 / (1 / 2 + 59))  # identifier list weighs 2
 
 
-def test_hybrid_search_custom_rrf_k(client: QdrantClient) -> None:
-    hits = hybrid_search(client, "handbook", DENSE_QUERY, SPARSE_QUERY, limit=10, rrf_k=0)
+def test_single_list_modes_rank_by_that_list(client: QdrantClient) -> None:
+    dense = hybrid_search(client, "handbook", QUERY, limit=10, mode="dense")
+    assert [c.doc_id for c in dense] == ["alpha.md", "beta.md", "gamma.md", "delta.md"]
+    sparse = hybrid_search(client, "handbook", QUERY, limit=10, mode="sparse")
+    assert [c.doc_id for c in sparse] == ["gamma.md", "beta.md"]
+    with pytest.raises(ValueError, match="Unknown retrieval mode"):
+        hybrid_search(client, "handbook", QUERY, limit=3, mode="magic")
+
+
+def test_hybrid_search_limit_and_custom_k(client: QdrantClient) -> None:
+    assert [c.doc_id for c in hybrid_search(client, "handbook", QUERY, limit=2)] == ["gamma.md", "beta.md"]
+    hits = hybrid_search(client, "handbook", QUERY, limit=10, rrf_k=1)
     assert {c.doc_id: c.fused_score for c in hits} == {
         "gamma.md": pytest.approx(1 / 3 + 1),
         "beta.md": pytest.approx(1.0),
         "alpha.md": pytest.approx(1.0),
         "delta.md": pytest.approx(0.25),
     }
-    assert [c.doc_id for c in hits] == ["gamma.md", "alpha.md", "beta.md", "delta.md"]
 
 
 def test_candidate_defaults() -> None:
     cand = Candidate("p1", {})
-    assert (cand.chunk_id, cand.doc_id, cand.dense_rank, cand.sparse_rank) == ("", "", None, None)
-    assert (cand.dense_score, cand.sparse_score, cand.fused_score, cand.extra) == (None, None, 0.0, {})
+    assert (cand.chunk_id, cand.doc_id, cand.dense_rank, cand.sparse_rank, cand.identifier_rank) == (
+        "", "", None, None, None
+    )  # fmt: skip
+    assert (cand.dense_score, cand.sparse_score, cand.fused_score) == (None, None, 0.0)
 
 
 def test_retriever_across_two_collections(client: QdrantClient) -> None:
@@ -143,13 +151,16 @@ def test_retriever_across_two_collections(client: QdrantClient) -> None:
     )
     hits = retriever.search("vacation days", limit=3)
     assert queries == ["vacation days"]  # the query is embedded once for all collections
-    # products: beta is dense #1 and sparse #1 (2/61), the best fused score anywhere.
-    assert [(c.payload["source_set"], c.doc_id) for c in hits] == [
-        ("products", "beta.md"),
-        ("handbook", "gamma.md"),
-        ("handbook", "beta.md"),
-    ]
-    assert hits[0].fused_score == pytest.approx(2 / 61)
+    # Each list is merged across collections by raw score before fusing: ranks are unique per list.
+    assert len(hits) == 3
+    for name in ("dense", "bm25"):
+        ranks = [c.ranks[name] for c in retriever.search("vacation days", limit=10) if name in c.ranks]
+        assert sorted(ranks) == list(range(1, len(ranks) + 1))
+    assert {(c.payload["source_set"], c.doc_id) for c in hits} >= {("products", "beta.md"), ("handbook", "beta.md")}
+    fused = [c.fused_score for c in hits]
+    assert fused == sorted(fused, reverse=True)
+    alpha = next(c for c in retriever.search("vacation days", limit=10) if c.doc_id == "alpha.md")
+    assert alpha.ranks == {"dense": 1} and alpha.fused_score == pytest.approx(q(1))
     only_products = retriever.search("vacation days", limit=5, source_sets=["products"])
     assert [(c.payload["source_set"], c.doc_id) for c in only_products] == [
         ("products", "beta.md"),

@@ -11,7 +11,7 @@ from strata_pipeline.assets.classified_docs import classified_docs
 from strata_pipeline.assets.discovered_docs import discovered_docs
 from strata_pipeline.assets.embeddings import embeddings
 from strata_pipeline.assets.enriched_sidecar import enriched_sidecar
-from strata_pipeline.assets.eval_report import eval_report
+from strata_pipeline.assets.eval_report import eval_report, eval_report_no_regression
 from strata_pipeline.assets.published_index import published_index
 from strata_pipeline.assets.qdrant_collection import (
     qdrant_collection,
@@ -45,6 +45,7 @@ CHECKS = [
     qdrant_collection_point_count,
     qdrant_collection_vector_dims,
     qdrant_collection_no_leaks,
+    eval_report_no_regression,
 ]
 
 

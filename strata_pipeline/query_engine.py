@@ -15,7 +15,7 @@ from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extrac
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
-from strata_pipeline.retrieval.search import RRF_K, Candidate, Retriever
+from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,16 @@ class QueryEngine:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
         return self.guard.redact_query(query) if self.guard else Audited(query, 0)
 
-    def search(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Candidate]:
-        return self.retriever.search(self.redact_query(query).text, k, source_sets)
+    def search(
+        self, query: str, k: int = 5, source_sets: list[str] | None = None, mode: str = "hybrid"
+    ) -> list[Candidate]:
+        return self.retriever.search(self.redact_query(query).text, k, source_sets, mode)
+
+    def search_modes(
+        self, query: str, k: int, source_sets: list[str] | None = None, modes: tuple[str, ...] = MODES
+    ) -> dict[str, list[Candidate]]:
+        """Every mode's ranking from one embedding of the (redacted) query: what the eval compares."""
+        return self.retriever.search_modes(self.redact_query(query).text, k, source_sets, modes)
 
     def _search_redacted(self, query: str, k: int, source_sets: list[str] | None) -> list[Candidate]:
         return self.retriever.search(query, k, source_sets)

@@ -235,3 +235,9 @@ def answer_with_llm(question: str, candidates: list[Candidate], complete: Comple
         else f"Removed citations of passages never supplied: {sorted(set(cited) - set(valid))}."
     )
     return Answer(text=text, citations=citations, reason=reason, mode="llm")
+
+
+def citations_valid(answer: Answer, supplied: list[Candidate]) -> bool:
+    """Every citation names a supplied passage, and its quote appears in that passage verbatim."""
+    texts = {c.chunk_id: c.payload.get("text", "") for c in supplied}
+    return all(c.chunk_id in texts and c.quote in texts[c.chunk_id] for c in answer.citations)

@@ -5,8 +5,18 @@ from pathlib import Path
 
 import dagster as dg
 
+from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.evaluation.golden import load_golden
-from strata_pipeline.evaluation.report import evaluate, markdown_table, summarise
+from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
+from strata_pipeline.evaluation.report import (
+    AnswerCheck,
+    evaluate,
+    markdown_table,
+    summarise,
+    summary_markdown,
+    unknown_labels,
+)
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.query_engine import QueryEngine
@@ -18,6 +28,7 @@ from strata_pipeline.resources import (
     QdrantResource,
     SidecarResource,
 )
+from strata_pipeline.retrieval.search import MODES
 
 
 @dg.asset(partitions_def=source_sets, group_name="evaluate", kinds={"qdrant"})
@@ -31,21 +42,24 @@ def eval_report(
     pii: PiiResource,
     enriched_sidecar: IndexVersion,
 ) -> dg.Output[dict]:
-    """Retrieval quality of the new index version on `golden/<source_set>.yaml`.
+    """Retrieval and answer quality of the new index version on `golden/<source_set>.yaml`.
 
-    Runs the golden questions through the same QueryEngine the API uses, before the version is
-    published. Numeric metadata keys are stable, so the UI plots them across materialisations.
+    Dense, sparse and hybrid retrieval side by side, overall and per category, through the same
+    QueryEngine the API uses, before the version is published. Numeric metadata keys are stable,
+    so the UI plots them across materialisations; the full per-question table is a linked file.
     """
     version = enriched_sidecar
-    golden = load_golden(Path(corpus.golden_dir), context.partition_key)
+    rules = load_rules(Path(corpus.rules_dir), context.partition_key)
     fingerprint = {
         "index_version": version.version,
         "collection": version.collection,
         "model": version.model,
         "dim": version.dim,
         "chunker": version.chunker,
+        "rules_digest": rules.digest,
         "points": version.point_count,
     }
+    golden = load_golden(Path(corpus.golden_dir), context.partition_key)
     if golden is None or not golden.questions:
         context.log.warning(f"No golden set at {corpus.golden_dir}/{context.partition_key}.yaml: nothing to score.")
         return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
@@ -54,31 +68,66 @@ def eval_report(
         known_docs = {
             r[0] for r in db.execute("SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'")
         }
-    with QueryEngine(embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard()) as engine:
-        results = evaluate(
-            golden,
-            search=lambda q, n: [c.doc_id for c in engine.search(q, n)],
-            known_docs=known_docs,
-            answer=lambda q: _answer(engine, q, golden.k),
+    missing = unknown_labels(golden, known_docs)
+    if missing:
+        raise dg.Failure(
+            f"The golden set labels documents that are not in the index, so its scores would be wrong: "
+            f"{'; '.join(missing[:20])}. Fix golden/{context.partition_key}.yaml or the rules that excluded them.",
+            metadata={"unknown_labels": len(missing)},
         )
-    summary = summarise(results, golden.k)
+    with QueryEngine(embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard()) as engine:
+
+        def search(question: str, n: int) -> dict[str, list[str]]:
+            return {mode: [c.doc_id for c in hits] for mode, hits in engine.search_modes(question, n).items()}
+
+        def answer(question: str) -> AnswerCheck:
+            supplied = engine.search(question, golden.k)
+            result = engine.ask(question, golden.k, candidates=supplied)
+            return AnswerCheck(result.abstained, result.text, citations_valid(result, supplied))
+
+        results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
+    summary = summarise(results, golden.k, MODES)
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)
     report_path = report_dir / f"{version.version}.json"
     report_path.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    (report_dir / f"{version.version}.md").write_text(
+        summary_markdown(summary, MODES) + "\n\n" + markdown_table(results, max_rows=10_000), encoding="utf-8"
+    )
     return dg.Output(
         report,
         metadata={
             **summary,
             **fingerprint,
             "answerer": "llm" if llm.enabled else "extractive",
+            "reranker": "not configured",
+            "summary": dg.MetadataValue.md(summary_markdown(summary, MODES)),
             "report": dg.MetadataValue.path(str(report_path)),
             "per_question": dg.MetadataValue.md(markdown_table(results, max_rows=25)),
         },
     )
 
 
-def _answer(engine: QueryEngine, question: str, k: int) -> tuple[bool, str]:
-    answer = engine.ask(question, k)
-    return answer.abstained, answer.text
+class RegressionSettings(dg.Config):
+    tolerance: float = 0.05  # how far hybrid Recall@K or MRR may drop below the last passing run
+
+
+@dg.asset_check(asset=eval_report, partitions_def=source_sets, blocking=True)
+def eval_report_no_regression(
+    context: dg.AssetCheckExecutionContext, config: RegressionSettings, corpus: CorpusResource, eval_report: dict
+) -> dg.AssetCheckResult:
+    """Hybrid Recall@K and MRR have not dropped by more than the tolerance below the last passing
+    materialisation of this partition. Blocking: a worse index is never published."""
+    summary = eval_report.get("summary") or {}
+    if not summary:
+        return dg.AssetCheckResult(passed=True, metadata={"status": "no golden set"})
+    baseline = Baseline(Path(corpus.reports_dir) / context.partition_key / "baseline.json")
+    verdict = compare_to_baseline(summary, baseline.read(), config.tolerance)
+    if verdict.passed:
+        baseline.write(summary, eval_report["fingerprint"])
+    return dg.AssetCheckResult(
+        passed=verdict.passed,
+        metadata={**verdict.metadata, "tolerance": config.tolerance},
+        description=verdict.explanation,
+    )

@@ -1,15 +1,31 @@
-"""Run a golden set through a search function and summarise the scores."""
+"""Run a golden set through the retrieval modes side by side and summarise the scores.
+
+Metrics are at document level: chunks are collapsed to their documents (best rank kept) before
+scoring. Every number has a stable key, so Dagster plots it across materialisations.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 
-SearchFn = Callable[[str, int], list[str]]  # (question, chunk limit) -> ranked chunk doc ids
-AnswerFn = Callable[[str], tuple[bool, str]]  # question -> (abstained, answer text)
+CUTOFFS = (1, 5, 10)
+MAX_CUTOFF = max(CUTOFFS)
+
+SearchFn = Callable[[str, int], dict[str, list[str]]]  # (question, chunk limit) -> mode -> ranked chunk doc ids
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    abstained: bool
+    text: str
+    citations_valid: bool  # every citation points at a supplied passage and quotes it verbatim
+
+
+AnswerFn = Callable[[str], AnswerCheck]
 
 
 @dataclass
@@ -18,13 +34,12 @@ class QuestionResult:
     category: str
     question: str
     unanswerable: bool
-    ranked_docs: list[str]
-    recall: float
-    precision: float
-    reciprocal_rank: float
-    ndcg: float
-    answer_ok: bool | None  # expected substrings present / correct abstention; None if not checked
-    abstained: bool | None
+    ranked_docs: dict[str, list[str]]  # mode -> top documents
+    scores: dict[str, dict[str, float]]  # mode -> metric -> value (empty for unanswerable questions)
+    answer_ok: bool | None = None  # expected substrings present / correct abstention; None if not checked
+    abstained: bool | None = None
+    citations_valid: bool | None = None
+    extra: dict = field(default_factory=dict)
 
 
 def _norm(text: str) -> str:
@@ -39,6 +54,28 @@ def total_relevant(question: GoldenQuestion, known_docs: set[str]) -> int:
     )
 
 
+def unknown_labels(golden: GoldenSet, known_docs: set[str]) -> list[str]:
+    """Relevant labels that match no indexed document: a golden set that cannot be scored honestly."""
+    missing = []
+    for q in golden.questions:
+        for label in q.relevant:
+            matched = any(d.startswith(label) for d in known_docs) if label.endswith("/") else label in known_docs
+            if not matched:
+                missing.append(f"{q.id}: {label}")
+    return missing
+
+
+def question_scores(ranked: Sequence[str], q: GoldenQuestion, n_relevant: int, k: int) -> dict[str, float]:
+    """Recall@1/5/10, Precision@5, MRR@10, nDCG@10, and the same at the golden set's own K."""
+    scores = {f"recall_at_{c}": recall_at_k(ranked, q.is_relevant, n_relevant, c) for c in (*CUTOFFS, k)}
+    for cutoff in sorted({5, k}):
+        scores[f"precision_at_{cutoff}"] = precision_at_k(ranked, q.is_relevant, cutoff)
+    for cutoff in sorted({10, k}):
+        scores[f"mrr_at_{cutoff}"] = reciprocal_rank(ranked, q.is_relevant, cutoff)
+        scores[f"ndcg_at_{cutoff}"] = ndcg_at_k(ranked, q.is_relevant, n_relevant, cutoff)
+    return scores
+
+
 def evaluate(
     golden: GoldenSet,
     search: SearchFn,
@@ -48,61 +85,90 @@ def evaluate(
 ) -> list[QuestionResult]:
     results = []
     for q in golden.questions:
-        ranked = dedupe_docs(search(q.question, candidate_chunks))
+        rankings = {mode: dedupe_docs(docs) for mode, docs in search(q.question, candidate_chunks).items()}
         n_relevant = total_relevant(q, known_docs)
         scored = not q.unanswerable and n_relevant > 0
-        answer_ok = abstained = None
-        if answer is not None:
-            abstained, text = answer(q.question)
-            if q.unanswerable:
-                answer_ok = abstained
-            else:
-                answer_ok = not abstained and all(_norm(s) in _norm(text) for s in q.expected_answer_contains)
-        results.append(
-            QuestionResult(
-                id=q.id,
-                category=q.category,
-                question=q.question,
-                unanswerable=q.unanswerable,
-                ranked_docs=ranked[: golden.k],
-                recall=recall_at_k(ranked, q.is_relevant, n_relevant, golden.k) if scored else 0.0,
-                precision=precision_at_k(ranked, q.is_relevant, golden.k) if scored else 0.0,
-                reciprocal_rank=reciprocal_rank(ranked, q.is_relevant, golden.k) if scored else 0.0,
-                ndcg=ndcg_at_k(ranked, q.is_relevant, n_relevant, golden.k) if scored else 0.0,
-                answer_ok=answer_ok,
-                abstained=abstained,
-            )
+        result = QuestionResult(
+            id=q.id,
+            category=q.category,
+            question=q.question,
+            unanswerable=q.unanswerable,
+            ranked_docs={mode: docs[:MAX_CUTOFF] for mode, docs in rankings.items()},
+            scores={mode: question_scores(docs, q, n_relevant, golden.k) for mode, docs in rankings.items()}
+            if scored
+            else {},
         )
+        if answer is not None:
+            check = answer(q.question)
+            result.abstained = check.abstained
+            result.citations_valid = None if check.abstained else check.citations_valid
+            if q.unanswerable:
+                result.answer_ok = check.abstained
+            else:
+                result.answer_ok = not check.abstained and all(
+                    _norm(s) in _norm(check.text) for s in q.expected_answer_contains
+                )
+        results.append(result)
     return results
 
 
-def summarise(results: list[QuestionResult], k: int) -> dict[str, float]:
-    """Stable metric keys (so Dagster plots them over time); only answerable questions count."""
-    scored = [r for r in results if not r.unanswerable]
+def _mean(values: list[float]) -> float:
+    return round(sum(values) / len(values), 4) if values else 0.0
+
+
+def mode_metrics(results: list[QuestionResult], mode: str) -> dict[str, float]:
+    scored = [r.scores[mode] for r in results if mode in r.scores]
+    metrics = list(scored[0]) if scored else []
+    return {m: _mean([s[m] for s in scored]) for m in metrics}
+
+
+def summarise(results: list[QuestionResult], k: int, modes: Sequence[str]) -> dict[str, float]:
+    """Flat, stable numeric keys: `<mode>_<metric>`, `<mode>_<metric>__<category>`, answer figures,
+    and the headline `recall_at_<k>`, `precision_at_<k>`, `mrr`, `ndcg_at_<k>` of hybrid retrieval."""
+    summary: dict[str, float] = {}
+    for mode in modes:
+        summary |= {f"{mode}_{m}": v for m, v in mode_metrics(results, mode).items()}
+        for category in sorted({r.category for r in results if not r.unanswerable}):
+            in_category = [r for r in results if r.category == category]
+            for metric in ("recall_at_5", "mrr_at_10"):
+                values = [r.scores[mode][metric] for r in in_category if mode in r.scores]
+                if values:
+                    summary[f"{mode}_{metric}__{category}"] = _mean(values)
+    headline = "hybrid" if "hybrid" in modes else modes[0]
+    scored = [r for r in results if headline in r.scores]
+    for name, metric in ((f"recall_at_{k}", f"recall_at_{k}"), (f"precision_at_{k}", f"precision_at_{k}"),
+                         ("mrr", f"mrr_at_{k}"), (f"ndcg_at_{k}", f"ndcg_at_{k}")):  # fmt: skip
+        summary[name] = summary.get(f"{headline}_{metric}", 0.0)
     checked = [r for r in results if r.answer_ok is not None]
-
-    def mean(values: list[float]) -> float:
-        return round(sum(values) / len(values), 4) if values else 0.0
-
-    return {
-        f"recall_at_{k}": mean([r.recall for r in scored]),
-        f"precision_at_{k}": mean([r.precision for r in scored]),
-        "mrr": mean([r.reciprocal_rank for r in scored]),
-        f"ndcg_at_{k}": mean([r.ndcg for r in scored]),
-        "answer_accuracy": mean([1.0 if r.answer_ok else 0.0 for r in checked]),
-        "abstention_accuracy": mean([1.0 if r.answer_ok else 0.0 for r in checked if r.unanswerable]),
-        "questions": float(len(results)),
-        "answerable_questions": float(len(scored)),
-    }
+    cited = [r for r in results if r.citations_valid is not None]
+    summary["answer_accuracy"] = _mean([1.0 if r.answer_ok else 0.0 for r in checked])
+    summary["abstention_accuracy"] = _mean([1.0 if r.answer_ok else 0.0 for r in checked if r.unanswerable])
+    summary["citation_validity"] = _mean([1.0 if r.citations_valid else 0.0 for r in cited])
+    summary["questions"] = float(len(results))
+    summary["answerable_questions"] = float(len(scored))
+    return summary
 
 
-def markdown_table(results: list[QuestionResult], max_rows: int = 40) -> str:
-    lines = ["| id | category | recall | RR | answer | top docs |", "|---|---|---|---|---|---|"]
+def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
+    metrics = ["recall_at_1", "recall_at_5", "recall_at_10", "precision_at_5", "mrr_at_10", "ndcg_at_10"]
+    lines = ["| mode | " + " | ".join(metrics) + " |", "|---" * (len(metrics) + 1) + "|"]
+    for mode in modes:
+        lines.append(f"| {mode} | " + " | ".join(f"{summary.get(f'{mode}_{m}', 0.0):.3f}" for m in metrics) + " |")
+    lines.append(
+        f"\nanswers: accuracy {summary['answer_accuracy']:.3f}, abstention {summary['abstention_accuracy']:.3f}, "
+        f"citation validity {summary['citation_validity']:.3f}"
+    )
+    return "\n".join(lines)
+
+
+def markdown_table(results: list[QuestionResult], mode: str = "hybrid", max_rows: int = 40) -> str:
+    lines = ["| id | category | recall@5 | RR@10 | answer | top docs |", "|---|---|---|---|---|---|"]
     for r in results[:max_rows]:
         answer = "–" if r.answer_ok is None else ("ok" if r.answer_ok else "miss")
-        recall = "n/a" if r.unanswerable else f"{r.recall:.2f}"
-        rr = "n/a" if r.unanswerable else f"{r.reciprocal_rank:.2f}"
-        lines.append(f"| {r.id} | {r.category} | {recall} | {rr} | {answer} | {', '.join(r.ranked_docs[:3])} |")
+        recall = "n/a" if mode not in r.scores else f"{r.scores[mode]['recall_at_5']:.2f}"
+        rr = "n/a" if mode not in r.scores else f"{r.scores[mode]['mrr_at_10']:.2f}"
+        top = ", ".join(r.ranked_docs.get(mode, [])[:3])
+        lines.append(f"| {r.id} | {r.category} | {recall} | {rr} | {answer} | {top} |")
     if len(results) > max_rows:
         lines.append(f"| … | {len(results) - max_rows} more in the linked report | | | | |")
     return "\n".join(lines)

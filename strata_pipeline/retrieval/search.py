@@ -7,6 +7,7 @@ plain queries whose rankings explain it. The fused order is Qdrant's own.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -79,8 +80,25 @@ def hybrid_search(
     weights: dict[str, float] | None = None,
 ) -> list[Candidate]:
     """Top `limit` chunks for one collection, each annotated with its rank in every list."""
-    if mode not in MODES:
-        raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
+    return rank(query_lists(client, collection, vectors, candidates, rrf_k, weights), mode)[:limit]
+
+
+@dataclass(frozen=True)
+class Lists:
+    """One Qdrant round trip: every candidate with its per-list ranks, and Qdrant's fused order."""
+
+    candidates: dict[str, Candidate]
+    fused: list[str]  # point ids in Qdrant's RRF order
+
+
+def query_lists(
+    client: QdrantClient,
+    collection: str,
+    vectors: QueryVectors,
+    candidates: int = 40,
+    rrf_k: int = RRF_K,
+    weights: dict[str, float] | None = None,
+) -> Lists:
     weights = weights or DEFAULT_WEIGHTS
     lists: dict[str, qm.QueryRequest] = {
         DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, limit=candidates, with_payload=True),
@@ -92,26 +110,30 @@ def hybrid_search(
     fused = qm.QueryRequest(
         prefetch=[qm.Prefetch(query=r.query, using=r.using, limit=candidates) for r in lists.values()],
         query=qm.RrfQuery(rrf=qm.Rrf(k=rrf_k, weights=[weights[n] for n in names])),
-        limit=max(limit, candidates),
+        limit=candidates,
         with_payload=True,
     )
     responses = client.query_batch_points(collection, requests=[*lists.values(), fused])
     by_id: dict[str, Candidate] = {}
     for name, response in zip(names, responses, strict=False):
-        for rank, point in enumerate(response.points, start=1):
+        for position, point in enumerate(response.points, start=1):
             cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-            cand.ranks[name], cand.scores[name] = rank, float(point.score)
+            cand.ranks[name], cand.scores[name] = position, float(point.score)
     for point in responses[-1].points:
         cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
         cand.fused_score = float(point.score)
+    return Lists(by_id, [str(p.id) for p in responses[-1].points])
+
+
+def rank(lists: Lists, mode: str) -> list[Candidate]:
+    """Candidates in the order of one mode: Qdrant's fusion for hybrid, else one list's scores."""
+    if mode not in MODES:
+        raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
     if mode == "hybrid":
-        ranked = exact_identifiers_first([by_id[str(p.id)] for p in responses[-1].points])
-    else:
-        key = DENSE if mode == "dense" else SPARSE
-        ranked = sorted((c for c in by_id.values() if key in c.ranks), key=lambda c: c.ranks[key])
-        for cand in ranked:
-            cand.fused_score = cand.scores[key]
-    return ranked[:limit]
+        return exact_identifiers_first([lists.candidates[pid] for pid in lists.fused])
+    key = DENSE if mode == "dense" else SPARSE
+    in_list = sorted((c for c in lists.candidates.values() if key in c.ranks), key=lambda c: c.ranks[key])
+    return [dataclasses.replace(c, fused_score=c.scores[key]) for c in in_list]
 
 
 def exact_identifiers_first(ranked: list[Candidate]) -> list[Candidate]:
@@ -129,6 +151,7 @@ def rrf_term(rank: int, k: int, weight: float) -> float:
 
 def merge_and_fuse(pool: list[Candidate], mode: str, k: int, weights: dict[str, float]) -> list[Candidate]:
     """Re-rank candidates from several collections: each list by its raw score, then RRF."""
+    pool = [dataclasses.replace(c, ranks=dict(c.ranks)) for c in pool]
     for name in (DENSE, SPARSE, IDS):
         ranked = sorted((c for c in pool if name in c.scores), key=lambda c: -c.scores[name])
         for rank, cand in enumerate(ranked, start=1):
@@ -138,6 +161,9 @@ def merge_and_fuse(pool: list[Candidate], mode: str, k: int, weights: dict[str, 
             cand.fused_score = sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in cand.ranks.items())
         else:
             cand.fused_score = cand.scores.get(DENSE if mode == "dense" else SPARSE, float("-inf"))
+    if mode != "hybrid":
+        key = DENSE if mode == "dense" else SPARSE
+        pool = [c for c in pool if key in c.scores]
     ranked = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
     return exact_identifiers_first(ranked) if mode == "hybrid" else ranked
 
@@ -180,6 +206,13 @@ class Retriever:
         self, query: str, limit: int, source_sets: list[str] | None = None, mode: str = "hybrid"
     ) -> list[Candidate]:
         """Best `limit` chunks across the chosen source-sets (all when None), best first."""
+        return self.search_modes(query, limit, source_sets, (mode,))[mode]
+
+    def search_modes(
+        self, query: str, limit: int, source_sets: list[str] | None = None, modes: tuple[str, ...] = MODES
+    ) -> dict[str, list[Candidate]]:
+        """The rankings of several modes from one embedding of the query and one Qdrant round trip
+        per collection: every mode reads the same candidate lists."""
         unknown = set(source_sets or ()) - set(self.indexes)
         if unknown:
             raise UnknownSourceSetError(
@@ -189,12 +222,10 @@ class Retriever:
         vectors = self.vectors(query)
         names = source_sets or sorted(self.indexes)
         depth = max(self.candidates, limit)
-        per_collection = [
-            hybrid_search(*self.indexes[name], vectors, depth, depth, self.rrf_k, mode, self.weights) for name in names
-        ]
-        if len(per_collection) == 1:
-            return per_collection[0][:limit]
+        results = [query_lists(*self.indexes[n], vectors, depth, self.rrf_k, self.weights) for n in names]
+        if len(results) == 1:
+            return {mode: rank(results[0], mode)[:limit] for mode in modes}
         # Ranks from different collections do not compare (each has its own rank 1), so merge each
         # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
-        pool = [c for hits in per_collection for c in hits]
-        return merge_and_fuse(pool, mode, self.rrf_k, self.weights)[:limit]
+        pool = [c for lists in results for c in lists.candidates.values()]
+        return {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights)[:limit] for mode in modes}

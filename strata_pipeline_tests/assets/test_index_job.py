@@ -37,6 +37,7 @@ def test_every_asset_materialises_and_every_check_passes(stack: Stack) -> None:
             "qdrant_collection_point_count": True,
             "qdrant_collection_vector_dims": True,
             "qdrant_collection_no_leaks": True,
+            "eval_report_no_regression": True,
         }
 
 

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet, load_golden
-from strata_pipeline.evaluation.report import evaluate, markdown_table, summarise, total_relevant
+from strata_pipeline.evaluation.report import (
+    AnswerCheck,
+    evaluate,
+    markdown_table,
+    summarise,
+    summary_markdown,
+    total_relevant,
+    unknown_labels,
+)
 from strata_pipeline.settings import PROJECT_ROOT
 
 
@@ -92,16 +100,18 @@ RANKINGS = {
     "not indexed?": [],
 }
 ANSWERS = {
-    "parental leave?": (False, "New parents get 16\n  WEEKS of paid leave [hr/leave.md#0]."),
-    "receipts?": (False, "Receipts are needed above $25."),
-    "CEO salary?": (True, ""),
-    "not indexed?": (True, ""),
+    "parental leave?": AnswerCheck(False, "New parents get 16\n  WEEKS of paid leave [hr/leave.md#0].", True),
+    "receipts?": AnswerCheck(False, "Receipts are needed above $25.", False),
+    "CEO salary?": AnswerCheck(True, "", True),
+    "not indexed?": AnswerCheck(True, "", True),
 }
+MODES = ("dense", "hybrid")
 
 
-def search(question: str, limit: int) -> list[str]:
+def search(question: str, limit: int) -> dict[str, list[str]]:
     assert limit == 50
-    return RANKINGS[question]
+    # dense sees the same documents in reverse order
+    return {"hybrid": RANKINGS[question], "dense": list(reversed(RANKINGS[question]))}
 
 
 def test_total_relevant_counts_folder_members_and_explicit_labels() -> None:
@@ -111,74 +121,78 @@ def test_total_relevant_counts_folder_members_and_explicit_labels() -> None:
     assert total_relevant(GOLDEN.questions[3], KNOWN) == 1  # labelled but not indexed: still counts
 
 
-def test_evaluate_scores_each_question() -> None:
+def test_unknown_labels_name_question_and_label() -> None:
+    assert unknown_labels(GOLDEN, KNOWN) == ["q4: hr/missing.md"]
+    assert unknown_labels(GOLDEN, KNOWN | {"hr/missing.md"}) == []
+    folder = GoldenSet("s", 5, [GoldenQuestion("f", "?", relevant=("legal/",))])
+    assert unknown_labels(folder, KNOWN) == ["f: legal/"]
+
+
+def test_evaluate_scores_each_question_per_mode() -> None:
     results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
     by_id = {r.id: r for r in results}
     q1, q2, q3, q4 = (by_id[i] for i in ("q1", "q2", "q3", "q4"))
-    assert q1.ranked_docs == ["hr/leave.md", "hr/faq.txt", "it/vpn.md"]
-    assert (q1.recall, q1.precision, q1.reciprocal_rank, q1.ndcg) == (1.0, pytest.approx(1 / 3), 1.0, 1.0)
-    assert (q1.answer_ok, q1.abstained) == (True, False)  # case- and whitespace-insensitive
-    assert q2.ranked_docs == ["it/vpn.md", "travel/b.md", "hr/leave.md"]
-    assert (q2.recall, q2.precision, q2.reciprocal_rank) == (0.5, pytest.approx(1 / 3), 0.5)
-    assert q2.ndcg == pytest.approx(0.38685280723454163)
-    assert q2.answer_ok is False  # "itemized receipt" missing
-    assert (q3.recall, q3.precision, q3.reciprocal_rank, q3.ndcg) == (0.0, 0.0, 0.0, 0.0)
-    assert (q3.unanswerable, q3.answer_ok, q3.abstained) == (True, True, True)
-    assert (q4.recall, q4.reciprocal_rank, q4.ranked_docs) == (0.0, 0.0, [])
+    assert q1.ranked_docs["hybrid"] == ["hr/leave.md", "hr/faq.txt", "it/vpn.md"]
+    hybrid = q1.scores["hybrid"]
+    assert (hybrid["recall_at_1"], hybrid["recall_at_3"], hybrid["mrr_at_10"], hybrid["ndcg_at_10"]) == (1, 1, 1, 1)
+    assert hybrid["precision_at_3"] == pytest.approx(1 / 3) and hybrid["precision_at_5"] == pytest.approx(1 / 5)
+    assert q1.scores["dense"]["mrr_at_10"] == pytest.approx(1 / 3)  # dense ranks leave.md third
+    assert (q1.answer_ok, q1.abstained, q1.citations_valid) == (True, False, True)  # case/space-insensitive
+    assert q2.ranked_docs["hybrid"] == ["it/vpn.md", "travel/b.md", "hr/leave.md", "travel/a.md"]
+    assert (q2.scores["hybrid"]["recall_at_3"], q2.scores["hybrid"]["recall_at_5"]) == (0.5, 1.0)
+    assert q2.scores["hybrid"]["mrr_at_3"] == 0.5
+    assert q2.scores["hybrid"]["ndcg_at_3"] == pytest.approx(0.38685280723454163)
+    assert (q2.answer_ok, q2.citations_valid) == (False, False)  # "itemized receipt" missing, bad citation
+    assert q3.scores == {} and (q3.unanswerable, q3.answer_ok, q3.abstained) == (True, True, True)
+    assert q3.citations_valid is None  # an abstention cites nothing
+    assert (q4.scores["hybrid"]["recall_at_5"], q4.ranked_docs["hybrid"]) == (0.0, [])
     assert (q4.answer_ok, q4.abstained) == (False, True)  # abstaining on an answerable question is a miss
 
 
 def test_unanswerable_question_answered_is_a_miss() -> None:
     golden = GoldenSet("s", 3, [GoldenQuestion("q", "CEO salary?", unanswerable=True)])
-    [result] = evaluate(golden, search, KNOWN, answer=lambda q: (False, "It is $1."))
+    [result] = evaluate(golden, search, KNOWN, answer=lambda q: AnswerCheck(False, "It is $1.", True))
     assert (result.answer_ok, result.abstained) == (False, False)
 
 
 def test_without_an_answer_function_answers_are_not_checked() -> None:
     results = evaluate(GOLDEN, search, KNOWN)
     assert [(r.answer_ok, r.abstained) for r in results] == [(None, None)] * 4
-    summary = summarise(results, 3)
-    assert (summary["answer_accuracy"], summary["abstention_accuracy"]) == (0.0, 0.0)
+    summary = summarise(results, 3, MODES)
+    assert (summary["answer_accuracy"], summary["abstention_accuracy"], summary["citation_validity"]) == (0, 0, 0)
 
 
-def test_summarise_averages_answerable_questions() -> None:
-    summary = summarise(evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q]), GOLDEN.k)
-    assert summary == {
-        "recall_at_3": 0.5,  # (1 + 0.5 + 0) / 3
-        "precision_at_3": 0.2222,  # (1/3 + 1/3 + 0) / 3
-        "mrr": 0.5,  # (1 + 0.5 + 0) / 3
-        "ndcg_at_3": 0.4623,  # (1 + 0.3869 + 0) / 3
-        "answer_accuracy": 0.5,  # q1 and q3 of four
-        "abstention_accuracy": 1.0,  # q3
-        "questions": 4.0,
-        "answerable_questions": 3.0,
-    }
+def test_summarise_gives_stable_keys_per_mode_category_and_headline() -> None:
+    summary = summarise(evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q]), GOLDEN.k, MODES)
+    assert summary["recall_at_3"] == summary["hybrid_recall_at_3"] == 0.5  # (1 + 0.5 + 0) / 3
+    assert summary["precision_at_3"] == 0.2222  # (1/3 + 1/3 + 0) / 3
+    assert summary["mrr"] == summary["hybrid_mrr_at_3"] == 0.5  # (1 + 0.5 + 0) / 3
+    assert summary["ndcg_at_3"] == 0.4623  # (1 + 0.3869 + 0) / 3
+    assert summary["hybrid_recall_at_10"] == pytest.approx(0.6667)  # q2 finds both travel docs by rank 4
+    assert summary["dense_mrr_at_10"] == pytest.approx(round((1 / 3 + 1 + 0) / 3, 4))  # travel/a.md is first
+    assert summary["hybrid_recall_at_5__leave"] == 1.0 and summary["hybrid_mrr_at_10__travel"] == 0.5
+    assert "hybrid_recall_at_5__trap" not in summary  # unanswerable-only categories are not scored
+    assert (summary["answer_accuracy"], summary["abstention_accuracy"]) == (0.5, 1.0)
+    assert summary["citation_validity"] == 0.5  # q1 valid, q2 not; abstentions not counted
+    assert (summary["questions"], summary["answerable_questions"]) == (4.0, 3.0)
 
 
-def test_summarise_of_nothing() -> None:
-    assert summarise([], 5) == {
-        "recall_at_5": 0.0,
-        "precision_at_5": 0.0,
-        "mrr": 0.0,
-        "ndcg_at_5": 0.0,
-        "answer_accuracy": 0.0,
-        "abstention_accuracy": 0.0,
-        "questions": 0.0,
-        "answerable_questions": 0.0,
-    }
+def test_summarise_of_nothing_is_all_zero() -> None:
+    summary = summarise([], 5, MODES)
+    assert summary["recall_at_5"] == summary["mrr"] == summary["questions"] == 0.0
 
 
-def test_markdown_table() -> None:
+def test_summary_markdown_and_table() -> None:
     results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
-    assert markdown_table(results).split("\n") == [
-        "| id | category | recall | RR | answer | top docs |",
-        "|---|---|---|---|---|---|",
+    summary = summarise(results, GOLDEN.k, MODES)
+    lines = summary_markdown(summary, MODES).split("\n")
+    assert lines[0] == "| mode | recall_at_1 | recall_at_5 | recall_at_10 | precision_at_5 | mrr_at_10 | ndcg_at_10 |"
+    assert lines[3].startswith("| hybrid | 0.333 | 0.667 | 0.667 |")
+    assert markdown_table(results).split("\n")[2:] == [
         "| q1 | leave | 1.00 | 1.00 | ok | hr/leave.md, hr/faq.txt, it/vpn.md |",
-        "| q2 | travel | 0.50 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
+        "| q2 | travel | 1.00 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
         "| q3 | trap | n/a | n/a | ok | hr/faq.txt |",
         "| q4 | misc | 0.00 | 0.00 | miss |  |",
     ]
     short = markdown_table(evaluate(GOLDEN, search, KNOWN), max_rows=2).split("\n")
-    assert short[2] == "| q1 | leave | 1.00 | 1.00 | – | hr/leave.md, hr/faq.txt, it/vpn.md |"
-    assert short[-1] == "| … | 2 more in the linked report | | | | |"
-    assert len(short) == 5
+    assert short[-1] == "| … | 2 more in the linked report | | | | |" and len(short) == 5

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.enrichment.sidecar import connect
+from strata_pipeline.query_engine import Explained
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.retrieval.search import Candidate, UnknownSourceSetError
@@ -32,6 +33,7 @@ class SearchRequest(BaseModel):
     query: str = Field(min_length=1, max_length=2000)
     k: int = Field(default=5, ge=1, le=50)
     source_set: str | None = None
+    explain: bool = False  # /search only: also list every candidate with its ranks and fate
 
 
 class Hit(BaseModel):
@@ -55,10 +57,24 @@ class Hit(BaseModel):
     fused_score: float
 
 
+class ExplainedCandidate(BaseModel):
+    chunk_id: str
+    doc_id: str
+    source_set: str
+    dense_rank: int | None
+    sparse_rank: int | None
+    identifier_rank: int | None
+    fused_score: float
+    rerank_score: float | None
+    position: int | None
+    dropped: str | None
+
+
 class SearchResponse(BaseModel):
     query: str  # as searched: personal data and secrets replaced by placeholders
     query_redactions: int
     hits: list[Hit]
+    candidates: list[ExplainedCandidate] | None = None  # with explain=true
 
 
 class CitationOut(BaseModel):
@@ -114,6 +130,22 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         dense_score=c.dense_score,
         sparse_score=c.sparse_score,
         fused_score=c.fused_score,
+    )
+
+
+def explained_from(e: Explained) -> ExplainedCandidate:
+    c = e.candidate
+    return ExplainedCandidate(
+        chunk_id=c.chunk_id,
+        doc_id=c.doc_id,
+        source_set=c.payload.get("source_set", ""),
+        dense_rank=c.dense_rank,
+        sparse_rank=c.sparse_rank,
+        identifier_rank=c.identifier_rank,
+        fused_score=c.fused_score,
+        rerank_score=e.rerank_score,
+        position=e.position,
+        dropped=e.dropped,
     )
 
 
@@ -185,6 +217,11 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
             query=query.text,
             query_redactions=query.redactions,
             hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)],
+            candidates=[
+                explained_from(e) for e in current.explain(query.text, request.k, source_sets(request.source_set))
+            ]
+            if request.explain
+            else None,
         )
 
     @app.post("/ask", response_model=AskResponse)

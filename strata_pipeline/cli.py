@@ -231,20 +231,37 @@ def _query_options(fn):
 @main.command()
 @click.argument("query")
 @_query_options
-def search(query: str, source_set: str | None, k: int, as_json: bool) -> None:
+@click.option("--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused score.")
+def search(query: str, source_set: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
-    from serving.app import hit_from
+    from serving.app import explained_from, hit_from
 
     with _engine(load_settings()) as engine:
         query = engine.redact_query(query).text
         hits = [hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)]
+        explained = (
+            [explained_from(e).model_dump() for e in engine.explain(query, k, _one(source_set))] if explain else []
+        )
     if as_json:
-        click.echo(json.dumps({"query": query, "hits": hits}, indent=2))
+        click.echo(
+            json.dumps({"query": query, "hits": hits, **({"candidates": explained} if explain else {})}, indent=2)
+        )
+        return
+    if explain:
+        click.echo(f"{'pos':>4} {'dense':>5} {'bm25':>5} {'ids':>4} {'rrf':>8}  rerank          chunk")
+        for e in explained:
+            cells = [e["position"] or "-", e["dense_rank"] or "-", e["sparse_rank"] or "-", e["identifier_rank"] or "-"]
+            rerank = "not configured" if e["rerank_score"] is None else f"{e['rerank_score']:.3f}"
+            fate = f"  (dropped: {e['dropped']})" if e["dropped"] else ""
+            click.echo(
+                f"{cells[0]!s:>4} {cells[1]!s:>5} {cells[2]!s:>5} {cells[3]!s:>4} {e['fused_score']:>8.5f}  "
+                f"{rerank:<15} {e['source_set']}/{e['chunk_id']}{fate}"
+            )
         return
     for h in hits:
         click.echo(
             f"{h['rank']:>2}. {h['source_set']}/{h['chunk_id']}  lines {h['line_start']}-{h['line_end']}  "
-            f"rrf={h['fused_score']:.4f} dense#{h['dense_rank']} sparse#{h['sparse_rank']}"
+            f"rrf={h['fused_score']:.4f} dense#{h['dense_rank']} sparse#{h['sparse_rank']} id#{h['identifier_rank']}"
         )
         click.echo("    " + h["text"][:200].replace("\n", " "))
 

@@ -19,6 +19,14 @@ from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever
 
 
 @dataclass(frozen=True)
+class Explained:
+    candidate: Candidate
+    position: int | None  # 1-based place in the results, None when dropped
+    dropped: str | None  # why it is not in the results
+    rerank_score: float | None = None  # set when a reranker is configured
+
+
+@dataclass(frozen=True)
 class EngineConfig:
     rrf_k: int = RRF_K
     candidates: int = 40
@@ -69,6 +77,18 @@ class QueryEngine:
         self, query: str, k: int = 5, source_sets: list[str] | None = None, mode: str = "hybrid"
     ) -> list[Candidate]:
         return self.retriever.search(self.redact_query(query).text, k, source_sets, mode)
+
+    def explain(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Explained]:
+        """Every candidate the retrievers returned, with its ranks, fused score and fate.
+
+        No cross-encoder is configured, so rerank scores are None and no score floor applies; the only
+        reason to drop a candidate is falling below the top k of the fused order.
+        """
+        pool = self.retriever.search(self.redact_query(query).text, self.retriever.candidates, source_sets)
+        return [
+            Explained(cand, position if position <= k else None, None if position <= k else f"beyond top {k}")
+            for position, cand in enumerate(pool, start=1)
+        ]
 
     def search_modes(
         self, query: str, k: int, source_sets: list[str] | None = None, modes: tuple[str, ...] = MODES

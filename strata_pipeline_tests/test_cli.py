@@ -101,3 +101,13 @@ def test_plan_shows_reasons_blind_spots_and_estimates_without_embedding(tmp_path
     text = CliRunner().invoke(main, ["plan", "--source-set", "products"], env=env_for(home, SAMPLE_CORPUS)).output
     assert "blind spots (projects with nothing indexed): legacy-firmware" in text
     assert "excluded  legacy-firmware/build-config.json  (config-files)" in text
+
+
+def test_search_explain_shows_ranks_and_dropped_candidates(stack: Stack) -> None:
+    env = env_for(stack.settings.home, stack.settings.corpus_root)
+    result = CliRunner().invoke(main, ["search", "error E-204 encoder mismatch", "--explain", "--k", "2"], env=env)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["pos", "dense", "bm25", "ids", "rrf", "rerank", "chunk"]
+    assert lines[1].split()[0] == "1" and lines[2].split()[0] == "2"
+    assert "(dropped: beyond top 2)" in lines[3] and "not configured" in lines[1]

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
+import time
 from pathlib import Path
 
 from fpdf import FPDF
+from pypdf import PdfReader, PdfWriter
 
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import Limits, discover_source_set
+from strata_pipeline.discovery.extractors import ExtractLimits
 
 
 def pdf_bytes(pages: int) -> bytes:
@@ -19,14 +23,27 @@ def pdf_bytes(pages: int) -> bytes:
     return bytes(pdf.output())
 
 
+def long_pdf(pages: int) -> bytes:
+    """Many copies of one text page: seconds of parsing, generated in milliseconds."""
+    reader = PdfReader(io.BytesIO(pdf_bytes(1)))
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_page(reader.pages[0])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
 def test_a_parse_that_exceeds_the_timeout_becomes_an_error_row_and_the_rest_survives(tmp_path: Path) -> None:
-    (tmp_path / "manual.pdf").write_bytes(pdf_bytes(40))
+    (tmp_path / "manual.pdf").write_bytes(long_pdf(5000))  # several seconds to parse every page
     (tmp_path / "notes.md").write_text("# Notes\n\nPlain text is decoded in-process and is never timed out.\n")
-    # A real parse cannot finish in a millisecond, so this stands for a parser that hangs.
-    frame = discover_source_set(tmp_path, "s", FolderAdapter(), Limits(timeout_s=0.001))
+    limits = Limits(timeout_s=0.3, extract=ExtractLimits(max_pages=10_000))  # stands for a parser that hangs
+    started = time.perf_counter()
+    frame = discover_source_set(tmp_path, "s", FolderAdapter(), limits)
+    assert time.perf_counter() - started < 30  # the worker was stopped, not waited for
     rows = {r["doc_id"]: r for r in frame.iter_rows(named=True)}
     assert rows["manual.pdf"]["error_code"] == "extract_timeout"
-    assert "longer than 0.001s" in rows["manual.pdf"]["error_message"]
+    assert "longer than 0.3s" in rows["manual.pdf"]["error_message"]
     assert rows["manual.pdf"]["sha256"]  # the file was read; only its parse was stopped
     assert rows["notes.md"]["status"] == "ok"
 

@@ -91,3 +91,14 @@ def test_no_index_gives_503_with_instructions(tmp_path) -> None:
         assert empty_client.get("/health").json()["status"] == "no_index"
         response = empty_client.post("/search", json={"query": "anything"})
         assert response.status_code == 503 and "strata materialize" in response.json()["detail"]
+
+
+def test_search_explain_lists_every_candidate_with_ranks_and_fate(client: TestClient) -> None:
+    body = client.post("/search", json={"query": "What does error E-204 mean?", "k": 3, "explain": True}).json()
+    candidates = body["candidates"]
+    kept = [c for c in candidates if c["position"] is not None]
+    assert [c["chunk_id"] for c in kept] == [h["chunk_id"] for h in body["hits"]]
+    assert all(c["dropped"] == "beyond top 3" for c in candidates if c["position"] is None)
+    assert len(candidates) > 3 and all(c["rerank_score"] is None for c in candidates)  # no reranker configured
+    assert any(c["identifier_rank"] == 1 for c in kept)  # the chunk naming E-204 is among the results
+    assert client.post("/search", json={"query": "E-204"}).json()["candidates"] is None

@@ -43,6 +43,8 @@ class Hit(BaseModel):
     source_set: str
     title: str
     heading: str
+    heading_path: str
+    parent_id: str  # the section an answer reads from
     text: str
     line_start: int
     line_end: int
@@ -118,6 +120,8 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         source_set=p.get("source_set", ""),
         title=p.get("title", ""),
         heading=p.get("heading", ""),
+        heading_path=p.get("heading_path", ""),
+        parent_id=p.get("parent_id", ""),
         text=p.get("text", ""),
         line_start=p.get("line_start", 0),
         line_end=p.get("line_end", 0),

@@ -15,7 +15,7 @@ from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extrac
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
-from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever
+from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
 
 
 @dataclass(frozen=True)
@@ -109,11 +109,17 @@ class QueryEngine:
         """
         question = self.redact_query(question).text
         candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
+        context = self.context(candidates)
         if self.llm is not None and self.llm.enabled:
-            answer = answer_with_llm(question, candidates, self.llm.complete, max_chunks=k)
+            answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k)
         else:
-            answer = answer_extractively(question, candidates, self._similarity, self.config.answer)
+            answer = answer_extractively(question, context, self._similarity, self.config.answer)
         return self._audited(answer)
+
+    @staticmethod
+    def context(candidates: list[Candidate]) -> list[Candidate]:
+        """The passages an answer is read from and cites: the parent sections of the hits."""
+        return parents(candidates)
 
     def _audited(self, answer: Answer) -> Answer:
         if self.guard is None:

@@ -83,7 +83,7 @@ def eval_report(
         def answer(question: str) -> AnswerCheck:
             supplied = engine.search(question, golden.k)
             result = engine.ask(question, golden.k, candidates=supplied)
-            return AnswerCheck(result.abstained, result.text, citations_valid(result, supplied))
+            return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
     summary = summarise(results, golden.k, MODES)

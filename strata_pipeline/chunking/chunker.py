@@ -1,4 +1,10 @@
-"""Overlapping window chunking that records where every chunk came from."""
+"""Structure-aware parent/child chunking that records where every chunk came from.
+
+A document is cut into sections at its headings; a section (or, when long, a window of it) is a
+*parent*, the passage an answer is read from. Each parent is cut into small overlapping *children*,
+the units that are embedded and searched. Children never cross a heading, and breaks inside a table
+are avoided, so a table row stays with its header.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-CHUNKER_VERSION = "windows-v1"
+CHUNKER_VERSION = "sections-v2"
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
@@ -24,6 +30,13 @@ CHUNK_SCHEMA: dict[str, pl.DataType] = {
     "line_end": pl.Int64(),
     "page": pl.Int64(),  # null unless the document is paged (PDF)
     "heading": pl.String(),
+    "heading_path": pl.String(),  # "Policy > Carry-over > Deadline"
+    "parent_id": pl.String(),
+    "parent_start": pl.Int64(),
+    "parent_end": pl.Int64(),
+    "parent_line_start": pl.Int64(),
+    "parent_text": pl.String(),
+    "context": pl.String(),  # title and heading path, embedded with the text so a child knows its section
     "title": pl.String(),
     "language": pl.String(),
     "text": pl.String(),
@@ -33,32 +46,42 @@ CHUNK_SCHEMA: dict[str, pl.DataType] = {
 
 @dataclass(frozen=True)
 class ChunkingConfig:
-    size: int = 900  # characters
-    overlap: int = 150
+    size: int = 700  # characters per child
+    overlap: int = 120
+    parent_size: int = 3000  # longer sections are split into parent windows of this size
 
 
-def window_bounds(text: str, config: ChunkingConfig) -> list[tuple[int, int]]:
-    """(start, end) offsets of overlapping windows, cut at paragraph, line, sentence or space."""
+def window_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) offsets of overlapping windows of text[lo:hi], cut at paragraph, line, sentence
+    or space, never inside a table when another break is available."""
     if config.overlap >= config.size:
         raise ValueError("Chunk overlap must be smaller than chunk size.")
+    hi = len(text) if hi is None else hi
     bounds: list[tuple[int, int]] = []
-    start = _skip_space(text, 0)
-    while start < len(text):
-        end = min(start + config.size, len(text))
-        if end < len(text):
+    start = _skip_space(text, lo, hi)
+    while start < hi:
+        end = min(start + config.size, hi)
+        if end < hi:
             end = _natural_break(text, start + config.size // 2, end)
         bounds.append((start, end))
-        if end >= len(text):
+        if end >= hi:
             break
         next_start = max(end - config.overlap, start + 1)
-        # Start the next window on a word boundary (any whitespace) rather than mid-word.
+        # Start the next window at a line start (a whole table row, a whole list item) when the
+        # overlap holds one, else on a word boundary rather than mid-word.
+        line = text.find("\n", next_start, min(end - 1, next_start + config.overlap // 2))
         boundary = WHITESPACE.search(text, next_start, end)
-        start = _skip_space(text, boundary.end() if boundary else next_start)
+        resume = line + 1 if line != -1 else (boundary.end() if boundary else next_start)
+        if _mid_row(text, resume):  # never start a child halfway through a table row
+            row_end = text.find("\n", resume, end)
+            resume = row_end + 1 if row_end != -1 else resume
+        start = _skip_space(text, resume, hi)
     return [(s, e) for s, e in bounds if text[s:e].strip()]
 
 
-def _skip_space(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos].isspace():
+def _skip_space(text: str, pos: int, hi: int | None = None) -> int:
+    hi = len(text) if hi is None else hi
+    while pos < hi and text[pos].isspace():
         pos += 1
     return pos
 
@@ -66,9 +89,62 @@ def _skip_space(text: str, pos: int) -> int:
 def _natural_break(text: str, lo: int, hi: int) -> int:
     for separator in ("\n\n", "\n", ". ", " "):
         cut = text.rfind(separator, lo, hi)
+        while cut != -1 and separator != "\n\n" and _inside_table(text, cut, separator):
+            cut = text.rfind(separator, lo, cut)
         if cut != -1:
             return cut + len(separator)
-    return hi
+    row_boundary = text.rfind("\n", lo, hi)  # a table longer than the window: cut between rows
+    return row_boundary + 1 if row_boundary != -1 else hi
+
+
+def _inside_table(text: str, pos: int, separator: str) -> bool:
+    """Whether cutting at `pos` would split a table: inside a row, or between two rows."""
+    line_start = text.rfind("\n", 0, pos + (0 if separator == "\n" else 1)) + 1
+    line_end = text.find("\n", line_start)
+    this_line = text[line_start : line_end if line_end != -1 else len(text)]
+    if separator != "\n":
+        return _is_row(this_line)
+    if line_end == -1:
+        return False
+    next_end = text.find("\n", line_end + 1)
+    return _is_row(this_line) and _is_row(text[line_end + 1 : next_end if next_end != -1 else len(text)])
+
+
+def _mid_row(text: str, pos: int) -> bool:
+    line_start = text.rfind("\n", 0, pos) + 1
+    line_end = text.find("\n", pos)
+    return pos != line_start and _is_row(text[line_start : line_end if line_end != -1 else len(text)])
+
+
+def _is_row(line: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith("|") or stripped.count(" | ") >= 1
+
+
+def sections(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, heading path) of each section; the text before the first heading is one too."""
+    starts: list[tuple[int, int, str]] = [(m.start(), len(m.group(1)), m.group(2)) for m in HEADING.finditer(text)]
+    found: list[tuple[int, int, str]] = []
+    path: list[tuple[int, str]] = []
+    if not starts or starts[0][0] > 0:
+        found.append((0, starts[0][0] if starts else len(text), ""))
+    for i, (start, level, title) in enumerate(starts):
+        path = [(lvl, t) for lvl, t in path if lvl < level] + [(level, title)]
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+        found.append((start, end, " > ".join(t for _, t in path)))
+    return [(s, e, p) for s, e, p in found if text[s:e].strip()]
+
+
+def parent_bounds(text: str, config: ChunkingConfig) -> list[tuple[int, int, str]]:
+    """Parents: sections, with sections longer than `parent_size` split into windows."""
+    parents = []
+    window = ChunkingConfig(size=config.parent_size, overlap=0, parent_size=config.parent_size)
+    for start, end, path in sections(text):
+        if end - start <= config.parent_size:
+            parents.append((start, end, path))
+        else:
+            parents += [(s, e, path) for s, e in window_bounds(text, window, start, end)]
+    return parents
 
 
 def heading_at(text: str, offset: int) -> str:
@@ -87,7 +163,12 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
     text: str = doc["text"] or ""
     paged = doc.get("extension") == ".pdf"
     rows = []
-    for index, (start, end) in enumerate(window_bounds(text, config)):
+    children = [
+        (start, end, parent_index, parent)
+        for parent_index, parent in enumerate(parent_bounds(text, config))
+        for start, end in window_bounds(text, config, parent[0], parent[1])
+    ]
+    for index, (start, end, parent_index, (p_start, p_end, path)) in enumerate(children):
         body = text[start:end].strip()
         rows.append(
             {
@@ -102,6 +183,13 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "line_end": text.count("\n", 0, start + len(text[start:end].rstrip())) + 1,
                 "page": text.count("\f", 0, start) + 1 if paged else None,
                 "heading": heading_at(text, start + 1),
+                "heading_path": path,
+                "parent_id": f"{doc['doc_id']}#s{parent_index}",
+                "parent_start": p_start,
+                "parent_end": p_end,
+                "parent_line_start": text.count("\n", 0, p_start) + 1,
+                "parent_text": text[p_start:p_end].strip(),
+                "context": chunk_context(doc.get("title") or "", path),
                 "title": doc.get("title") or "",
                 "language": doc.get("language") or "",
                 "text": body,
@@ -109,6 +197,13 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
             }
         )
     return rows
+
+
+def chunk_context(title: str, heading_path: str) -> str:
+    """ "Title > Section > Subsection", without repeating a title that is also the first heading."""
+    if heading_path.startswith(title):
+        return heading_path
+    return " > ".join(part for part in (title, heading_path) if part)
 
 
 def chunk_documents(docs: pl.DataFrame, config: ChunkingConfig) -> pl.DataFrame:

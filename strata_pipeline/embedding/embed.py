@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -15,6 +16,15 @@ DenseFn = Callable[[Sequence[str]], list[np.ndarray]]
 SparseFn = Callable[[Sequence[str], Sequence[str]], list[tuple[list[int], list[float]]]]  # (texts, languages)
 
 
+def embedding_inputs(chunks: pl.DataFrame) -> list[str]:
+    """What is embedded: the chunk text, led by its section context when the chunker gave one, so a
+    child cut from the middle of "Lisbon depot > Opening hours" still says where it is from."""
+    texts = chunks["text"].to_list()
+    if "context" not in chunks.columns:
+        return texts
+    return [f"{ctx}\n\n{text}" if ctx else text for ctx, text in zip(chunks["context"].to_list(), texts, strict=True)]
+
+
 def embed_chunks(
     chunks: pl.DataFrame,
     model_name: str,
@@ -26,11 +36,14 @@ def embed_chunks(
 ) -> tuple[pl.DataFrame, int]:
     """Add `dense`, `sparse_*` (BM25 in each chunk's language) and `ids_*` (exact identifiers) columns.
 
+    Vectors are cached by the sha256 of what was embedded (see embedding_inputs).
     Returns (frame, number of texts actually embedded). Texts are embedded in length order,
     which keeps padding per batch small, and stored in the cache batch by batch so an
     interrupted run keeps what it paid for.
     """
-    texts = dict(zip(chunks["sha256"].to_list(), chunks["text"].to_list(), strict=True))
+    inputs = embedding_inputs(chunks)
+    keys = [hashlib.sha256(text.encode("utf-8")).hexdigest() for text in inputs]
+    texts = dict(zip(keys, inputs, strict=True))
     vectors = cache.get_many(model_name, list(texts))
     missing = sorted((sha for sha in texts if sha not in vectors), key=lambda sha: len(texts[sha]))
     for start in range(0, len(missing), batch_size):
@@ -42,10 +55,10 @@ def embed_chunks(
             progress(min(start + batch_size, len(missing)), len(missing))
     # BM25 is thousands of texts per second: recomputing beats caching it.
     languages = [lang or DEFAULT_LANGUAGE for lang in chunks["language"].to_list()]
-    sparse_vectors = sparse(chunks["text"].to_list(), languages)
+    sparse_vectors = sparse(inputs, languages)
     id_vectors = [identifier_vector(text) for text in chunks["text"].to_list()]
     frame = chunks.with_columns(
-        pl.Series("dense", [vectors[sha].tolist() for sha in chunks["sha256"]], dtype=pl.List(pl.Float32)),
+        pl.Series("dense", [vectors[key].tolist() for key in keys], dtype=pl.List(pl.Float32)),
         pl.Series("sparse_indices", [s[0] for s in sparse_vectors], dtype=pl.List(pl.Int64)),
         pl.Series("sparse_values", [s[1] for s in sparse_vectors], dtype=pl.List(pl.Float32)),
         pl.Series("ids_indices", [v[0] for v in id_vectors], dtype=pl.List(pl.Int64)),

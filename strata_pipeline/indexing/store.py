@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -14,7 +16,7 @@ DENSE = "dense"
 SPARSE = "bm25"
 IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
 # Bumped when the collection layout changes; a version of another schema is rebuilt, not seeded.
-INDEX_SCHEMA = 2
+INDEX_SCHEMA = 3
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",
@@ -28,6 +30,10 @@ PAYLOAD_COLUMNS = (
     "line_end",
     "page",
     "heading",
+    "heading_path",
+    "parent_id",
+    "parent_line_start",
+    "parent_text",
     "title",
     "language",
     "text",
@@ -93,11 +99,23 @@ def scroll_payloads(
 
 
 def existing_points(client: QdrantClient, collection: str) -> dict[str, tuple[str, str]]:
-    """point id -> (sha256 of the chunk text, doc_id), for every point in the collection."""
+    """point id -> (hash of the payload and vectors' inputs, doc_id), for every point in the collection."""
     return {
-        str(p.id): ((p.payload or {}).get("sha256", ""), (p.payload or {}).get("doc_id", ""))
-        for p in scroll_payloads(client, collection, ["sha256", "doc_id"])
+        str(p.id): ((p.payload or {}).get("content_hash", ""), (p.payload or {}).get("doc_id", ""))
+        for p in scroll_payloads(client, collection, ["content_hash", "doc_id"])
     }
+
+
+def content_hash(row: dict) -> str:
+    """Changes whenever anything stored for the point would: its text, its parent section, its line
+    numbers (text above it moved) or its vectors."""
+    stored = {key: row[key] for key in PAYLOAD_COLUMNS}
+    stored["_vectors"] = [
+        row["sparse_indices"],
+        row["ids_indices"],
+        hashlib.sha256(bytes(str(row["dense"]), "utf-8")).hexdigest(),
+    ]
+    return hashlib.sha256(json.dumps(stored, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 
 def sync_points(
@@ -111,15 +129,16 @@ def sync_points(
     frame = embeddings.with_columns(
         pl.struct("source_set", "doc_id", "chunk_index")
         .map_elements(lambda r: point_id(r["source_set"], r["doc_id"], r["chunk_index"]), return_dtype=pl.String)
-        .alias("point_id")
+        .alias("point_id"),
+        pl.Series("content_hash", [content_hash(r) for r in embeddings.iter_rows(named=True)], dtype=pl.String),
     )
     existing = existing_points(client, collection)
     wanted = set(frame["point_id"].to_list())
     stale = [pid for pid in existing if pid not in wanted]
     gone_docs = {existing[pid][1] for pid in stale} - set(frame["doc_id"].to_list())
     changed = frame.filter(
-        pl.struct("point_id", "sha256").map_elements(
-            lambda r: existing.get(r["point_id"], ("", ""))[0] != r["sha256"], return_dtype=pl.Boolean
+        pl.struct("point_id", "content_hash").map_elements(
+            lambda r: existing.get(r["point_id"], ("", ""))[0] != r["content_hash"], return_dtype=pl.Boolean
         )
     )
     for start in range(0, len(stale), 1000):
@@ -144,4 +163,5 @@ def _to_point(row: dict) -> qm.PointStruct:
     }
     if row.get("ids_indices"):
         vectors[IDS] = qm.SparseVector(indices=row["ids_indices"], values=row["ids_values"])
-    return qm.PointStruct(id=row["point_id"], vector=vectors, payload={key: row[key] for key in PAYLOAD_COLUMNS})
+    payload = {key: row[key] for key in PAYLOAD_COLUMNS} | {"content_hash": row["content_hash"]}
+    return qm.PointStruct(id=row["point_id"], vector=vectors, payload=payload)

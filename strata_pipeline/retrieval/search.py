@@ -144,6 +144,25 @@ def exact_identifiers_first(ranked: list[Candidate]) -> list[Candidate]:
     return sorted(ranked, key=lambda c: c.identifier_rank is None)  # stable: fused order kept per tier
 
 
+def parents(children: list[Candidate]) -> list[Candidate]:
+    """The parent sections of retrieved children, best child first, each section once.
+
+    Children are small so they match precisely; an answer is read from the whole section around
+    them. A parent keeps its best child's ranks and scores. Points without a parent (older
+    indexes) stand for themselves.
+    """
+    seen: dict[str, Candidate] = {}
+    for child in children:
+        p = child.payload
+        key = p.get("parent_id") or child.chunk_id
+        if key in seen or not p.get("parent_text"):
+            seen.setdefault(key, child)
+            continue
+        payload = p | {"chunk_id": key, "text": p["parent_text"], "line_start": p.get("parent_line_start", 1)}
+        seen[key] = dataclasses.replace(child, payload=payload)
+    return list(seen.values())
+
+
 def rrf_term(rank: int, k: int, weight: float) -> float:
     """Qdrant's weighted RRF contribution of a 1-based rank (1 / (k + rank) when weight is 1)."""
     return 0.0 if weight <= 0 else 1.0 / (rank / weight + k - 1)

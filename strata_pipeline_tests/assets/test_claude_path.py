@@ -65,7 +65,8 @@ def test_claude_enriches_the_sidecar_and_answers_with_only_supplied_citations(tm
     resources = build_resources(settings)
     with QueryEngine(resources["embedder"], resources["qdrant"], {"ops": version}, llm=claude) as engine:
         answer = engine.ask("When does the early shift start?", k=2)
-        supplied = [c.chunk_id for c in engine.search("When does the early shift start?", 2)]
+        # Answers read from, and cite, the parent sections of the hits.
+        supplied = [c.chunk_id for c in engine.context(engine.search("When does the early shift start?", 2))]
     assert answer.mode == "llm" and not answer.abstained
     assert [c.chunk_id for c in answer.citations] == [supplied[0]]
     assert f"[{supplied[0]}]" in answer.text and "[P9]" not in answer.text

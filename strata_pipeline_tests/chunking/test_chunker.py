@@ -12,9 +12,12 @@ import pytest
 from strata_pipeline.chunking.chunker import (
     CHUNK_SCHEMA,
     ChunkingConfig,
+    chunk_context,
     chunk_document,
     chunk_documents,
     heading_at,
+    parent_bounds,
+    sections,
     window_bounds,
 )
 from strata_pipeline.discovery.extractors import PAGE_BREAK
@@ -109,7 +112,7 @@ def test_overlap_must_be_smaller_than_size(size: int, overlap: int) -> None:
 def test_chunk_rows_carry_provenance() -> None:
     text = TEXTS[0]
     rows = chunk_document(doc(text, title="Leave policy", language="en"), CONFIG)
-    bounds = window_bounds(text, CONFIG)
+    bounds = [b for start, end, _ in parent_bounds(text, CONFIG) for b in window_bounds(text, CONFIG, start, end)]
     assert [(r["char_start"], r["char_end"]) for r in rows] == bounds
     for index, row in enumerate(rows):
         body = text[row["char_start"] : row["char_end"]].strip()
@@ -205,3 +208,69 @@ def test_chunk_documents_builds_a_typed_frame() -> None:
     empty = chunk_documents(pl.DataFrame([doc("")]), CONFIG)
     assert empty.height == 0
     assert empty.schema == pl.Schema(CHUNK_SCHEMA)
+
+
+SECTIONED = """# Leave policy
+
+Intro paragraph about leave.
+
+## Vacation
+
+Employees get 25 days.
+
+### Carry-over
+
+Up to 5 days carry over until March 31.
+
+## Sick leave
+
+| Days | Rule |
+|---|---|
+| 1-3 | no note needed |
+| 4+ | doctor's note |
+"""
+
+
+def test_sections_follow_headings_with_their_path() -> None:
+    found = [(SECTIONED[s:e].split("\n", 1)[0], path) for s, e, path in sections(SECTIONED)]
+    assert found == [
+        ("# Leave policy", "Leave policy"),
+        ("## Vacation", "Leave policy > Vacation"),
+        ("### Carry-over", "Leave policy > Vacation > Carry-over"),
+        ("## Sick leave", "Leave policy > Sick leave"),
+    ]
+    assert sections("no headings at all") == [(0, 18, "")]
+
+
+def test_children_never_cross_a_section_and_point_at_their_parent() -> None:
+    rows = chunk_document(doc(SECTIONED, title="Leave policy"), ChunkingConfig(size=60, overlap=10, parent_size=3000))
+    for row in rows:
+        assert row["parent_start"] <= row["char_start"] < row["char_end"] <= row["parent_end"]
+        assert row["parent_text"] == SECTIONED[row["parent_start"] : row["parent_end"]].strip()
+        assert row["parent_line_start"] == SECTIONED.count("\n", 0, row["parent_start"]) + 1
+    carry = next(r for r in rows if "March 31" in r["text"])
+    assert carry["heading_path"] == "Leave policy > Vacation > Carry-over"
+    assert carry["context"] == "Leave policy > Vacation > Carry-over"  # the title is not repeated
+    assert carry["parent_id"] == "hr/policy.md#s2"
+
+
+def test_a_table_row_is_never_split_from_its_row_when_a_break_exists() -> None:
+    rows = chunk_document(doc(SECTIONED), ChunkingConfig(size=70, overlap=10, parent_size=3000))
+    table_rows = [ln for ln in SECTIONED.splitlines() if ln.startswith("|")]
+    for row in rows:
+        for line in row["text"].splitlines():
+            if line.startswith("|"):
+                assert line in table_rows  # every table line in a chunk is a whole row
+
+
+def test_long_sections_are_split_into_parent_windows() -> None:
+    text = "# Big\n\n" + "A sentence about robots. " * 200
+    parents = parent_bounds(text, ChunkingConfig(size=200, overlap=20, parent_size=1000))
+    assert len(parents) > 1 and all(e - s <= 1000 for s, e, _ in parents)
+    assert {path for _, _, path in parents} == {"Big"}
+
+
+def test_chunk_context_joins_title_and_path_once() -> None:
+    assert chunk_context("Manual", "Manual > Setup") == "Manual > Setup"
+    assert chunk_context("Manual", "Setup") == "Manual > Setup"
+    assert chunk_context("", "") == ""

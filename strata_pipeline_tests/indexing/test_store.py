@@ -46,6 +46,10 @@ def chunk(doc_id: str, index: int, text: str, dense: list[float], source_set: st
         "line_end": index + 1,
         "page": None,
         "heading": "Leave",
+        "heading_path": "Policy > Leave",
+        "parent_id": f"{doc_id}#s0",
+        "parent_line_start": 1,
+        "parent_text": f"Section holding {text}",
         "title": "Policy",
         "language": "en",
         "text": text,
@@ -53,6 +57,8 @@ def chunk(doc_id: str, index: int, text: str, dense: list[float], source_set: st
         "dense": dense,
         "sparse_indices": [index + 1, 100],
         "sparse_values": [1.0, 0.5],
+        "ids_indices": [],
+        "ids_values": [],
     }
 
 
@@ -103,12 +109,17 @@ def test_first_sync_upserts_everything_with_payload_and_vectors(client: QdrantCl
     assert progress == [(3, 4), (4, 4)]
     assert client.count("docs").count == 4
     [point] = client.retrieve("docs", [point_id("handbook", "hr/leave.md", 1)], with_vectors=True)
-    assert point.payload == {key: ROWS[1][key] for key in PAYLOAD_COLUMNS}
+    assert {k: v for k, v in point.payload.items() if k != "content_hash"} == {
+        key: ROWS[1][key] for key in PAYLOAD_COLUMNS
+    }
+    assert len(point.payload["content_hash"]) == 64
     assert point.vector[DENSE] == pytest.approx([0.9938837, 0.1104315, 0.0, 0.0], abs=1e-6)  # cosine: normalised
     assert point.vector[SPARSE].indices == [2, 100]
-    assert existing_points(client, "docs") == {
-        point_id(r["source_set"], r["doc_id"], r["chunk_index"]): (r["sha256"], r["doc_id"]) for r in ROWS
+    stored = existing_points(client, "docs")
+    assert {pid: doc for pid, (_, doc) in stored.items()} == {
+        point_id(r["source_set"], r["doc_id"], r["chunk_index"]): r["doc_id"] for r in ROWS
     }
+    assert all(len(content) == 64 for content, _ in stored.values())  # hash of payload and vectors
 
 
 def test_resync_of_the_same_frame_changes_nothing(client: QdrantClient) -> None:

@@ -28,9 +28,7 @@ def identifiers(text: str) -> list[str]:
 
 
 def identifier_vector(text: str) -> tuple[list[int], list[float]]:
-    """Sparse vector: one dimension per distinct identifier, valued by its count (IDF is Qdrant's)."""
-    counts: dict[int, float] = {}
-    for token in identifiers(text):
-        index = mmh3.hash(token, signed=False)
-        counts[index] = counts.get(index, 0.0) + 1.0
-    return list(counts), list(counts.values())
+    """Sparse vector: one dimension per distinct identifier, valued 1 (present). Mentioning a code
+    twice does not make a chunk hold it more; rarity is Qdrant's IDF."""
+    indices = sorted({mmh3.hash(token, signed=False) for token in identifiers(text)})
+    return indices, [1.0] * len(indices)

@@ -110,11 +110,8 @@ def content_hash(row: dict) -> str:
     """Changes whenever anything stored for the point would: its text, its parent section, its line
     numbers (text above it moved) or its vectors."""
     stored = {key: row[key] for key in PAYLOAD_COLUMNS}
-    stored["_vectors"] = [
-        row["sparse_indices"],
-        row["ids_indices"],
-        hashlib.sha256(bytes(str(row["dense"]), "utf-8")).hexdigest(),
-    ]
+    vectors = [row.get(key) for key in ("dense", "sparse_indices", "sparse_values", "ids_indices", "ids_values")]
+    stored["_vectors"] = hashlib.sha256(json.dumps(vectors, default=list).encode("utf-8")).hexdigest()
     return hashlib.sha256(json.dumps(stored, sort_keys=True, default=str).encode("utf-8")).hexdigest()
 
 

@@ -21,6 +21,7 @@ RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
 # Identifier hits count double in the fusion: a query naming E-1042 wants the chunk with E-1042.
 DEFAULT_WEIGHTS = {DENSE: 1.0, SPARSE: 1.0, IDS: 2.0}
+EXACT_MATCH_MAX = 5  # at most this many chunks may share an identifier for it to count as an exact hit
 
 SparseVec = tuple[list[int], list[float]]
 
@@ -89,6 +90,8 @@ class Lists:
 
     candidates: dict[str, Candidate]
     fused: list[str]  # point ids in Qdrant's RRF order
+    rrf_k: int = RRF_K
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
 
 
 def query_lists(
@@ -122,7 +125,7 @@ def query_lists(
     for point in responses[-1].points:
         cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
         cand.fused_score = float(point.score)
-    return Lists(by_id, [str(p.id) for p in responses[-1].points])
+    return Lists(by_id, [str(p.id) for p in responses[-1].points], rrf_k, weights)
 
 
 def rank(lists: Lists, mode: str) -> list[Candidate]:
@@ -130,18 +133,49 @@ def rank(lists: Lists, mode: str) -> list[Candidate]:
     if mode not in MODES:
         raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
     if mode == "hybrid":
-        return exact_identifiers_first([lists.candidates[pid] for pid in lists.fused])
+        everyone = list(lists.candidates.values())
+        tier = selective_identifier_tier(everyone)
+        if tier is None and any(IDS in c.ranks for c in everyone):
+            return fuse_without_identifiers(everyone, lists.rrf_k, lists.weights)
+        ranked = [lists.candidates[pid] for pid in lists.fused]
+        return exact_identifiers_first(ranked, tier) if tier else ranked
     key = DENSE if mode == "dense" else SPARSE
     in_list = sorted((c for c in lists.candidates.values() if key in c.ranks), key=lambda c: c.ranks[key])
     return [dataclasses.replace(c, fused_score=c.scores[key]) for c in in_list]
 
 
-def exact_identifiers_first(ranked: list[Candidate]) -> list[Candidate]:
-    """Chunks that contain an identifier the query names (E-1042, v3.2) come first, in fused order.
+def selective_identifier_tier(candidates: list[Candidate]) -> list[Candidate] | None:
+    """The chunks holding the query's best-scoring identifier, if that identifier is selective.
 
-    RRF alone cannot promise this: a chunk ranked high by both dense and BM25 can outscore the one
-    exact hit. A user who types an error code wants the chunk with that code."""
-    return sorted(ranked, key=lambda c: c.identifier_rank is None)  # stable: fused order kept per tier
+    None when the query names no identifier, or when more than EXACT_MATCH_MAX chunks share the best
+    identifier score: a product name like RX-200 that half the corpus mentions says nothing about
+    which chunk answers, so it must not steer the ranking.
+    """
+    scored = [c.scores[IDS] for c in candidates if IDS in c.scores]
+    if not scored:
+        return None
+    best = max(scored)
+    tier = [c for c in candidates if c.scores.get(IDS, float("-inf")) >= best - 1e-9]
+    return tier if len(tier) <= EXACT_MATCH_MAX else None
+
+
+def exact_identifiers_first(ranked: list[Candidate], tier: list[Candidate]) -> list[Candidate]:
+    """Chunks holding a selective identifier the query names (E-1042) come first, in fused order.
+    RRF alone cannot promise this: a chunk both dense and BM25 like can outscore the one exact hit."""
+    ids = {id(c) for c in tier}
+    return [c for c in ranked if id(c) in ids] + [c for c in ranked if id(c) not in ids]
+
+
+def fuse_without_identifiers(candidates: list[Candidate], k: int, weights: dict[str, float]) -> list[Candidate]:
+    """RRF over the dense and BM25 lists only (Qdrant's formula), for a non-selective identifier."""
+    fused = [
+        dataclasses.replace(
+            c, fused_score=sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in c.ranks.items() if n != IDS)
+        )
+        for c in candidates
+    ]
+    fused = [c for c in fused if c.fused_score > 0]
+    return sorted(fused, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
 
 
 def parents(children: list[Candidate]) -> list[Candidate]:
@@ -182,9 +216,12 @@ def merge_and_fuse(pool: list[Candidate], mode: str, k: int, weights: dict[str, 
             cand.fused_score = cand.scores.get(DENSE if mode == "dense" else SPARSE, float("-inf"))
     if mode != "hybrid":
         key = DENSE if mode == "dense" else SPARSE
-        pool = [c for c in pool if key in c.scores]
+        return sorted((c for c in pool if key in c.scores), key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
+    tier = selective_identifier_tier(pool)
+    if tier is None and any(IDS in c.ranks for c in pool):
+        return fuse_without_identifiers(pool, k, weights)
     ranked = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
-    return exact_identifiers_first(ranked) if mode == "hybrid" else ranked
+    return exact_identifiers_first(ranked, tier) if tier else ranked
 
 
 def _sparse(vector: SparseVec) -> qm.SparseVector:

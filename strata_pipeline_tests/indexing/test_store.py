@@ -170,3 +170,11 @@ def test_syncing_an_empty_frame_empties_the_collection(client: QdrantClient) -> 
         upserted=0, deleted=4, unchanged=0, deleted_docs=3
     )
     assert client.count("docs").count == 0
+
+
+def test_a_changed_vector_alone_rewrites_the_point(client: QdrantClient) -> None:
+    ensure_collection(client, "docs", 4)
+    sync_points(client, "docs", frame(ROWS))
+    rows = [dict(r) for r in ROWS]
+    rows[0]["sparse_values"] = [2.0, 0.5]  # same text and payload, new weights
+    assert sync_points(client, "docs", frame(rows)).upserted == 1

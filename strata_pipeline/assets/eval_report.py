@@ -45,7 +45,8 @@ def eval_report(
     """Retrieval and answer quality of the new index version on `golden/<source_set>.yaml`.
 
     Dense, sparse and hybrid retrieval side by side, overall and per category, through the same
-    QueryEngine the API uses, before the version is published. Numeric metadata keys are stable,
+    QueryEngine the API uses, before the version is published; plus PII and secret detection
+    figures of the configured redaction on the labelled synthetic corpora. Numeric metadata keys are stable,
     so the UI plots them across materialisations; the full per-question table is a linked file.
     """
     version = enriched_sidecar
@@ -86,7 +87,7 @@ def eval_report(
             return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
-    summary = summarise(results, golden.k, MODES)
+    summary = summarise(results, golden.k, MODES) | pii.privacy_figures()
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)

@@ -158,6 +158,11 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
         f"\nanswers: accuracy {summary['answer_accuracy']:.3f}, abstention {summary['abstention_accuracy']:.3f}, "
         f"citation validity {summary['citation_validity']:.3f}"
     )
+    if "pii_recall" in summary:
+        lines.append(
+            f"redaction: PII recall {summary['pii_recall']:.3f}, precision {summary['pii_precision']:.3f}; "
+            f"secret recall {summary['secret_recall']:.3f}, clean documents flagged {summary['clean_flagged_rate']:.3f}"
+        )
     return "\n".join(lines)
 
 

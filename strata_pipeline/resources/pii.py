@@ -14,6 +14,14 @@ def _detector(use_ner: bool) -> PresidioDetector:
     return PresidioDetector(use_ner=use_ner)
 
 
+@lru_cache(maxsize=4)
+def _privacy_figures(backend: str, thresholds: tuple[tuple[str, float], ...]) -> dict[str, float]:
+    from strata_pipeline.evaluation.privacy import pii_scores, secret_scores
+
+    detector = _detector(backend == "presidio-ner")
+    return pii_scores(detector, PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **dict(thresholds)})) | secret_scores()
+
+
 class PiiResource(dg.ConfigurableResource):
     """Presidio personal-data detection and the redaction policy applied to what it finds."""
 
@@ -28,6 +36,11 @@ class PiiResource(dg.ConfigurableResource):
     def guard(self) -> PrivacyGuard:
         """Query redaction and answer audit with the same detector and policy as ingestion."""
         return PrivacyGuard(self.detector(), self.policy())
+
+    def privacy_figures(self) -> dict[str, float]:
+        """PII recall/precision and secret recall/false positives of this configuration on the
+        labelled synthetic corpora; computed once per process (the corpora are deterministic)."""
+        return _privacy_figures(self.backend, tuple(sorted(self.thresholds.items())))
 
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""

@@ -150,3 +150,13 @@ def test_eval_report_scores_the_golden_set_with_stable_numeric_keys(stack: Stack
         assert meta["recall_at_5"] >= 0.9 and meta["mrr"] >= 0.85
         assert meta["model"] == stack.settings.embed_model and meta["points"] > 0
         assert "| id |" in meta["per_question"]
+
+
+def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> None:
+    meta = stack.materialization(stack.results["handbook"], "eval_report")
+    assert meta["pii_planted"] >= 300 and meta["secret_planted"] >= 100 and meta["clean_docs"] >= 100
+    assert meta["pii_recall"] >= 0.95 and meta["pii_precision"] >= 0.90
+    assert meta["secret_recall"] == 1.0 and meta["clean_flagged_rate"] <= 0.01
+    for entity in ("person", "email", "phone", "iban", "credit_card", "ip_address", "address"):
+        assert 0.0 <= meta[f"pii_recall_{entity}"] <= 1.0 and 0.0 <= meta[f"pii_precision_{entity}"] <= 1.0
+    assert "redaction: PII recall" in meta["summary"]

@@ -178,3 +178,81 @@ def test_placeholders_are_shared_across_a_documents_tables(ner: PresidioDetector
         "Escalation": [{"first": "[EMAIL_1]", "note": " "}],
     }
     assert placeholders.for_value("EMAIL", "someone.else@corp.internal") == "[EMAIL_2]"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Ship it to 221 Baker Street, London NW1 6XE or to 1600 Amphitheatre Parkway, Suite 400, Mountain View.",
+            "Ship it to [ADDRESS_1], London NW1 6XE or to [ADDRESS_2], Mountain View.",
+        ),
+        (
+            "Neue Adresse: Hauptstraße 5, 10115 Berlin; vorher Anna-Lena-Stiffel-Allee 6/7.",
+            "Neue Adresse: [ADDRESS_1], 10115 Berlin; vorher [ADDRESS_2].",
+        ),
+        (
+            "Siège: 12, rue de la Paix, 75002 Paris. Oficina: Calle de Alcalá 42, Madrid. Sede: Via Roma, 12, Milano.",
+            "Siège: [ADDRESS_1], 75002 Paris. Oficina: [ADDRESS_2], Madrid. Sede: [ADDRESS_3], Milano.",
+        ),
+        # Title-Cased words after a number are not a street.
+        (
+            "See Figure 3 Dashboard View and Step 2 Quick Start Point.",
+            "See Figure 3 Dashboard View and Step 2 Quick Start Point.",
+        ),
+    ],
+)
+def test_street_addresses(regex: PresidioDetector, text: str, expected: str) -> None:
+    assert redact(text, regex).text == expected
+
+
+def test_phone_numbers_in_national_and_international_formats(regex: PresidioDetector) -> None:
+    text = (
+        "Call +1 415-555-0134, (415) 555-0134, +44 20 7946 0958, +49 30 123456, +33 1 42 68 53 00, "
+        "645 223 734 or 347 123 4567."
+    )
+    assert redact(text, regex).text == (
+        "Call [PHONE_1], [PHONE_2], [PHONE_3], [PHONE_4], [PHONE_5], [PHONE_6] or [PHONE_7]."
+    )
+
+
+def test_numbers_that_are_not_phone_numbers_or_ip_addresses(regex: PresidioDetector) -> None:
+    text = "Order #344246 was paid on 2025-03-14 for EUR 4,168.50. Client version 4.2.0.1 is current."
+    result = redact(text, regex)
+    assert result.text == text
+    assert [a.decision for a in result.audit if a.entity == "IP_ADDRESS"] == ["version_number"]
+
+
+def test_iban_before_a_four_letter_word_and_mastercard_2_series(regex: PresidioDetector) -> None:
+    text = "Salary goes to ES3018437246157675645213 from March; card 2223 0031 2200 3222 was charged."
+    assert redact(text, regex).text == "Salary goes to [IBAN_1] from March; card [CREDIT_CARD_1] was charged."
+
+
+def test_ner_tag_around_an_ip_does_not_hide_it(ner: PresidioDetector) -> None:
+    text = "16:04:07Z sign-in success user=gregory@corp.internal src=192.168.38.128 app=portal"
+    assert redact(text, ner).text == "16:04:07Z sign-in success user=[EMAIL_1] src=[IP_ADDRESS_1] app=portal"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # names the small spaCy model misses or calls ORG
+        (
+            "Attendees: Melina Guidotti, Vitus Niemeier, Lodovico Morrocco",
+            "Attendees: [PERSON_1], [PERSON_2], [PERSON_3]",
+        ),
+        (
+            "Kreszentia confirmed the change. Orazio was contacted.",
+            "[PERSON_1] confirmed the change. [PERSON_2] was contacted.",
+        ),
+        ("86407;Luke Rhodes;luke.rhodes@corp.example", "86407;[PERSON_1];[EMAIL_1]"),
+        ("| Griffin, Mark | SRE |\n| Le Goff, Adèle | Designer |", "| [PERSON_1] | SRE |\n| [PERSON_2] | Designer |"),
+        ("[10:02] Sarah: can someone look at this?", "[10:02] [PERSON_1]: can someone look at this?"),
+        ("Ms Poole called; Sr. Lledó approved.", "Ms [PERSON_1] called; Sr. [PERSON_2] approved."),
+        # given names inside the names of places, rooms and firms are not people
+        ("Taxi from Victoria Station to Room Aurora.", "Taxi from Victoria Station to Room Aurora."),
+        ("Customer: Tomas & Asociados S.L. (account 4411)", "Customer: Tomas & Asociados S.L. (account 4411)"),
+    ],
+)
+def test_names(ner: PresidioDetector, text: str, expected: str) -> None:
+    assert redact(text, ner).text == expected

@@ -62,7 +62,22 @@ def test_below_threshold_comes_before_the_name_check() -> None:
         ("See Home Calibration Routine.", "Home Calibration Routine", False),
         ("Contact: Maria", "Maria", True),
         ("Dear Jonas", "Jonas", True),
-        ("Maria said so.", "Maria", False),  # a lone given name needs a cue before it
+        # A lone given name needs a cue: before it, a verb after it, or the full name elsewhere.
+        ("Maria said so.", "Maria", True),
+        ("See Maria.", "Maria", False),
+        ("May is the busiest month.", "May", False),  # a given name that is also a word needs a cue before it
+        ("Thanks to Kreszentia. Kreszentia Wende signs.", "Kreszentia", True),  # named in full elsewhere
+        ("Ms Leach phoned. Dana Leach signs.", "Leach", True),
+        ("| Weber, Jonas | Finance |", "Weber, Jonas", True),
+        ("Bill to: Wagner, Love and Smith", "Wagner, Love", False),  # a firm
+        ("Customer: Bachmann GmbH", "Bachmann", False),
+        ("Customer: Pedro y Asociados S.L.", "Pedro", False),
+        ("Taxi from Victoria Station", "Victoria", False),
+        ("Book Room Aurora for the review.", "Aurora", False),
+        ("Thekla van der Dussen joined.", "Thekla van der Dussen", True),
+        ("Attendees: Bruce Day, Laura Hill", "Laura Hill", True),  # Hill is a surname too
+        ("Agent notes (Robert): done. Assignee: Robert Bennett", "Robert", True),
+        ("[10:02] Sarah: hi, can someone help?", "Sarah", True),
         ("Ask Dr. Okafor.", "Okafor", True),  # an honorific makes any surname a name
         ("Frau Hoffmann", "Hoffmann", True),
         ("Maria Fernandes\nSupport", "Maria Fernandes\nSupport", False),

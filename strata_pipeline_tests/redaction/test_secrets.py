@@ -53,6 +53,9 @@ SHAPES = [
     ),
     ("hex_token", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"),
     ("high_entropy", "Zc8Ln1Rb4Wm7Yt2Hd6Js0Gf3Ke9Ua5"),
+    ("gitlab_token", "glpat-Ls-QyakjfoBX60Akchdr"),
+    ("npm_token", "npm_85aBASdGgF9L12U3czSiFXFljXGzZ4iG47Ar"),
+    ("sendgrid_key", "SG.x7Kp2Lm9Qr4Tv1Wz8Yb3Nd.Hf6Jg0Ue5Sa2Xc7Vb4Nm9Lk1Pq8Rt3Wy6Zd0Fh5Gj1"),
 ]
 
 
@@ -202,3 +205,86 @@ def test_merge_spans_unions_overlaps_and_keeps_the_first_kind() -> None:
         SecretSpan(0, 5, "a"),
         SecretSpan(5, 9, "b"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret", "kind"),
+    [
+        (
+            "[09:40] marco: HEROKU_API_KEY=4e640cd4-c730-47cb-a085-da1fd958b1e6",
+            "4e640cd4-c730-47cb-a085-da1fd958b1e6",
+            None,
+        ),
+        (
+            "Datadog API key a8a9ea62-63a3-46aa-acfd-49403fcf6d85 (rotate it)",
+            "a8a9ea62-63a3-46aa-acfd-49403fcf6d85",
+            "uuid_key",
+        ),
+        (
+            "Secret access key: PWtLClz7tx3QZoeTpAjL+Sc/lz+JMlzr8IDMemaS",
+            "PWtLClz7tx3QZoeTpAjL+Sc/lz+JMlzr8IDMemaS",
+            None,
+        ),
+        ("[09:26] tom.b:   - encryption_key=Copper_Nebula713", "Copper_Nebula713", "key_value"),
+        (
+            "Reset link: https://app.example.com/reset?token=Qm9ndXNUb2tlbjEyMzQ1Njc4",
+            "Qm9ndXNUb2tlbjEyMzQ1Njc4",
+            "url_secret",
+        ),
+        (
+            "Alerts go to https://hooks.slack.com/services/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",
+            "T024BE7LD/B01H3K9QX2M/pV7xQmL2sK9dR4tY8wN3zB6c",
+            "slack_webhook",
+        ),
+        ("Server=tcp:nw.database.windows.net;User ID=app;Password=Azur3Sql!Pw;Encrypt=true;", "Azur3Sql!Pw", None),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=nw;AccountKey=Xk3mP9qL2v+R8sT5wY1zB4==;EndpointSuffix=x",
+            "Xk3mP9qL2v+R8sT5wY1zB4==",
+            None,
+        ),
+    ],
+)
+def test_secrets_found_by_context(text: str, secret: str, kind: str | None) -> None:
+    start = text.index(secret)
+    spans = find_secrets(text)
+    assert [(s.start, s.end) for s in spans] == [(start, start + len(secret))]
+    if kind:
+        assert spans[0].kind == kind
+
+
+PUBLISHED = [
+    "Release commit: 56f49d64c090cea7a24129199532290b5cd33e9f",
+    "commit 9d49aee9f4580d08fb6d0ed62279c6dbedbc3729\nAuthor: Dev <dev@users.noreply.github.com>",
+    "Docker image: ghcr.io/northwind/helix@sha256:ec3d7c6afcc831e864ec8b45d48730d21e9e233c90cb4f20047226249de87a13",
+    "Checksums (SHA-256):\n"
+    "d9133d268f95d09ea9823fa7b3a99b7d87de86440285b86ce53935fd16ccd6b9  helix-4.13.3-linux-amd64.tar.gz",
+    "GET /v2/orders request_id=2f0b6c1e-55fa-4e62-a0d3-db35a9e43bd7 trace_id=d69a1b31a888deeeea35374646fa6aef",
+    '<script src="chart.js"\n  integrity="sha384-oGsRbj2PhFyEZCVtQl9M+JsXcARSuB1lfnIslx5dCT2QAybfDfC1Sd53rFLoDujk">',
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGegukdfcvw7RC93LijQw3Tyt+ZYws4imLanz2TDjxAw dino@laptop",
+    "-----BEGIN CERTIFICATE-----\n"
+    "rEaIPKPPGY5VYjue11EDAnGw3m7IobhfTX87krQ4TDW5olmPwnqSW9Cy/OtgFfzd\n"
+    "-----END CERTIFICATE-----",
+    "var manager = new DefaultOAuth2AuthorizedClientManager(registrations, clients);",
+    "Design doc: https://docs.google.com/document/d/1Xk9dQpZ3vL8mN2bR7tY5wJ4hG6fC0sA1eD3uI9oP2qK/edit",
+    '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAoAAAAKCAYAAACNMs+9AAAAFUlEQVR42mNk" alt="logo">',
+]
+
+REFERENCES = [
+    "auth:\n  token_ttl_seconds: 3600\n  password_min_length: 12\n  secret_name: db-credentials",
+    "  existingSecret: db-credentials\n  passwordSecretKey: password",
+    "        self.api_key = api_key",
+    "    password = getpass.getpass()",
+    '    return DatabaseConfig(host="db.internal", user="app", password=password)',
+    "  password          = var.db_password",
+    "DATABASE_URL=postgres://app_user:${DB_PASSWORD}@localhost:5432/orders",
+    "STRIPE_SECRET_KEY=<your-stripe-test-key>\nSESSION_SECRET=changeme\nTOKEN_EXPIRY=3600",
+    "spring.datasource.password=${DB_PASSWORD}",
+    '    ansible_become_password: "{{ vault_become_password }}"',
+    "          DEPLOY_TOKEN: ${{ secrets.DEPLOY_TOKEN }}",
+    "max_tokens: 4096",
+]
+
+
+@pytest.mark.parametrize("text", PUBLISHED + REFERENCES)
+def test_published_digests_ids_and_references_are_not_secrets(text: str) -> None:
+    assert find_secrets(text) == []

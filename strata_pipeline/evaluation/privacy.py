@@ -1,0 +1,159 @@
+"""Redaction quality on the labelled synthetic corpora: PII recall/precision and secret recall.
+
+PII detections are what the real pipeline path (`redact_text`: secrets first, then detector and
+policy) decides to redact. A planted entity is found when a detection of the same type overlaps
+it; a detection is correct only when it overlaps a planted entity of the same type.
+
+A planted secret is found only when the secret detector covers its whole value (a partly replaced
+secret still leaks); a clean document is flagged when the secret detector finds anything in it.
+
+Every result is a flat dict of floats with stable keys, so it can go straight into asset metadata.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from strata_pipeline.evaluation.privacy_corpus import (
+    PII_TYPES,
+    SECRET_KINDS,
+    LabelledDoc,
+    LabelledSecretDoc,
+    Planted,
+    clean_documents,
+    pii_documents,
+    secret_documents,
+)
+from strata_pipeline.redaction.pii import PiiPolicy
+from strata_pipeline.redaction.redact import PiiDetector, redact_text
+from strata_pipeline.redaction.secrets import find_secrets
+
+
+@dataclass(frozen=True)
+class Detection:
+    type: str
+    start: int
+    end: int
+
+
+def _overlaps(a: Planted | Detection, b: Planted | Detection) -> bool:
+    return a.start < b.end and b.start < a.end
+
+
+def pii_detections(text: str, detector: PiiDetector, policy: PiiPolicy) -> list[Detection]:
+    """What redaction replaces in `text` as personal data (secrets excluded)."""
+    audit = redact_text(text, detector, policy).audit
+    return [
+        Detection(a.entity, a.start, a.start + a.length)
+        for a in audit
+        if a.decision == "redact" and a.entity != "SECRET"
+    ]
+
+
+@dataclass
+class PiiMatch:
+    """Per document: planted entities that were missed, detections that matched nothing."""
+
+    doc_id: str
+    missed: list[Planted]
+    false_positives: list[Detection]
+    planted: list[Planted]
+    detections: list[Detection]
+
+
+def match_pii(doc: LabelledDoc, detections: Sequence[Detection]) -> PiiMatch:
+    missed = [p for p in doc.entities if not any(d.type == p.type and _overlaps(d, p) for d in detections)]
+    false_positives = [d for d in detections if not any(p.type == d.type and _overlaps(d, p) for p in doc.entities)]
+    return PiiMatch(doc.doc_id, missed, false_positives, list(doc.entities), list(detections))
+
+
+def pii_matches(
+    detector: PiiDetector, policy: PiiPolicy | None = None, docs: Iterable[LabelledDoc] | None = None
+) -> list[PiiMatch]:
+    policy = policy or PiiPolicy()
+    docs = pii_documents() if docs is None else docs
+    return [match_pii(doc, pii_detections(doc.text, detector, policy)) for doc in docs]
+
+
+def _ratio(numerator: int, denominator: int, empty: float) -> float:
+    return numerator / denominator if denominator else empty
+
+
+def scores_from_matches(matches: Sequence[PiiMatch]) -> dict[str, float]:
+    """Recall and precision overall and per type; a type with no detections has precision 1.0 (nothing
+    wrong was redacted) and one with nothing planted has recall 1.0."""
+    seen = {d.type for m in matches for d in m.detections} | {p.type for m in matches for p in m.planted}
+    types = list(PII_TYPES) + sorted(seen - set(PII_TYPES))
+    scores: dict[str, float] = {}
+    totals = {"planted": 0, "found": 0, "detected": 0, "correct": 0}
+    for entity in types:
+        planted = sum(1 for m in matches for p in m.planted if p.type == entity)
+        missed = sum(1 for m in matches for p in m.missed if p.type == entity)
+        detected = sum(1 for m in matches for d in m.detections if d.type == entity)
+        wrong = sum(1 for m in matches for d in m.false_positives if d.type == entity)
+        key = entity.lower()
+        scores[f"pii_recall_{key}"] = _ratio(planted - missed, planted, 1.0)
+        scores[f"pii_precision_{key}"] = _ratio(detected - wrong, detected, 1.0)
+        scores[f"pii_planted_{key}"] = float(planted)
+        scores[f"pii_detected_{key}"] = float(detected)
+        totals["planted"] += planted
+        totals["found"] += planted - missed
+        totals["detected"] += detected
+        totals["correct"] += detected - wrong
+    scores["pii_recall"] = _ratio(totals["found"], totals["planted"], 1.0)
+    scores["pii_precision"] = _ratio(totals["correct"], totals["detected"], 1.0)
+    scores["pii_planted"] = float(totals["planted"])
+    scores["pii_detected"] = float(totals["detected"])
+    scores["pii_docs"] = float(len(matches))
+    return scores
+
+
+def pii_scores(
+    detector: PiiDetector, policy: PiiPolicy | None = None, docs: Iterable[LabelledDoc] | None = None
+) -> dict[str, float]:
+    """PII recall and precision of `detector` + `policy` on `docs` (default: the synthetic corpus)."""
+    return scores_from_matches(pii_matches(detector, policy, docs))
+
+
+def _covered(planted: Planted, spans: Sequence[tuple[int, int]]) -> bool:
+    """True when the union of `spans` covers planted.start..planted.end."""
+    position = planted.start
+    for start, end in sorted(spans):
+        if start <= position < end:
+            position = end
+        if position >= planted.end:
+            return True
+    return position >= planted.end
+
+
+def missed_secrets(docs: Iterable[LabelledSecretDoc]) -> list[tuple[str, Planted]]:
+    missed = []
+    for doc in docs:
+        spans = [(s.start, s.end) for s in find_secrets(doc.text)]
+        missed += [(doc.doc_id, p) for p in doc.secrets if not _covered(p, spans)]
+    return missed
+
+
+def secret_scores(
+    docs: Iterable[LabelledSecretDoc] | None = None, clean: Iterable[str] | None = None
+) -> dict[str, float]:
+    """Share of planted secrets fully covered by `find_secrets`, per kind; clean documents flagged."""
+    docs = list(secret_documents() if docs is None else docs)
+    clean = list(clean_documents() if clean is None else clean)
+    missed = missed_secrets(docs)
+    kinds = list(SECRET_KINDS) + sorted({p.type for d in docs for p in d.secrets} - set(SECRET_KINDS))
+    scores: dict[str, float] = {}
+    for kind in kinds:
+        planted = sum(1 for d in docs for p in d.secrets if p.type == kind)
+        lost = sum(1 for _, p in missed if p.type == kind)
+        scores[f"secret_recall_{kind}"] = _ratio(planted - lost, planted, 1.0)
+        scores[f"secret_planted_{kind}"] = float(planted)
+    planted_total = sum(len(d.secrets) for d in docs)
+    scores["secret_recall"] = _ratio(planted_total - len(missed), planted_total, 1.0)
+    scores["secret_planted"] = float(planted_total)
+    flagged = sum(1 for text in clean if find_secrets(text))
+    scores["clean_docs"] = float(len(clean))
+    scores["clean_docs_flagged"] = float(flagged)
+    scores["clean_flagged_rate"] = _ratio(flagged, len(clean), 0.0)
+    return scores

@@ -109,10 +109,11 @@ NON_NAME_WORDS = frozenset(
         "GmbH AG KG Ltd Limited Inc LLC LLP PLC Corp Corporation Company Group Holdings Partners SAS SARL SA SpA "
         "University College School Hospital Clinic Foundation Institute Museum Library Cathedral "
         "Project Team Review Policy Portal Module Board Plan Period Programme Program Award Prize "
-        "Report Reports Meeting Workshop Summit Conference Release Edition Series"
+        "Report Reports Meeting Workshop Summit Conference Release Edition Series Day Week"
     ).split()
 )
-# (Hill, Park, Hall, Green, Lane, Church, King are surnames too, so they do not end a name.)
+# (Hill, Park, Hall, Green, Lane, Church, King are surnames too, so they do not end a name; Day is one too,
+# but "German Unity Day", "Boxing Day" are far more common in documents than people called Day.)
 COMPANY_AFTER = re.compile(
     r",[ \t]+[^\W\d_]+[ \t]+(?:and|&|et|y|e|und)[ \t]+[A-Z]"  # "Hudson, Phillips and Lee"
     r"|,?[ \t]+(?:&[ \t]*(?:Co\b|Cie\b|Partners|Sons|Söhne|Asociados|Associates|Associati|Figli|Fils)"

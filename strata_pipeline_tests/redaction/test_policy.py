@@ -75,7 +75,8 @@ def test_below_threshold_comes_before_the_name_check() -> None:
         ("Taxi from Victoria Station", "Victoria", False),
         ("Book Room Aurora for the review.", "Aurora", False),
         ("Thekla van der Dussen joined.", "Thekla van der Dussen", True),
-        ("Attendees: Bruce Day, Laura Hill", "Laura Hill", True),  # Hill is a surname too
+        ("Attendees: Bruce Wayne, Laura Hill", "Laura Hill", True),  # Hill is a surname too
+        ("Closed on German Unity Day.", "German Unity Day", False),
         ("Agent notes (Robert): done. Assignee: Robert Bennett", "Robert", True),
         ("[10:02] Sarah: hi, can someone help?", "Sarah", True),
         ("Ask Dr. Okafor.", "Okafor", True),  # an honorific makes any surname a name

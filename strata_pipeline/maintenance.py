@@ -7,6 +7,7 @@ file again while it is still in the corpus.
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
@@ -18,7 +19,6 @@ from qdrant_client import models as qm
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.indexing.store import ensure_collection, scroll_payloads
 from strata_pipeline.indexing.versions import (
-    IndexVersion,
     current_version,
     new_version_name,
     prune_versions_with_manifests,
@@ -77,17 +77,7 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
         client.delete(collection, points_selector=_doc_filter(doc_id), wait=True)
         points = client.count(collection, exact=True).count
     sidecar_rows, audit_rows = _copy_sidecar_without(current.sidecar_path, folder / "sidecar.sqlite", doc_id)
-    version = IndexVersion(
-        source_set=source_set,
-        version=name,
-        path=str(folder),
-        collection=collection,
-        model=current.model,
-        dim=current.dim,
-        point_count=points,
-        chunker=current.chunker,
-        schema=current.schema,
-    )
+    version = dataclasses.replace(current, version=name, path=str(folder), collection=collection, point_count=points)
     write_manifest(version)
     qdrant.publish(index_dir, version)
     pruned = prune_versions_with_manifests(index_dir, source_set, keep=1)

@@ -48,3 +48,4 @@ clean:
 
 bench: install
 	$(BIN)/python -m benchmarks.redaction
+	$(BIN)/python -m benchmarks.retrieval_scale

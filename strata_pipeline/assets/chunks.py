@@ -7,8 +7,14 @@ from strata_pipeline.partitions import source_sets
 
 
 class ChunkingSettings(dg.Config):
-    size: int = 900
-    overlap: int = 150
+    """Run config of the chunker; the defaults are ChunkingConfig's, so code and UI agree."""
+
+    size: int = ChunkingConfig.size
+    overlap: int = ChunkingConfig.overlap
+    parent_size: int = ChunkingConfig.parent_size
+
+    def to_config(self) -> ChunkingConfig:
+        return ChunkingConfig(size=self.size, overlap=self.overlap, parent_size=self.parent_size)
 
 
 @dg.asset(partitions_def=source_sets, group_name="index", kinds={"polars"})
@@ -19,7 +25,7 @@ def chunks(config: ChunkingSettings, redacted_docs: pl.DataFrame) -> dg.Output[p
         .map_elements(lambda r: guess_title(r["text"], r["doc_id"]), return_dtype=pl.String)
         .alias("title")
     )
-    table = chunk_documents(indexable, ChunkingConfig(size=config.size, overlap=config.overlap))
+    table = chunk_documents(indexable, config.to_config())
     lengths = table["text"].str.len_chars()
     return dg.Output(
         table,

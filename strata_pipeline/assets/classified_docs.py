@@ -6,7 +6,6 @@ import polars as pl
 
 from strata_pipeline.assets.chunks import ChunkingSettings
 from strata_pipeline.assets.metadata import markdown_table
-from strata_pipeline.chunking.chunker import ChunkingConfig
 from strata_pipeline.classification.rules import classify_docs, load_rules, reason_counts
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.planning.plan import build_plan
@@ -31,7 +30,7 @@ def classified_docs(
     chunking = ChunkingSettings()
     plan = build_plan(
         classified,
-        ChunkingConfig(size=chunking.size, overlap=chunking.overlap),
+        chunking.to_config(),
         lambda text: count_redactions(text, detector, policy),
     )
     stem = f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"

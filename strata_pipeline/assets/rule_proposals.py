@@ -4,7 +4,6 @@ import dagster as dg
 import polars as pl
 
 from strata_pipeline.assets.chunks import ChunkingSettings
-from strata_pipeline.chunking.chunker import ChunkingConfig
 from strata_pipeline.classification.advisor import propose
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.partitions import source_sets
@@ -38,7 +37,7 @@ def rule_proposals(
     override = rules_dir / f"{context.partition_key}.yaml"
     target = override if override.exists() else rules_dir / "corpus-rules.yaml"
     chunking = ChunkingSettings()
-    plan = build_plan(classified_docs, ChunkingConfig(chunking.size, chunking.overlap), lambda _: (0, 0))
+    plan = build_plan(classified_docs, chunking.to_config(), lambda _: (0, 0))
     proposal = propose(rule_set.intent, target.name, target.read_text(encoding="utf-8"), plan, llm.complete)
     return dg.MaterializeResult(
         metadata={

@@ -42,10 +42,9 @@ from strata_pipeline.retrieval.search import (
     DEFAULT_WEIGHTS,
     MODES,
     RRF_K,
-    Candidate,
-    Lists,
     QueryVectors,
     Retriever,
+    query_lists,
     rank,
 )
 from strata_pipeline.settings import PROJECT_ROOT
@@ -178,41 +177,10 @@ class PrecomputedRetriever(Retriever):
 
 
 def filtered_hybrid(client: QdrantClient, vectors: QueryVectors, where: qm.Filter, limit: int) -> list[str]:
-    """query_lists + rank (hybrid) on the mixed collection, every list restricted by a payload filter:
+    """The same hybrid query on the mixed collection, every list restricted by a payload filter:
     what a single shared collection would need instead of one collection per source-set."""
-    plain = {
-        DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, filter=where, limit=CANDIDATES, with_payload=True),
-        SPARSE: qm.QueryRequest(
-            query=qm.SparseVector(indices=vectors.sparse[0], values=vectors.sparse[1]),
-            using=SPARSE,
-            filter=where,
-            limit=CANDIDATES,
-            with_payload=True,
-        ),
-    }
-    if vectors.ids[0]:
-        plain[IDS] = qm.QueryRequest(
-            query=qm.SparseVector(indices=vectors.ids[0], values=vectors.ids[1]),
-            using=IDS,
-            filter=where,
-            limit=CANDIDATES,
-            with_payload=True,
-        )
-    fused = qm.QueryRequest(
-        prefetch=[qm.Prefetch(query=r.query, using=r.using, filter=where, limit=CANDIDATES) for r in plain.values()],
-        query=qm.RrfQuery(rrf=qm.Rrf(k=RRF_K, weights=[DEFAULT_WEIGHTS[n] for n in plain])),
-        limit=CANDIDATES,
-        with_payload=True,
-    )
-    responses = client.query_batch_points(MIXED, requests=[*plain.values(), fused])
-    by_id: dict[str, Candidate] = {}
-    for name, response in zip(plain, responses, strict=False):
-        for position, point in enumerate(response.points, start=1):
-            cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-            cand.ranks[name], cand.scores[name] = position, float(point.score)
-    for point in responses[-1].points:
-        by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {})).fused_score = float(point.score)
-    return [c.doc_id for c in rank(Lists(by_id, [str(p.id) for p in responses[-1].points]), "hybrid")[:limit]]
+    lists = query_lists(client, MIXED, vectors, CANDIDATES, RRF_K, DEFAULT_WEIGHTS, where)
+    return [c.doc_id for c in rank(lists, "hybrid")[:limit]]
 
 
 def quality(retriever: Retriever, golden: GoldenSet, docs: set[str]) -> dict[str, float]:

@@ -101,17 +101,21 @@ def query_lists(
     candidates: int = 40,
     rrf_k: int = RRF_K,
     weights: dict[str, float] | None = None,
+    where: qm.Filter | None = None,
 ) -> Lists:
+    """`where` restricts every list by payload. Strata never needs it for source-sets (each is its own
+    collection); it exists for deployments that share a collection, and to measure what that costs."""
     weights = weights or DEFAULT_WEIGHTS
+    common = {"limit": candidates, "with_payload": True, "filter": where}
     lists: dict[str, qm.QueryRequest] = {
-        DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, limit=candidates, with_payload=True),
-        SPARSE: qm.QueryRequest(query=_sparse(vectors.sparse), using=SPARSE, limit=candidates, with_payload=True),
+        DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, **common),
+        SPARSE: qm.QueryRequest(query=_sparse(vectors.sparse), using=SPARSE, **common),
     }
     if vectors.ids[0]:
-        lists[IDS] = qm.QueryRequest(query=_sparse(vectors.ids), using=IDS, limit=candidates, with_payload=True)
+        lists[IDS] = qm.QueryRequest(query=_sparse(vectors.ids), using=IDS, **common)
     names = list(lists)
     fused = qm.QueryRequest(
-        prefetch=[qm.Prefetch(query=r.query, using=r.using, limit=candidates) for r in lists.values()],
+        prefetch=[qm.Prefetch(query=r.query, using=r.using, filter=where, limit=candidates) for r in lists.values()],
         query=qm.RrfQuery(rrf=qm.Rrf(k=rrf_k, weights=[weights[n] for n in names])),
         limit=candidates,
         with_payload=True,

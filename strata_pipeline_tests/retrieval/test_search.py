@@ -11,7 +11,16 @@ from qdrant_client import models as qm
 
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.store import DENSE, IDS, SPARSE, ensure_collection
-from strata_pipeline.retrieval.search import RRF_K, Candidate, QueryVectors, Retriever, hybrid_search, rrf_term
+from strata_pipeline.retrieval.search import (
+    RRF_K,
+    Candidate,
+    QueryVectors,
+    Retriever,
+    hybrid_search,
+    query_lists,
+    rank,
+    rrf_term,
+)
 
 
 def test_rrf_term_is_qdrants_weighted_formula() -> None:
@@ -174,3 +183,10 @@ def test_retriever_unknown_source_set_is_a_lookup_error(client: QdrantClient) ->
     with pytest.raises(LookupError, match=r"No published index for source-set\(s\): archive, zeta"):
         retriever.search("anything", limit=3, source_sets=["handbook", "zeta", "archive"])
     assert len(retriever.search("anything", limit=3, source_sets=["handbook"])) == 3
+
+
+def test_a_payload_filter_restricts_every_list(client: QdrantClient) -> None:
+    where = qm.Filter(must=[qm.FieldCondition(key="doc_id", match=qm.MatchAny(any=["beta.md", "delta.md"]))])
+    lists = query_lists(client, "handbook", QUERY, where=where)
+    assert {c.doc_id for c in lists.candidates.values()} == {"beta.md", "delta.md"}
+    assert [c.doc_id for c in rank(lists, "hybrid")] == ["beta.md", "delta.md"]

@@ -10,7 +10,7 @@ import math
 import re
 import secrets
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from strata_pipeline.retrieval.search import Candidate
@@ -51,9 +51,6 @@ class Answer:
     reason: str = ""
     mode: str = "extractive"
     redactions: int = 0  # personal-data values the answer audit removed
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,7 @@ def get_adapter(name: str) -> SourceAdapter:
     try:
         return _REGISTRY[name]()
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
+        known = ", ".join(adapter_names())
         raise ValueError(f"Unknown source adapter {name!r}. Registered adapters: {known}.") from None
 
 

@@ -10,7 +10,13 @@ from fastembed import SparseTextEmbedding, TextEmbedding
 
 from strata_pipeline.classification.language import detect_language
 from strata_pipeline.embedding.cache import VectorCache
-from strata_pipeline.embedding.models import BM25_LANGUAGES, DEFAULT_LANGUAGE, load_dense_model, load_sparse_model
+from strata_pipeline.embedding.models import (
+    BM25_LANGUAGES,
+    DEFAULT_LANGUAGE,
+    dense_dimension,
+    load_dense_model,
+    load_sparse_model,
+)
 
 
 @lru_cache(maxsize=4)
@@ -40,7 +46,7 @@ class EmbedderResource(dg.ConfigurableResource):
 
     @property
     def dim(self) -> int:
-        return len(self.embed_dense(["dimension probe"])[0])
+        return dense_dimension(self._dense_model())
 
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:
         return list(self._dense_model().embed(list(texts), batch_size=self.batch_size))

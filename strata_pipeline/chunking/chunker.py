@@ -39,6 +39,9 @@ CHUNK_SCHEMA: dict[str, pl.DataType] = {
     "context": pl.String(),  # title and heading path, embedded with the text so a child knows its section
     "title": pl.String(),
     "language": pl.String(),
+    "rank_weight": pl.Float64(),  # the document's ranking prior (classification's ranking rules)
+    "rank_rule": pl.String(),
+    "superseded": pl.Boolean(),
     "text": pl.String(),
     "sha256": pl.String(),
 }
@@ -192,6 +195,9 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "context": chunk_context(doc.get("title") or "", path),
                 "title": doc.get("title") or "",
                 "language": doc.get("language") or "",
+                "rank_weight": doc.get("rank_weight") or 1.0,
+                "rank_rule": doc.get("rank_rule") or "",
+                "superseded": bool(doc.get("superseded")),
                 "text": body,
                 "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
             }

@@ -1,4 +1,9 @@
-"""Ordered include/exclude rules: the first matching rule decides and is recorded."""
+"""Ordered include/exclude rules: the first matching rule decides and is recorded.
+
+The same files hold ranking rules (`ranking:`): a per-document prior on how much its chunks count
+in search, e.g. archived policies that a current twin supersedes. First match wins here too, and
+the rule's name is recorded with the document and on every chunk it yields.
+"""
 
 from __future__ import annotations
 
@@ -59,12 +64,41 @@ class Rule:
 
 
 @dataclass(frozen=True)
+class RankingRule:
+    """A prior on a document's chunks in search: `weight` multiplies their score (below 1 demotes).
+
+    `superseded` marks outdated versions: a query that asks about earlier versions ("the old
+    policy", "vorherige Version") searches them at full weight instead.
+    """
+
+    name: str
+    when: Rule
+    weight: float
+    superseded: bool = False
+
+
+@dataclass(frozen=True)
+class Prior:
+    weight: float = 1.0
+    rule: str = ""  # the ranking rule that set it, "" when none matched
+    superseded: bool = False
+
+
+@dataclass(frozen=True)
 class RuleSet:
     rules: tuple[Rule, ...]
     sources: tuple[str, ...] = field(default=())
     digest: str = ""
     adapter: str | None = None  # source adapter named by rules/<source_set>.yaml
     intent: str = ""  # what the corpus owner wants indexed, for the rule advisor
+    ranking: tuple[RankingRule, ...] = ()
+
+    def prior(self, doc: dict) -> Prior:
+        """The first ranking rule that matches decides the document's prior; none matching is 1."""
+        for rule in self.ranking:
+            if rule.when.matches(doc):
+                return Prior(rule.weight, rule.name, rule.superseded)
+        return Prior()
 
     def decide(self, doc: dict) -> tuple[str, str]:
         """Return (action, rule name) of the first rule that matches."""
@@ -74,36 +108,53 @@ class RuleSet:
         return "include", DEFAULT_RULE
 
 
+def _conditioned_rule(raw: object, where: str, required: tuple[str, ...], extra: tuple[str, ...]) -> Rule:
+    """The Rule (name, conditions, action) of one YAML entry, with a clear error for a malformed one."""
+    if not isinstance(raw, dict) or any(key not in raw for key in required):
+        needs = " and ".join(f"{'an' if k[0] in 'aeiou' else 'a'} {k!r}" for k in required)
+        raise ValueError(f"{where}: every rule needs {needs}.")
+    unknown = set(raw) - {*required, *extra, *CONDITION_KEYS}
+    if unknown:
+        raise ValueError(f"{where} ({raw['name']}): unknown keys {sorted(unknown)}; allowed: {CONDITION_KEYS}.")
+    if not any(raw.get(k) not in (None, []) for k in CONDITION_KEYS):
+        raise ValueError(f"{where} ({raw['name']}): a rule needs at least one condition, or it matches everything.")
+    lists = {k: tuple(str(v) for v in raw[k]) for k in CONDITION_KEYS if isinstance(raw.get(k), list)}
+    return Rule(
+        name=str(raw["name"]),
+        action=str(raw.get("action", "include")),
+        status=raw.get("status"),
+        text_shorter_than=raw.get("text_shorter_than"),
+        **lists,
+    )
+
+
 def parse_rules(data: dict, source: str) -> list[Rule]:
     rules = []
     for position, raw in enumerate((data or {}).get("rules") or [], start=1):
-        where = f"{source} rule #{position}"
-        if not isinstance(raw, dict) or "name" not in raw or "action" not in raw:
-            raise ValueError(f"{where}: every rule needs a 'name' and an 'action'.")
-        if raw["action"] not in ACTIONS:
-            raise ValueError(f"{where} ({raw['name']}): action must be one of {', '.join(ACTIONS)}.")
-        unknown = set(raw) - {"name", "action", *CONDITION_KEYS}
-        if unknown:
-            raise ValueError(f"{where} ({raw['name']}): unknown keys {sorted(unknown)}; allowed: {CONDITION_KEYS}.")
-        if not any(raw.get(k) not in (None, []) for k in CONDITION_KEYS):
-            raise ValueError(f"{where} ({raw['name']}): a rule needs at least one condition, or it matches everything.")
-        lists = {k: tuple(str(v) for v in raw[k]) for k in CONDITION_KEYS if isinstance(raw.get(k), list)}
-        rules.append(
-            Rule(
-                name=str(raw["name"]),
-                action=raw["action"],
-                status=raw.get("status"),
-                text_shorter_than=raw.get("text_shorter_than"),
-                **lists,
-            )
-        )
+        rule = _conditioned_rule(raw, f"{source} rule #{position}", ("name", "action"), ())
+        if rule.action not in ACTIONS:
+            raise ValueError(f"{source} rule #{position} ({rule.name}): action must be one of {', '.join(ACTIONS)}.")
+        rules.append(rule)
     return rules
+
+
+def parse_ranking(data: dict, source: str) -> list[RankingRule]:
+    ranking = []
+    for position, raw in enumerate((data or {}).get("ranking") or [], start=1):
+        where = f"{source} ranking rule #{position}"
+        rule = _conditioned_rule(raw, where, ("name", "weight"), ("superseded",))
+        weight = raw["weight"]
+        if not isinstance(weight, int | float) or not 0 < weight <= 10:
+            raise ValueError(f"{where} ({rule.name}): weight must be a number above 0 (1 leaves the ranking as is).")
+        ranking.append(RankingRule(rule.name, rule, float(weight), bool(raw.get("superseded", False))))
+    return ranking
 
 
 def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     """Per-source-set rules (rules/<source_set>.yaml) first, then rules/corpus-rules.yaml."""
     files = [rules_dir / f"{source_set}.yaml", rules_dir / "corpus-rules.yaml"]
     rules: list[Rule] = []
+    ranking: list[RankingRule] = []
     sources: list[str] = []
     adapter: str | None = None
     intent = ""
@@ -115,20 +166,32 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         digest.update(raw)
         data = yaml.safe_load(raw) or {}
         rules += parse_rules(data, path.name)
+        ranking += parse_ranking(data, path.name)
         sources.append(path.name)
         adapter = adapter or data.get("adapter")
         intent = intent or str(data.get("intent") or "")
     return RuleSet(
-        rules=tuple(rules), sources=tuple(sources), digest=digest.hexdigest()[:16], adapter=adapter, intent=intent
+        rules=tuple(rules),
+        sources=tuple(sources),
+        digest=digest.hexdigest()[:16],
+        adapter=adapter,
+        intent=intent,
+        ranking=tuple(ranking),
     )
 
 
 def classify_docs(discovered: pl.DataFrame, rule_set: RuleSet) -> pl.DataFrame:
-    """Add `decision`, `rule` and detected `language` columns to the discovered documents."""
-    decisions = [rule_set.decide(doc) for doc in discovered.iter_rows(named=True)]
+    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`) and the
+    detected `language` to the discovered documents."""
+    docs = list(discovered.iter_rows(named=True))
+    decisions = [rule_set.decide(doc) for doc in docs]
+    priors = [rule_set.prior(doc) for doc in docs]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),
         pl.Series("rule", [d[1] for d in decisions], dtype=pl.String),
+        pl.Series("rank_weight", [p.weight for p in priors], dtype=pl.Float64),
+        pl.Series("rank_rule", [p.rule for p in priors], dtype=pl.String),
+        pl.Series("superseded", [p.superseded for p in priors], dtype=pl.Boolean),
         pl.Series("language", [detect_language(t or "") for t in discovered["text"]], dtype=pl.String),
     )
 

@@ -16,7 +16,7 @@ DENSE = "dense"
 SPARSE = "bm25"
 IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
 # Bumped when the collection layout changes; a version of another schema is rebuilt, not seeded.
-INDEX_SCHEMA = 3
+INDEX_SCHEMA = 4
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",
@@ -36,6 +36,9 @@ PAYLOAD_COLUMNS = (
     "parent_text",
     "title",
     "language",
+    "rank_weight",
+    "rank_rule",
+    "superseded",
     "text",
     "sha256",
 )

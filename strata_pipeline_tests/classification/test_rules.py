@@ -284,7 +284,15 @@ def test_classify_docs_and_reason_counts() -> None:
         ]
     )
     classified = classify_docs(frame, rules)
-    assert classified.columns == [*frame.columns, "decision", "rule", "language"]
+    assert classified.columns == [
+        *frame.columns,
+        "decision",
+        "rule",
+        "rank_weight",
+        "rank_rule",
+        "superseded",
+        "language",
+    ]
     assert classified.select("doc_id", "decision", "rule").rows() == [
         ("a.md", "include", "default-include"),
         ("b.md", "include", "default-include"),
@@ -316,3 +324,46 @@ def test_rules_file_names_the_adapter_and_intent(tmp_path: Path) -> None:
     rules = load_rules(tmp_path, "shop")
     assert (rules.adapter, rules.intent) == ("shop-layout", "index product copy")
     assert load_rules(tmp_path, "other").adapter is None
+
+
+def test_ranking_rules_set_a_recorded_prior_first_match_wins(tmp_path: Path) -> None:
+    (tmp_path / "corpus-rules.yaml").write_text(
+        "rules: []\n"
+        "ranking:\n"
+        "  - name: superseded\n    dirs: [archive]\n    weight: 0.8\n    superseded: true\n"
+        "  - name: faq\n    dirs: [faq]\n    weight: 0.95\n"
+    )
+    (tmp_path / "ops.yaml").write_text(
+        "ranking:\n  - name: archived-faq\n    globs: ['faq/archive/*']\n    weight: 0.5\n"
+    )
+    rules = load_rules(tmp_path, "ops")
+    frame = pl.DataFrame([doc("policies/archive/v1.md"), doc("faq/a.md"), doc("faq/archive/old.md"), doc("p.md")])
+    priors = classify_docs(frame, rules).select("doc_id", "rank_weight", "rank_rule", "superseded").rows()
+    assert priors == [
+        ("policies/archive/v1.md", 0.8, "superseded", True),
+        ("faq/a.md", 0.95, "faq", False),
+        ("faq/archive/old.md", 0.5, "archived-faq", False),  # the source-set's own rule is evaluated first
+        ("p.md", 1.0, "", False),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ("- name: x\n  dirs: [a]\n", r"ranking rule #1: every rule needs a 'name' and a 'weight'"),
+        ("- name: x\n  dirs: [a]\n  weight: 0\n", r"\(x\): weight must be a number above 0"),
+        ("- name: x\n  weight: 0.5\n", r"\(x\): a rule needs at least one condition"),
+        ("- name: x\n  dirs: [a]\n  weight: 0.5\n  action: exclude\n", r"unknown keys \['action'\]"),
+    ],
+)
+def test_malformed_ranking_rules_are_rejected(tmp_path: Path, entry: str, message: str) -> None:
+    (tmp_path / "corpus-rules.yaml").write_text("ranking:\n" + "\n".join("  " + line for line in entry.splitlines()))
+    with pytest.raises(ValueError, match=message):
+        load_rules(tmp_path, "x")
+
+
+def test_default_rules_demote_archived_versions() -> None:
+    rules = load_rules(REAL_RULES_DIR, "no-such-source-set")
+    assert rules.prior(doc("policies/archive/travel-v1.md")).superseded
+    assert rules.prior(doc("policies/archive/travel-v1.md")).weight < 1
+    assert rules.prior(doc("policies/travel.md")).weight == 1.0

@@ -12,6 +12,7 @@ from qdrant_client import models as qm
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.store import DENSE, IDS, SPARSE, ensure_collection
 from strata_pipeline.retrieval.search import (
+    DEFAULT_WEIGHTS,
     RRF_K,
     Candidate,
     QueryVectors,
@@ -81,6 +82,7 @@ DENSE_QUERY = [1.0, 0.1, 0.0, 0.0]
 SPARSE_QUERY = ([2, 3], [1.0, 1.0])
 NO_IDS: tuple[list[int], list[float]] = ([], [])
 QUERY = QueryVectors(DENSE_QUERY, SPARSE_QUERY, NO_IDS)
+EQUAL = {DENSE: 1.0, SPARSE: 1.0, IDS: 2.0}  # the hand-computed fusions below weigh dense and BM25 alike
 
 
 def q(k: int) -> float:
@@ -89,7 +91,7 @@ def q(k: int) -> float:
 
 
 def test_hybrid_search_records_every_rank_and_qdrant_fuses(client: QdrantClient) -> None:
-    hits = hybrid_search(client, "handbook", QUERY, limit=10)
+    hits = hybrid_search(client, "handbook", QUERY, limit=10, weights=EQUAL)
     ranks = {c.doc_id: (c.dense_rank, c.sparse_rank, c.identifier_rank) for c in hits}
     # Dense: alpha (cos .995), beta (.855), gamma (.0995); delta is orthogonal (0.0) and still returned.
     assert ranks == {
@@ -129,14 +131,28 @@ def test_single_list_modes_rank_by_that_list(client: QdrantClient) -> None:
 
 
 def test_hybrid_search_limit_and_custom_k(client: QdrantClient) -> None:
-    assert [c.doc_id for c in hybrid_search(client, "handbook", QUERY, limit=2)] == ["gamma.md", "beta.md"]
-    hits = hybrid_search(client, "handbook", QUERY, limit=10, rrf_k=1)
+    assert [c.doc_id for c in hybrid_search(client, "handbook", QUERY, limit=2, weights=EQUAL)] == [
+        "gamma.md",
+        "beta.md",
+    ]
+    hits = hybrid_search(client, "handbook", QUERY, limit=10, rrf_k=1, weights=EQUAL)
     assert {c.doc_id: c.fused_score for c in hits} == {
         "gamma.md": pytest.approx(1 / 3 + 1),
         "beta.md": pytest.approx(1.0),
         "alpha.md": pytest.approx(1.0),
         "delta.md": pytest.approx(0.25),
     }
+
+
+def test_default_weights_give_bm25_the_edge(client: QdrantClient) -> None:
+    """Weighted RRF (Qdrant's formula 1 / (rank / weight + k - 1)) with BM25 at 1.25."""
+    assert DEFAULT_WEIGHTS[SPARSE] > DEFAULT_WEIGHTS[DENSE]
+    hits = hybrid_search(client, "handbook", QUERY, limit=10)
+    fused = {c.doc_id: c.fused_score for c in hits}
+    assert fused["beta.md"] == pytest.approx(1 / 61 + 1 / (2 / 1.25 + 59))
+    assert fused["gamma.md"] == pytest.approx(1 / 62 + 1 / (1 / 1.25 + 59))
+    # beta (dense 2, BM25 2) now edges out gamma (dense 3, BM25 1): equal weights order them the other way.
+    assert [c.doc_id for c in hits][:2] == ["beta.md", "gamma.md"]
 
 
 def test_candidate_defaults() -> None:

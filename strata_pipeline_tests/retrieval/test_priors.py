@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+import pytest
+
+from strata_pipeline.indexing.store import DENSE, SPARSE
+from strata_pipeline.retrieval.priors import apply_priors, asks_about_history, prior_of, weighted
+from strata_pipeline.retrieval.search import Candidate, Lists, merge_and_fuse, rank
+
+
+@pytest.mark.parametrize(
+    ("query", "historical"),
+    [
+        ("In the old remote access policy, how long could a session stay open?", True),
+        ("Which VPN client did we use before the current policy took effect?", True),
+        ("Under the previous, archived vehicle policy, what was allowed?", True),
+        ("Was galt in der vorherigen Version der Richtlinie?", True),
+        ("Que disait l'ancienne politique de retour ?", True),
+        ("What core charge is billed today if a part is not returned?", False),
+        ("How many days do I have to send back a defective part?", False),
+        ("Wie breit muss ein Fahrweg sein?", False),
+        ("Where is the folder of bolds and golden samples?", False),  # "old" inside words does not count
+    ],
+)
+def test_asks_about_history(query: str, historical: bool) -> None:
+    assert asks_about_history(query) is historical
+
+
+def test_prior_of_payloads() -> None:
+    assert prior_of({}, historical=False) == 1.0  # indexed before priors existed
+    assert prior_of({"rank_weight": 0.95}, historical=True) == 0.95
+    archived = {"rank_weight": 0.8, "superseded": True}
+    assert prior_of(archived, historical=False) == 0.8
+    assert prior_of(archived, historical=True) == 1.0  # "the old policy" wants the old policy
+    assert weighted(0.5, 0.8) == pytest.approx(0.4) and weighted(-0.5, 0.8) == pytest.approx(-0.625)
+
+
+def cand(name: str, dense: int, sparse: int, **payload: object) -> Candidate:
+    return Candidate(
+        name,
+        {"doc_id": f"{name}.md", "chunk_id": f"{name}.md#0", **payload},
+        ranks={DENSE: dense, SPARSE: sparse},
+        scores={DENSE: 1.0 - dense / 10, SPARSE: 10.0 - sparse},
+    )
+
+
+def lists() -> Lists:
+    """An archived twin narrowly ahead of the current policy, and an unrelated third document."""
+    archived = cand("policy-v1", 1, 2, rank_weight=0.8, rank_rule="superseded-version", superseded=True)
+    current = cand("policy", 2, 1)
+    other = cand("other", 20, 20)
+    candidates = {c.point_id: c for c in (archived, current, other)}
+    for c in candidates.values():
+        c.fused_score = sum(1 / (r + 59) for r in c.ranks.values())
+    archived.fused_score += 1e-6  # Qdrant put it first
+    return Lists(candidates, ["policy-v1", "policy", "other"])
+
+
+def test_a_superseded_twin_yields_to_the_current_document() -> None:
+    ranked = rank(lists(), "hybrid")
+    assert [c.point_id for c in ranked] == ["policy", "policy-v1", "other"]
+    assert ranked[1].prior == 0.8 and ranked[0].prior == 1.0
+    assert ranked[1].fused_score == pytest.approx(1 / 60 + 1 / 61 + 1e-6)  # the raw RRF score is kept for explain
+
+
+def test_a_question_about_history_keeps_qdrants_order() -> None:
+    ranked = rank(lists(), "hybrid", historical=True)
+    assert [c.point_id for c in ranked] == ["policy-v1", "policy", "other"]
+    assert all(c.prior == 1.0 for c in ranked)
+
+
+def test_priors_apply_to_every_mode_and_across_collections() -> None:
+    dense = rank(lists(), "dense")  # dense scores .9 (archived) and .8 (current): .9 x .8 = .72 < .8
+    assert [c.point_id for c in dense] == ["policy", "policy-v1", "other"]
+    pool = list(lists().candidates.values())
+    # Merging re-ranks each list by raw score, so "other" is third in both lists there, and 2/62
+    # beats the archived twin's (1/60 + 1/61) x 0.8.
+    merged = merge_and_fuse(pool, "hybrid", 60, {DENSE: 1.0, SPARSE: 1.0})
+    assert [c.point_id for c in merged] == ["policy", "other", "policy-v1"]
+    historical = merge_and_fuse(pool, "hybrid", 60, {DENSE: 1.0, SPARSE: 1.0}, historical=True)
+    assert [c.point_id for c in historical] == ["policy-v1", "policy", "other"]  # tie: better dense score first
+
+
+def test_no_priors_leave_the_order_untouched() -> None:
+    plain = [cand("a", 1, 1), cand("b", 2, 2)]
+    plain[0].fused_score, plain[1].fused_score = 0.01, 0.02  # deliberately out of score order
+    assert [c.point_id for c in apply_priors(plain, historical=False)] == ["a", "b"]

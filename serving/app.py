@@ -22,6 +22,7 @@ from strata_pipeline.enrichment.sidecar import connect
 from strata_pipeline.query_engine import Explained
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.resources.factory import build_resources
+from strata_pipeline.retrieval.rerank import RERANK, RerankerUnavailable
 from strata_pipeline.retrieval.search import Candidate, UnknownSourceSetError
 from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 from strata_pipeline.settings import Settings, load_settings
@@ -57,6 +58,7 @@ class Hit(BaseModel):
     dense_score: float | None
     sparse_score: float | None
     fused_score: float
+    rerank_score: float | None = None  # the cross-encoder's score; None when no reranker is configured
 
 
 class ExplainedCandidate(BaseModel):
@@ -134,6 +136,7 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         dense_score=c.dense_score,
         sparse_score=c.sparse_score,
         fused_score=c.fused_score,
+        rerank_score=c.scores.get(RERANK),
     )
 
 
@@ -170,7 +173,12 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
     settings = settings or load_settings()
     resources = {**build_resources(settings), **(overrides or {})}
     index = PublishedIndex(
-        settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"], resources["pii"].guard()
+        settings.index_dir,
+        resources["embedder"],
+        resources["qdrant"],
+        resources["llm"],
+        resources["pii"].guard(),
+        reranker=resources.get("reranker"),
     )
 
     @asynccontextmanager
@@ -192,7 +200,7 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
     def engine():
         try:
             return index.engine()
-        except NoIndexError as exc:
+        except (NoIndexError, RerankerUnavailable) as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
 
     def source_sets(name: str | None) -> list[str] | None:
@@ -204,6 +212,7 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
         return {
             "status": "ok" if versions else "no_index",
             "model": resources["embedder"].model,  # type: ignore[attr-defined]
+            "reranker": resources["reranker"].name if "reranker" in resources else "not configured",
             "source_sets": {
                 name: {"version": v.version, "collection": v.collection, "points": v.point_count, "model": v.model}
                 for name, v in versions.items()
@@ -216,7 +225,7 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
         current = engine()
         query = current.redact_query(request.query)
         log.info("search k=%d source_set=%s query=%r", request.k, request.source_set, query.text)
-        hits = current.retriever.search(query.text, request.k, source_sets(request.source_set))
+        hits = current.search(query.text, request.k, source_sets(request.source_set))  # reranked when configured
         return SearchResponse(
             query=query.text,
             query_redactions=query.redactions,

@@ -211,14 +211,20 @@ class _ProgressPrinter:
 
 def _engine(settings: Settings):
     from strata_pipeline.resources.factory import build_resources
+    from strata_pipeline.retrieval.rerank import RerankerUnavailable
     from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 
     resources = build_resources(settings)
     try:
         return PublishedIndex(
-            settings.index_dir, resources["embedder"], resources["qdrant"], resources["llm"], resources["pii"].guard()
+            settings.index_dir,
+            resources["embedder"],
+            resources["qdrant"],
+            resources["llm"],
+            resources["pii"].guard(),
+            reranker=resources["reranker"],
         ).engine()
-    except NoIndexError as exc:
+    except (NoIndexError, RerankerUnavailable) as exc:
         raise click.ClickException(str(exc)) from exc
 
 
@@ -231,7 +237,9 @@ def _query_options(fn):
 @main.command()
 @click.argument("query")
 @_query_options
-@click.option("--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused score.")
+@click.option(
+    "--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused and rerank score."
+)
 def search(query: str, source_set: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
     from serving.app import explained_from, hit_from
@@ -242,6 +250,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
         explained = (
             [explained_from(e).model_dump() for e in engine.explain(query, k, _one(source_set))] if explain else []
         )
+        unscored = "-" if engine.reranker is not None else "not configured"  # "-": past the reranked top N
     if as_json:
         click.echo(
             json.dumps({"query": query, "hits": hits, **({"candidates": explained} if explain else {})}, indent=2)
@@ -251,7 +260,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
         click.echo(f"{'pos':>4} {'dense':>5} {'bm25':>5} {'ids':>4} {'rrf':>8}  rerank          chunk")
         for e in explained:
             cells = [e["position"] or "-", e["dense_rank"] or "-", e["sparse_rank"] or "-", e["identifier_rank"] or "-"]
-            rerank = "not configured" if e["rerank_score"] is None else f"{e['rerank_score']:.3f}"
+            rerank = unscored if e["rerank_score"] is None else f"{e['rerank_score']:.3f}"
             fate = f"  (dropped: {e['dropped']})" if e["dropped"] else ""
             click.echo(
                 f"{cells[0]!s:>4} {cells[1]!s:>5} {cells[2]!s:>5} {cells[3]!s:>4} {e['fused_score']:>8.5f}  "
@@ -262,6 +271,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
         click.echo(
             f"{h['rank']:>2}. {h['source_set']}/{h['chunk_id']}  lines {h['line_start']}-{h['line_end']}  "
             f"rrf={h['fused_score']:.4f} dense#{h['dense_rank']} sparse#{h['sparse_rank']} id#{h['identifier_rank']}"
+            + ("" if h["rerank_score"] is None else f" rerank={h['rerank_score']:.3f}")
         )
         click.echo("    " + h["text"][:200].replace("\n", " "))
 

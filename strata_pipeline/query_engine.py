@@ -14,7 +14,9 @@ from qdrant_client import QdrantClient
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
-from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
+from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
+from strata_pipeline.retrieval.exact_index import ExactIndex
+from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
 from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
 
 
@@ -23,7 +25,7 @@ class Explained:
     candidate: Candidate
     position: int | None  # 1-based place in the results, None when dropped
     dropped: str | None  # why it is not in the results
-    rerank_score: float | None = None  # set when a reranker is configured
+    rerank_score: float | None = None  # set when a reranker is configured and scored this candidate
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class QueryEngine:
         llm: AnthropicResource | None = None,
         config: EngineConfig = EngineConfig(),
         guard: PrivacyGuard | None = None,
+        reranker: RerankerResource | None = None,
     ) -> None:
         for version in versions.values():
             if version.model != embedder.model:
@@ -54,10 +57,16 @@ class QueryEngine:
         self.llm = llm
         self.config = config
         self.guard = guard
+        self.reranker = reranker if reranker is not None and reranker.enabled else None
+        if self.reranker is not None:
+            self.reranker.load()  # fail here, with what to set, rather than on the first query
         self._clients: dict[str, QdrantClient] = {}
+        exact: dict[str, ExactIndex] = {}
         try:
             for name, version in versions.items():
                 self._clients[name] = qdrant.open_reader(version)
+                if qdrant.embedded:  # exact in-process search; a Qdrant server is fast on its own
+                    exact[name] = ExactIndex.build(self._clients[name], version.collection)
         except Exception:
             self.close()
             raise
@@ -67,37 +76,89 @@ class QueryEngine:
             {name: (self._clients[name], v.collection) for name, v in versions.items()},
             rrf_k=config.rrf_k,
             candidates=config.candidates,
+            exact=exact,
         )
 
     def redact_query(self, query: str) -> Audited:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
         return self.guard.redact_query(query) if self.guard else Audited(query, 0)
 
+    @property
+    def modes(self) -> tuple[str, ...]:
+        """The retrieval modes the eval compares: hybrid+rerank joins them when a reranker is configured."""
+        return (*MODES, RERANKED_MODE) if self.reranker else MODES
+
+    @property
+    def reranker_name(self) -> str:
+        return self.reranker.name if self.reranker else "not configured"
+
     def search(
         self, query: str, k: int = 5, source_sets: list[str] | None = None, mode: str = "hybrid"
     ) -> list[Candidate]:
-        return self.retriever.search(self.redact_query(query).text, k, source_sets, mode)
+        """Best `k` chunks. With a reranker configured, hybrid search is reranked: that is what the API
+        and the answers use. Mode "hybrid+rerank" asks for the reranked order explicitly."""
+        return self._search_redacted(self.redact_query(query).text, k, source_sets, mode)
 
     def explain(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Explained]:
-        """Every candidate the retrievers returned, with its ranks, fused score and fate.
+        """Every candidate the retrievers returned, with its ranks, fused score, rerank score and fate.
 
-        No cross-encoder is configured, so rerank scores are None and no score floor applies; the only
-        reason to drop a candidate is falling below the top k of the fused order.
+        Without a reranker the fused order decides, rerank scores are None, and the only reason to drop
+        a candidate is "beyond top k". With one, the top N fused candidates are scored and reordered, so
+        a candidate may also be "below rerank floor F" or, past N, "beyond top N fused (not reranked)".
         """
-        pool = self.retriever.search(self.redact_query(query).text, self.retriever.candidates, source_sets)
-        return [
-            Explained(cand, position if position <= k else None, None if position <= k else f"beyond top {k}")
-            for position, cand in enumerate(pool, start=1)
-        ]
+        text = self.redact_query(query).text
+        if self.reranker is None:
+            fates = [(c, None, None) for c in self.retriever.search(text, self.retriever.candidates, source_sets)]
+        else:
+            pool = self.retriever.search(text, max(self.retriever.candidates, self._rerank_depth(k)), source_sets)
+            fates = [(r.candidate, r.score, r.dropped) for r in self._rerank(text, pool, k)]
+        explained, position = [], 0
+        for cand, score, dropped in fates:
+            if dropped is None:
+                position += 1
+                dropped = None if position <= k else f"beyond top {k}"
+            explained.append(Explained(cand, position if dropped is None else None, dropped, score))
+        return explained
 
     def search_modes(
-        self, query: str, k: int, source_sets: list[str] | None = None, modes: tuple[str, ...] = MODES
+        self, query: str, k: int, source_sets: list[str] | None = None, modes: tuple[str, ...] | None = None
     ) -> dict[str, list[Candidate]]:
-        """Every mode's ranking from one embedding of the (redacted) query: what the eval compares."""
-        return self.retriever.search_modes(self.redact_query(query).text, k, source_sets, modes)
+        """Every mode's ranking from one embedding of the (redacted) query: what the eval compares.
+        `modes` defaults to `self.modes`; hybrid+rerank reranks the hybrid list of the same round trip."""
+        modes = self.modes if modes is None else modes
+        text = self.redact_query(query).text
+        if RERANKED_MODE not in modes:
+            return self.retriever.search_modes(text, k, source_sets, modes)
+        depth = self._rerank_depth(k)
+        plain = tuple(dict.fromkeys([*(m for m in modes if m != RERANKED_MODE), "hybrid"]))
+        ranked = self.retriever.search_modes(text, depth, source_sets, plain)
+        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"], k), k)
+        return {mode: ranked[mode][:k] for mode in modes}
 
-    def _search_redacted(self, query: str, k: int, source_sets: list[str] | None) -> list[Candidate]:
-        return self.retriever.search(query, k, source_sets)
+    def _search_redacted(
+        self, query: str, k: int, source_sets: list[str] | None, mode: str = "hybrid"
+    ) -> list[Candidate]:
+        if mode == RERANKED_MODE or (mode == "hybrid" and self.reranker is not None):
+            pool = self.retriever.search(query, self._rerank_depth(k), source_sets)
+            return self._kept(self._rerank(query, pool, k), k)
+        return self.retriever.search(query, k, source_sets, mode)
+
+    def _rerank_depth(self, k: int) -> int:
+        """How many fused candidates the reranker scores: the configured N, and always enough to fill k."""
+        if self.reranker is None:
+            raise ValueError(
+                f"Mode {RERANKED_MODE!r} needs a reranker: set STRATA_RERANK_MODEL or STRATA_RERANK_MODEL_PATH."
+            )
+        return max(self.reranker.candidates, k)
+
+    def _rerank(self, query: str, pool: list[Candidate], k: int) -> list[Reranked]:
+        assert self.reranker is not None  # callers check via _rerank_depth
+        return rerank(pool, self.reranker.scorer(query), self.reranker.floor, self._rerank_depth(k))
+
+    @staticmethod
+    def _kept(reranked: list[Reranked], k: int) -> list[Candidate]:
+        """The results of a rerank: candidates it kept (the floor passed), best first, at most k."""
+        return [r.candidate for r in reranked if r.dropped is None][:k]
 
     def ask(
         self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None

@@ -13,7 +13,7 @@ from pathlib import Path
 from strata_pipeline.indexing.versions import IndexVersion, current_version, published_source_sets
 from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.redaction.guard import PrivacyGuard
-from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource
+from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
 
 
 class NoIndexError(RuntimeError):
@@ -28,12 +28,14 @@ class PublishedIndex:
         qdrant: QdrantResource,
         llm: AnthropicResource | None,
         guard: PrivacyGuard | None = None,
+        reranker: RerankerResource | None = None,
     ) -> None:
         self.index_dir = index_dir
         self.embedder = embedder
         self.qdrant = qdrant
         self.llm = llm
         self.guard = guard
+        self.reranker = reranker
         self._lock = threading.Lock()
         self._engine: QueryEngine | None = None
         self._served: dict[str, str] = {}
@@ -53,7 +55,9 @@ class PublishedIndex:
             wanted = {name: v.version for name, v in versions.items()}
             if self._engine is None or wanted != self._served:
                 old = self._engine
-                self._engine = QueryEngine(self.embedder, self.qdrant, versions, llm=self.llm, guard=self.guard)
+                self._engine = QueryEngine(
+                    self.embedder, self.qdrant, versions, llm=self.llm, guard=self.guard, reranker=self.reranker
+                )
                 self._served = wanted
                 if old is not None:
                     old.close()

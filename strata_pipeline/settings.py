@@ -15,6 +15,7 @@ PROJECT_ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_EMBED_MODEL = "strata/all-MiniLM-L6-v2-int8"
 DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
+DEFAULT_JUDGE_MODEL = "claude-haiku-4-5"  # grades answers; must differ from the generator
 
 
 def _env(name: str, default: str) -> str:
@@ -34,6 +35,12 @@ class Settings:
     embed_model_path: str
     sparse_model: str
     anthropic_model: str
+    judge_model: str = DEFAULT_JUDGE_MODEL
+    # Optional cross-encoder rerank: off (not configured) unless a model name or folder is set.
+    rerank_model: str = ""
+    rerank_model_path: str = ""
+    rerank_floor: float | None = None
+    rerank_candidates: int = 20
 
     @property
     def assets_dir(self) -> Path:
@@ -60,6 +67,23 @@ class Settings:
         return Path(_env("DAGSTER_HOME", str(self.home / "dagster_home")))
 
 
+def _env_number(name: str, kind: type[float] | type[int]) -> float | int | None:
+    value = _env(name, "")
+    if not value:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r} is not a{'n integer' if kind is int else ' number'}.") from None
+
+
+def _env_count(name: str, default: int) -> int:
+    value = _env_number(name, int)
+    if value is not None and value < 1:
+        raise ValueError(f"{name} must be at least 1, not {value}.")
+    return default if value is None else int(value)
+
+
 def load_settings() -> Settings:
     """Read the STRATA_* variables (and QDRANT_URL), falling back to the project defaults."""
     home = Path(_env("STRATA_HOME", str(PROJECT_ROOT / ".strata")))
@@ -75,6 +99,11 @@ def load_settings() -> Settings:
         embed_model_path=_env("STRATA_EMBED_MODEL_PATH", ""),
         sparse_model=_env("STRATA_SPARSE_MODEL", DEFAULT_SPARSE_MODEL),
         anthropic_model=_env("STRATA_ANTHROPIC_MODEL", DEFAULT_ANTHROPIC_MODEL),
+        judge_model=_env("STRATA_JUDGE_MODEL", DEFAULT_JUDGE_MODEL),
+        rerank_model=_env("STRATA_RERANK_MODEL", ""),
+        rerank_model_path=_env("STRATA_RERANK_MODEL_PATH", ""),
+        rerank_floor=_env_number("STRATA_RERANK_FLOOR", float),
+        rerank_candidates=_env_count("STRATA_RERANK_CANDIDATES", 20),
     )
 
 

@@ -8,6 +8,7 @@ import dagster as dg
 from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
     AnswerCheck,
@@ -26,9 +27,9 @@ from strata_pipeline.resources import (
     EmbedderResource,
     PiiResource,
     QdrantResource,
+    RerankerResource,
     SidecarResource,
 )
-from strata_pipeline.retrieval.search import MODES
 
 
 @dg.asset(partitions_def=source_sets, group_name="evaluate", kinds={"qdrant"})
@@ -40,14 +41,18 @@ def eval_report(
     sidecar: SidecarResource,
     llm: AnthropicResource,
     pii: PiiResource,
+    reranker: RerankerResource,
     enriched_sidecar: IndexVersion,
 ) -> dg.Output[dict]:
     """Retrieval and answer quality of the new index version on `golden/<source_set>.yaml`.
 
-    Dense, sparse and hybrid retrieval side by side, overall and per category, through the same
-    QueryEngine the API uses, before the version is published; plus PII and secret detection
+    Dense, sparse and hybrid retrieval, and hybrid+rerank when a reranker is configured, side by side,
+    overall and per category, through the same QueryEngine the API uses, before the version is
+    published (the headline figures stay plain hybrid: they judge the index); plus PII and secret detection
     figures of the configured redaction on the labelled synthetic corpora. Numeric metadata keys are stable,
-    so the UI plots them across materialisations; the full per-question table is a linked file.
+    so the UI plots them across materialisations; the full per-question table is a linked file. ragas
+    metrics (evaluation/ragas_metrics.py) come on top: ID-based context precision/recall and string
+    similarity always; faithfulness and answer relevancy, judged by a second Claude model, with a key.
     """
     version = enriched_sidecar
     rules = load_rules(Path(corpus.rules_dir), context.partition_key)
@@ -76,7 +81,11 @@ def eval_report(
             f"{'; '.join(missing[:20])}. Fix golden/{context.partition_key}.yaml or the rules that excluded them.",
             metadata={"unknown_labels": len(missing)},
         )
-    with QueryEngine(embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard()) as engine:
+    judge = llm.judge() if llm.enabled else None  # fails here if the judge is the generator model
+    with QueryEngine(
+        embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard(), reranker=reranker
+    ) as engine:
+        modes, reranker_name = engine.modes, engine.reranker_name
 
         def search(question: str, n: int) -> dict[str, list[str]]:
             return {mode: [c.doc_id for c in hits] for mode, hits in engine.search_modes(question, n).items()}
@@ -84,17 +93,27 @@ def eval_report(
         def answer(question: str) -> AnswerCheck:
             supplied = engine.search(question, golden.k)
             result = engine.ask(question, golden.k, candidates=supplied)
-            return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
+            passages = engine.context(supplied)
+            return AnswerCheck(
+                result.abstained,
+                result.text,
+                citations_valid(result, passages),
+                context_ids=tuple(p.doc_id for p in passages),
+                contexts=tuple(p.payload.get("text", "") for p in passages),
+            )
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
-    summary = summarise(results, golden.k, MODES) | pii.privacy_figures()
+    ragas = score_ragas(
+        golden, results, known_docs, complete=judge.complete if judge else None, embed_query=embedder.query_dense
+    )
+    summary = summarise(results, golden.k, modes) | ragas | pii.privacy_figures()
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)
     report_path = report_dir / f"{version.version}.json"
     report_path.write_text(json.dumps(report, indent=2), encoding="utf-8")
     (report_dir / f"{version.version}.md").write_text(
-        summary_markdown(summary, MODES) + "\n\n" + markdown_table(results, max_rows=10_000), encoding="utf-8"
+        summary_markdown(summary, modes) + "\n\n" + markdown_table(results, max_rows=10_000), encoding="utf-8"
     )
     return dg.Output(
         report,
@@ -102,8 +121,9 @@ def eval_report(
             **summary,
             **fingerprint,
             "answerer": "llm" if llm.enabled else "extractive",
-            "reranker": "not configured",
-            "summary": dg.MetadataValue.md(summary_markdown(summary, MODES)),
+            "reranker": reranker_name,
+            "ragas_judge": judge.model if judge else "not configured",
+            "summary": dg.MetadataValue.md(summary_markdown(summary, modes)),
             "report": dg.MetadataValue.path(str(report_path)),
             "per_question": dg.MetadataValue.md(markdown_table(results, max_rows=25)),
         },

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
+from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
 
 CUTOFFS = (1, 5, 10)
 MAX_CUTOFF = max(CUTOFFS)
@@ -23,6 +24,8 @@ class AnswerCheck:
     abstained: bool
     text: str
     citations_valid: bool  # every citation points at a supplied passage and quotes it verbatim
+    context_ids: tuple[str, ...] = ()  # document of each supplied passage, in order (ragas ID metrics)
+    contexts: tuple[str, ...] = ()  # the supplied passages' text (ragas faithfulness)
 
 
 AnswerFn = Callable[[str], AnswerCheck]
@@ -39,6 +42,10 @@ class QuestionResult:
     answer_ok: bool | None = None  # expected substrings present / correct abstention; None if not checked
     abstained: bool | None = None
     citations_valid: bool | None = None
+    answer_text: str | None = None
+    context_ids: list[str] = field(default_factory=list)
+    contexts: list[str] = field(default_factory=list)
+    ragas: dict[str, float] = field(default_factory=dict)  # per-question ragas scores (ragas_metrics.py)
     extra: dict = field(default_factory=dict)
 
 
@@ -102,6 +109,8 @@ def evaluate(
             check = answer(q.question)
             result.abstained = check.abstained
             result.citations_valid = None if check.abstained else check.citations_valid
+            result.answer_text = check.text
+            result.context_ids, result.contexts = list(check.context_ids), list(check.contexts)
             if q.unanswerable:
                 result.answer_ok = check.abstained
             else:
@@ -122,18 +131,24 @@ def mode_metrics(results: list[QuestionResult], mode: str) -> dict[str, float]:
     return {m: _mean([s[m] for s in scored]) for m in metrics}
 
 
+def mode_key(mode: str) -> str:
+    """A mode as a metadata-key prefix: "hybrid+rerank" -> "hybrid_rerank" (no "+" in keys)."""
+    return mode.replace("+", "_")
+
+
 def summarise(results: list[QuestionResult], k: int, modes: Sequence[str]) -> dict[str, float]:
     """Flat, stable numeric keys: `<mode>_<metric>`, `<mode>_<metric>__<category>`, answer figures,
-    and the headline `recall_at_<k>`, `precision_at_<k>`, `mrr`, `ndcg_at_<k>` of hybrid retrieval."""
+    and the headline `recall_at_<k>`, `precision_at_<k>`, `mrr`, `ndcg_at_<k>` of hybrid retrieval.
+    Modes appear in keys through `mode_key`."""
     summary: dict[str, float] = {}
     for mode in modes:
-        summary |= {f"{mode}_{m}": v for m, v in mode_metrics(results, mode).items()}
+        summary |= {f"{mode_key(mode)}_{m}": v for m, v in mode_metrics(results, mode).items()}
         for category in sorted({r.category for r in results if not r.unanswerable}):
             in_category = [r for r in results if r.category == category]
             for metric in ("recall_at_5", "mrr_at_10"):
                 values = [r.scores[mode][metric] for r in in_category if mode in r.scores]
                 if values:
-                    summary[f"{mode}_{metric}__{category}"] = _mean(values)
+                    summary[f"{mode_key(mode)}_{metric}__{category}"] = _mean(values)
     headline = "hybrid" if "hybrid" in modes else modes[0]
     scored = [r for r in results if headline in r.scores]
     for name, metric in ((f"recall_at_{k}", f"recall_at_{k}"), (f"precision_at_{k}", f"precision_at_{k}"),
@@ -153,7 +168,8 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
     metrics = ["recall_at_1", "recall_at_5", "recall_at_10", "precision_at_5", "mrr_at_10", "ndcg_at_10"]
     lines = ["| mode | " + " | ".join(metrics) + " |", "|---" * (len(metrics) + 1) + "|"]
     for mode in modes:
-        lines.append(f"| {mode} | " + " | ".join(f"{summary.get(f'{mode}_{m}', 0.0):.3f}" for m in metrics) + " |")
+        row = (f"{summary.get(f'{mode_key(mode)}_{m}', 0.0):.3f}" for m in metrics)
+        lines.append(f"| {mode} | " + " | ".join(row) + " |")
     lines.append(
         f"\nanswers: accuracy {summary['answer_accuracy']:.3f}, abstention {summary['abstention_accuracy']:.3f}, "
         f"citation validity {summary['citation_validity']:.3f}"
@@ -163,6 +179,8 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
             f"redaction: PII recall {summary['pii_recall']:.3f}, precision {summary['pii_precision']:.3f}; "
             f"secret recall {summary['secret_recall']:.3f}, clean documents flagged {summary['clean_flagged_rate']:.3f}"
         )
+    if ragas := ragas_markdown(summary):
+        lines.append(ragas)
     return "\n".join(lines)
 
 

@@ -5,6 +5,7 @@ from strata_pipeline.resources.embedder import EmbedderResource
 from strata_pipeline.resources.llm import AnthropicResource
 from strata_pipeline.resources.pii import PiiResource
 from strata_pipeline.resources.qdrant import QdrantResource
+from strata_pipeline.resources.reranker import RerankerResource
 from strata_pipeline.resources.sidecar import SidecarResource
 
 __all__ = [
@@ -13,5 +14,6 @@ __all__ = [
     "EmbedderResource",
     "PiiResource",
     "QdrantResource",
+    "RerankerResource",
     "SidecarResource",
 ]

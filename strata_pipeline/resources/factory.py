@@ -11,6 +11,7 @@ from strata_pipeline.resources.embedder import EmbedderResource
 from strata_pipeline.resources.llm import AnthropicResource
 from strata_pipeline.resources.pii import PiiResource
 from strata_pipeline.resources.qdrant import QdrantResource
+from strata_pipeline.resources.reranker import RerankerResource
 from strata_pipeline.resources.sidecar import SidecarResource
 from strata_pipeline.settings import Settings
 
@@ -33,6 +34,17 @@ def build_resources(settings: Settings) -> dict[str, Any]:
         ),
         "qdrant": QdrantResource(url=settings.qdrant_url, api_key=os.environ.get("QDRANT_API_KEY", "")),
         "pii": PiiResource(backend=os.environ.get("STRATA_PII_BACKEND", "presidio-ner")),
-        "llm": AnthropicResource(api_key=os.environ.get("ANTHROPIC_API_KEY", ""), model=settings.anthropic_model),
+        "llm": AnthropicResource(
+            api_key=os.environ.get("ANTHROPIC_API_KEY", ""),
+            model=settings.anthropic_model,
+            judge_model=settings.judge_model,
+        ),
         "sidecar": SidecarResource(),
+        "reranker": RerankerResource(
+            model=settings.rerank_model,
+            model_path=settings.rerank_model_path,
+            floor=settings.rerank_floor,
+            candidates=settings.rerank_candidates,
+            models_dir=str(settings.models_dir),
+        ),
     }

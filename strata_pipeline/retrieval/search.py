@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from qdrant_client import QdrantClient
 from qdrant_client import models as qm
@@ -17,6 +18,9 @@ from qdrant_client import models as qm
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.store import DENSE, IDS, SPARSE
 from strata_pipeline.retrieval.priors import apply_priors, asks_about_history
+
+if TYPE_CHECKING:
+    from strata_pipeline.retrieval.exact_index import ExactIndex
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -250,7 +254,11 @@ SparseQuery = Callable[[str], SparseVec]
 
 
 class Retriever:
-    """Hybrid search over one or more index versions (one collection per source-set)."""
+    """Hybrid search over one or more index versions (one collection per source-set).
+
+    `exact` holds an in-process ExactIndex per embedded source-set: the same lists as Qdrant's query,
+    without the embedded store's point-by-point Python. Source-sets without one query Qdrant.
+    """
 
     def __init__(
         self,
@@ -260,6 +268,7 @@ class Retriever:
         rrf_k: int = RRF_K,
         candidates: int = 40,
         weights: dict[str, float] | None = None,
+        exact: dict[str, ExactIndex] | None = None,
     ) -> None:
         self._dense_query = dense_query
         self._sparse_query = sparse_query
@@ -267,6 +276,7 @@ class Retriever:
         self.rrf_k = rrf_k
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
+        self.exact = exact or {}
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -291,7 +301,7 @@ class Retriever:
         vectors = self.vectors(query)
         names = source_sets or sorted(self.indexes)
         depth = max(self.candidates, limit)
-        results = [query_lists(*self.indexes[n], vectors, depth, self.rrf_k, self.weights) for n in names]
+        results = [self.lists(n, vectors, depth) for n in names]
         historical = asks_about_history(query)
         if len(results) == 1:
             return {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
@@ -299,3 +309,11 @@ class Retriever:
         # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
         pool = [c for lists in results for c in lists.candidates.values()]
         return {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
+
+    def lists(self, source_set: str, vectors: QueryVectors, depth: int) -> Lists:
+        """One source-set's candidate lists: from its ExactIndex when it has one, else from Qdrant."""
+        client, collection = self.indexes[source_set]
+        exact = self.exact.get(source_set)
+        if exact is not None:
+            return exact.query_lists(client, vectors, depth, self.rrf_k, self.weights)
+        return query_lists(client, collection, vectors, depth, self.rrf_k, self.weights)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from pathlib import Path
 
 import polars as pl
 import yaml
@@ -160,3 +162,20 @@ def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> N
     for entity in ("person", "email", "phone", "iban", "credit_card", "ip_address", "address"):
         assert 0.0 <= meta[f"pii_recall_{entity}"] <= 1.0 and 0.0 <= meta[f"pii_precision_{entity}"] <= 1.0
     assert "redaction: PII recall" in meta["summary"]
+
+
+def test_eval_report_carries_ragas_metrics_and_per_question_scores(stack: Stack) -> None:
+    for partition in ("handbook", "products"):
+        meta = stack.materialization(stack.results[partition], "eval_report")
+        for key in ("ragas_id_context_precision", "ragas_id_context_recall", "ragas_string_similarity"):
+            assert isinstance(meta[key], float) and 0.0 <= meta[key] <= 1.0, key
+        # The passages the answers were read from come from the right documents.
+        assert meta["ragas_id_context_recall"] >= 0.8
+        # No Anthropic key in the tests: nothing is judged, and no judged figure is made up.
+        assert "ragas_faithfulness" not in meta and "ragas_answer_relevancy" not in meta
+        assert meta["ragas_judge"] == "not configured"
+        assert "ragas: ID context precision" in meta["summary"] and "not configured" in meta["summary"]
+        report = json.loads(Path(meta["report"]).read_text())
+        scored = [q for q in report["questions"] if not q["unanswerable"]]
+        assert scored and all(0.0 <= q["ragas"]["id_context_recall"] <= 1.0 for q in scored)
+        assert all(q["ragas"] == {} for q in report["questions"] if q["unanswerable"])

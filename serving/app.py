@@ -58,6 +58,8 @@ class Hit(BaseModel):
     dense_score: float | None
     sparse_score: float | None
     fused_score: float
+    prior: float = 1.0  # the document's ranking prior (rules' ranking:), multiplied into the fused score
+    rank_rule: str = ""  # the ranking rule that set the prior, "" when none did
     rerank_score: float | None = None  # the cross-encoder's score; None when no reranker is configured
 
 
@@ -69,6 +71,8 @@ class ExplainedCandidate(BaseModel):
     sparse_rank: int | None
     identifier_rank: int | None
     fused_score: float
+    prior: float
+    rank_rule: str
     rerank_score: float | None
     position: int | None
     dropped: str | None
@@ -136,6 +140,8 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         dense_score=c.dense_score,
         sparse_score=c.sparse_score,
         fused_score=c.fused_score,
+        prior=c.prior,
+        rank_rule=p.get("rank_rule") or "",
         rerank_score=c.scores.get(RERANK),
     )
 
@@ -150,6 +156,8 @@ def explained_from(e: Explained) -> ExplainedCandidate:
         sparse_rank=c.sparse_rank,
         identifier_rank=c.identifier_rank,
         fused_score=c.fused_score,
+        prior=c.prior,
+        rank_rule=c.payload.get("rank_rule") or "",
         rerank_score=e.rerank_score,
         position=e.position,
         dropped=e.dropped,

@@ -257,14 +257,15 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
         )
         return
     if explain:
-        click.echo(f"{'pos':>4} {'dense':>5} {'bm25':>5} {'ids':>4} {'rrf':>8}  rerank          chunk")
+        click.echo(f"{'pos':>4} {'dense':>5} {'bm25':>5} {'ids':>4} {'rrf':>8} {'prior':>5}  rerank          chunk")
         for e in explained:
             cells = [e["position"] or "-", e["dense_rank"] or "-", e["sparse_rank"] or "-", e["identifier_rank"] or "-"]
             rerank = unscored if e["rerank_score"] is None else f"{e['rerank_score']:.3f}"
             fate = f"  (dropped: {e['dropped']})" if e["dropped"] else ""
+            rule = f"  [{e['rank_rule']}]" if e["rank_rule"] else ""
             click.echo(
-                f"{cells[0]!s:>4} {cells[1]!s:>5} {cells[2]!s:>5} {cells[3]!s:>4} {e['fused_score']:>8.5f}  "
-                f"{rerank:<15} {e['source_set']}/{e['chunk_id']}{fate}"
+                f"{cells[0]!s:>4} {cells[1]!s:>5} {cells[2]!s:>5} {cells[3]!s:>4} {e['fused_score']:>8.5f} "
+                f"{e['prior']:>5.2f}  {rerank:<15} {e['source_set']}/{e['chunk_id']}{rule}{fate}"
             )
         return
     for h in hits:

@@ -108,6 +108,7 @@ def test_search_explain_shows_ranks_and_dropped_candidates(stack: Stack) -> None
     result = CliRunner().invoke(main, ["search", "error E-204 encoder mismatch", "--explain", "--k", "2"], env=env)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split() == ["pos", "dense", "bm25", "ids", "rrf", "rerank", "chunk"]
+    assert lines[0].split() == ["pos", "dense", "bm25", "ids", "rrf", "prior", "rerank", "chunk"]
     assert lines[1].split()[0] == "1" and lines[2].split()[0] == "2"
     assert "(dropped: beyond top 2)" in lines[3] and "not configured" in lines[1]
+    assert lines[1].split()[5] == "1.00"  # no ranking rule matches these sample documents

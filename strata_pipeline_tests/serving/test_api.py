@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from serving.app import create_app
+from serving.app import create_app, explained_from, hit_from
 from strata_pipeline.indexing.versions import current_version
+from strata_pipeline.query_engine import Explained
+from strata_pipeline.retrieval.search import Candidate
 from strata_pipeline_tests.conftest import Stack, run_partition
 
 
@@ -106,3 +108,18 @@ def test_search_explain_lists_every_candidate_with_ranks_and_fate(client: TestCl
     assert len(candidates) > 3 and all(c["rerank_score"] is None for c in candidates)  # no reranker configured
     assert any(c["identifier_rank"] == 1 for c in kept)  # the chunk naming E-204 is among the results
     assert client.post("/search", json={"query": "E-204"}).json()["candidates"] is None
+
+
+def test_explain_and_hits_show_the_ranking_prior_and_its_rule() -> None:
+    archived = Candidate(
+        "p1",
+        {"chunk_id": "policies/archive/v1.md#0", "doc_id": "policies/archive/v1.md", "source_set": "ops",
+         "rank_rule": "superseded-version", "superseded": True},
+        ranks={"dense": 1},
+        fused_score=0.03,
+        prior=0.8,
+    )  # fmt: skip
+    row = explained_from(Explained(archived, None, "beyond top 1"))
+    assert (row.prior, row.rank_rule, row.dropped) == (0.8, "superseded-version", "beyond top 1")
+    hit = hit_from(1, archived)
+    assert (hit.prior, hit.rank_rule) == (0.8, "superseded-version")

@@ -63,10 +63,10 @@ def test_cli_explain_prints_rerank_scores_from_the_environment(stack: Stack, mod
     result = CliRunner().invoke(main, ["search", QUESTION, "--explain", "--k", "2"], env=env)
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].split() == ["pos", "dense", "bm25", "ids", "rrf", "rerank", "chunk"]
-    assert lines[1].split()[0] == "1" and float(lines[1].split()[5]) >= 4.0  # a number, where "not configured" was
+    assert lines[0].split() == ["pos", "dense", "bm25", "ids", "rrf", "prior", "rerank", "chunk"]
+    assert lines[1].split()[0] == "1" and float(lines[1].split()[6]) >= 4.0  # a number, where "not configured" was
     assert "not configured" not in result.output
     assert any("(dropped: below rerank floor 4)" in line for line in lines)
     assert any("(dropped: beyond top 2)" in line for line in lines)
     hits = json.loads(CliRunner().invoke(main, ["search", QUESTION, "--json"], env=env).output)["hits"]
-    assert f"{hits[0]['rerank_score']:.3f}" == lines[1].split()[5] and "Probation" in hits[0]["text"]
+    assert f"{hits[0]['rerank_score']:.3f}" == lines[1].split()[6] and "Probation" in hits[0]["text"]

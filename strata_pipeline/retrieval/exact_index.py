@@ -9,8 +9,9 @@ What it holds, per collection (one index version):
     bm25/ids each sparse vector name as column-major postings (a CSC matrix in plain numpy: one
              sorted term-id array, indptr, row slots, float64 values) plus each term's live
              document frequency, for Qdrant's IDF
-    ids      the point id of every slot; payloads stay in Qdrant and are fetched with
-             `client.retrieve` only for the candidates a query returns
+    ids      the point id of every slot; payloads stay in Qdrant and are read only for the
+             candidates a query returns: from the embedded client's own payload list when the index
+             mirrors it (a shallow copy each), else with `client.retrieve` (which deep-copies)
 
 How it matches embedded Qdrant (qdrant-client 1.20, local/local_collection.py):
     dense    cosine: query / |query| against the unit rows. A float32 product picks a shortlist, which
@@ -20,19 +21,21 @@ How it matches embedded Qdrant (qdrant-client 1.20, local/local_collection.py):
              term. The dot product is summed in float64 in ascending term order and rounded to
              float32, exactly as `sparse_dot_product` does, so scores are bit-identical. A point
              sharing no term with the query is not a hit (Qdrant's -inf).
-    order    Qdrant ranks with `np.argsort(scores)[::-1]` over every slot of the collection, numpy's
-             unstable (SIMD) sort, so exact ties land in an order that depends on the whole array.
-             For sparse lists the index rebuilds that same float32 array in Qdrant's slot order and
-             makes the same call, so even ties (common in the identifier list, whose values are all
-             1) come out in Qdrant's order. When the top holds no tie, the scores alone decide, and a
-             partial sort of the hits gives the same order without sorting every slot.
+    order    Scores decide; exactly tied scores go by point id (deterministic, and blind to the order
+             points were written in). Qdrant ranks with `np.argsort(scores)[::-1]` over every slot, numpy's
+             unstable sort, so its order among exact ties is an artifact of the whole array. With
+             `qdrant_ties=True` the index rebuilds that float32 array in Qdrant's slot order and
+             makes the same call, so ties (common in the identifier list, whose values are all 1)
+             come out exactly in Qdrant's order. That costs a sort of every slot per tied query
+             (about 1 ms at 50k points), so serving leaves it off and the equivalence tests turn it on.
     fusion   Qdrant's local weighted RRF (`reciprocal_rank_fusion`): 1 / ((position + 1) / weight +
              k - 1) summed in list order, then a stable sort.
 
 Known differences:
     - Dense exact ties (duplicate chunks) and dense scores within float32 rounding (~1e-7) of each
       other may be ordered differently: Qdrant's float64 scores differ from these in the last bits,
-      and its unstable sort orders ties by the whole array. Here ties go to the later slot.
+      and its unstable sort orders ties by the whole array. Here ties go by point id (to the later
+      slot with `qdrant_ties`).
     - When the index is built from a scroll (see below), slots follow the scroll (point id) order,
       not Qdrant's internal one, so exact sparse ties may also be ordered differently.
 
@@ -129,13 +132,21 @@ class Postings:
             np.copyto(scores, sums.astype(np.float32), where=hit)
         return scores, hit
 
-    def top(self, query: SparseVec, limit: int) -> tuple[np.ndarray, np.ndarray]:
-        """Slots and scores of the best `limit` live hits, in Qdrant's order, ties included."""
+    def top(self, query: SparseVec, limit: int, tie_order: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Slots and scores of the best `limit` live hits, best first. Exactly tied scores follow
+        `tie_order` (a rank per slot); without one, the order embedded Qdrant's own sort gives them,
+        which costs a sort of every slot whenever the top holds a tie."""
         scores, hit = self.scores(query)
         served = np.flatnonzero(hit & self.live)
         depth = min(limit, len(served))
         if depth == 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
+        if tie_order is not None:
+            # Everything scoring at least the depth-th best score, so no tied point is cut arbitrarily.
+            cut = served if len(served) <= depth else served[np.argpartition(-scores[served], depth - 1)[:depth]]
+            shortlist = served[scores[served] >= scores[cut].min()]
+            order = shortlist[np.lexsort((tie_order[shortlist], -scores[shortlist]))[:depth]]
+            return order, scores[order]
         # Without ties in the top, the order is the scores' alone: partition, then sort a few.
         shortlist = served
         if len(served) > depth + 1:
@@ -161,6 +172,8 @@ class ExactIndex:
         dense_live: np.ndarray,
         sparse: dict[str, Postings],
         source: str,
+        stored_payloads: Sequence[dict] | None = None,
+        qdrant_ties: bool = False,
     ) -> None:
         self.collection = collection
         self.point_ids = point_ids  # per slot, as Qdrant holds them (str UUID or int)
@@ -169,6 +182,14 @@ class ExactIndex:
         self.dense_dead = np.flatnonzero(~dense_live)
         self.sparse = sparse
         self.source = source  # "mirror" or "scroll": how it was built
+        # The embedded client's own payload list, per slot (mirror only). Read with a shallow copy:
+        # `client.retrieve` deep-copies every payload, which was half of a query's time at 50k points.
+        self.stored_payloads = stored_payloads
+        self.qdrant_ties = qdrant_ties  # order exact sparse ties as Qdrant's sort does (slower; for checks)
+        # Otherwise exact ties go by point id: deterministic, and blind to insertion order, which
+        # would systematically favour the newest (or oldest) of several equally scored points.
+        self.tie_order = np.empty(len(point_ids), dtype=np.int64)
+        self.tie_order[np.argsort(np.asarray([str(p) for p in point_ids]), kind="stable")] = np.arange(len(point_ids))
 
     @property
     def point_count(self) -> int:
@@ -181,9 +202,11 @@ class ExactIndex:
         return self.dense.nbytes + self.dense_live.nbytes + sum(p.nbytes for p in self.sparse.values())
 
     @classmethod
-    def build(cls, client: QdrantClient, collection: str) -> ExactIndex:
+    def build(cls, client: QdrantClient, collection: str, qdrant_ties: bool = False) -> ExactIndex:
         """Mirror an embedded client's arrays when possible (exact slot order), else scroll."""
-        return _mirror(client, collection) or cls.from_scroll(client, collection)
+        index = _mirror(client, collection) or cls.from_scroll(client, collection)
+        index.qdrant_ties = qdrant_ties
+        return index
 
     @classmethod
     def from_scroll(cls, client: QdrantClient, collection: str) -> ExactIndex:
@@ -221,7 +244,9 @@ class ExactIndex:
         shortlist = np.argpartition(-scores, depth - 1)[:depth] if depth < len(scores) else np.arange(len(scores))
         shortlist = shortlist[np.isfinite(scores[shortlist])]
         exact = self.dense[shortlist].astype(np.float64) @ q
-        order = np.lexsort((-shortlist, -exact))[:limit]  # best first; ties to the later slot
+        # Best first; exact ties (duplicate chunks) by point id, or to the later slot as Qdrant mostly does.
+        tie = -shortlist if self.qdrant_ties else self.tie_order[shortlist]
+        order = np.lexsort((tie, -exact))[:limit]
         return shortlist[order], exact[order]
 
     def query_lists(
@@ -235,12 +260,13 @@ class ExactIndex:
         """What `search.query_lists` returns for this collection (no payload filter), computed here;
         `client` is only asked for the payloads of the returned points."""
         weights = weights or DEFAULT_WEIGHTS
+        ties = None if self.qdrant_ties else self.tie_order
         ranked: dict[str, tuple[np.ndarray, np.ndarray]] = {
             DENSE: self.dense_top(vectors.dense, candidates),
-            SPARSE: self.sparse[SPARSE].top(vectors.sparse, candidates),
+            SPARSE: self.sparse[SPARSE].top(vectors.sparse, candidates, ties),
         }
         if vectors.ids[0]:
-            ranked[IDS] = self.sparse[IDS].top(vectors.ids, candidates)
+            ranked[IDS] = self.sparse[IDS].top(vectors.ids, candidates, ties)
         fused = _rrf({n: slots.tolist() for n, (slots, _) in ranked.items()}, weights, rrf_k, candidates)
         wanted = list(dict.fromkeys(s for slots, _ in ranked.values() for s in slots.tolist()))
         payloads = self._payloads(client, wanted)
@@ -261,6 +287,8 @@ class ExactIndex:
     def _payloads(self, client: QdrantClient, slots: list[int]) -> dict[int, dict]:
         if not slots:
             return {}
+        if self.stored_payloads is not None:
+            return {s: dict(self.stored_payloads[s]) for s in slots}
         records = client.retrieve(self.collection, [self.point_ids[s] for s in slots], with_payload=True)
         by_id = {str(r.id): r.payload or {} for r in records}
         return {s: by_id.get(str(self.point_ids[s]), {}) for s in slots}
@@ -329,4 +357,4 @@ def _mirror(client: QdrantClient, collection: str) -> ExactIndex | None:
         return None
     if len(ids) != slots or dense.shape[0] != slots:  # pragma: no cover
         return None
-    return ExactIndex(collection, ids, dense, dense_live, postings, "mirror")
+    return ExactIndex(collection, ids, dense, dense_live, postings, "mirror", coll.payload)

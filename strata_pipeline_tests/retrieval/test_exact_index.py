@@ -3,6 +3,7 @@ written by ensure_collection + sync_points, ties in the identifier list included
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import tempfile
@@ -132,7 +133,7 @@ def test_lists_equal_qdrants(client: QdrantClient, scratch: Path, rows: list[dic
     # A reader loads the points from disk (in reverse write order, float64); the client that wrote
     # them holds them in write order, as float32: Qdrant's slot order and ties differ between the two.
     reader = write_store(scratch / "writer", rows) if writer else client
-    index = ExactIndex.build(reader, COLLECTION)
+    index = ExactIndex.build(reader, COLLECTION, qdrant_ties=True)
     assert index.source == "mirror" and index.point_count == CHUNKS
     tied = False
     for vectors in queries():
@@ -175,7 +176,7 @@ def test_removed_and_changed_points_are_reflected(client: QdrantClient, scratch:
         if label == "next reader":
             client.close()
             client = QdrantClient(path=str(scratch / "qdrant"))
-        index = ExactIndex.build(client, COLLECTION)
+        index = ExactIndex.build(client, COLLECTION, qdrant_ties=True)
         assert index.point_count == len(kept), label
         lists = index.query_lists(client, probe, candidates=CHUNKS)
         assert not gone_ids & set(lists.candidates), label
@@ -188,7 +189,7 @@ def test_removed_and_changed_points_are_reflected(client: QdrantClient, scratch:
 
 def test_retriever_uses_the_index_and_stays_on_qdrant_without_one(client: QdrantClient) -> None:
     vectors = queries()[1]
-    index = ExactIndex.build(client, COLLECTION)
+    index = ExactIndex.build(client, COLLECTION, qdrant_ties=True)  # compared with Qdrant's own order
     calls: list[int] = []
     original = index.query_lists
 
@@ -208,3 +209,33 @@ def test_retriever_uses_the_index_and_stays_on_qdrant_without_one(client: Qdrant
             c.point_id for c in plain.search("q", 10, mode=mode)
         ]
     assert len(calls) == len(MODES)
+
+
+def test_served_ties_go_by_point_id_with_qdrants_scores(client: QdrantClient) -> None:
+    """The serving default skips the full sort that reproduces Qdrant's order among exact ties: same
+    scores rank for rank, same tied sets, ties ordered by point id, deterministic."""
+    served, exact = ExactIndex.build(client, COLLECTION), ExactIndex.build(client, COLLECTION, qdrant_ties=True)
+    broke_a_tie = False
+    for vectors in queries():
+        ours, theirs = served.query_lists(client, vectors, 20), exact.query_lists(client, vectors, 20)
+        for name in (DENSE, SPARSE, IDS):
+            mine = sorted(
+                (c.ranks[name], c.scores[name], c.point_id) for c in ours.candidates.values() if name in c.ranks
+            )
+            qdrants = sorted(
+                (c.ranks[name], c.scores[name], c.point_id) for c in theirs.candidates.values() if name in c.ranks
+            )
+            assert [s for _, s, _ in mine] == [s for _, s, _ in qdrants], name
+            by_score: dict[float, set[str]] = {}
+            for _, score, pid in qdrants:
+                by_score.setdefault(score, set()).add(pid)
+            if len(mine) == 20:  # a full list may cut a tie: only scores above the last one compare as sets
+                by_score.pop(mine[-1][1], None)
+            for score, pids in by_score.items():
+                assert {pid for _, s, pid in mine if s == score} == pids, name
+            for (_, s1, p1), (_, s2, p2) in itertools.pairwise(mine):
+                if s1 == s2:
+                    broke_a_tie = True
+                    assert p1 < p2, name
+        assert served.query_lists(client, vectors, 20).fused == ours.fused  # deterministic
+    assert broke_a_tie, "the queries must exercise ties"

@@ -164,6 +164,43 @@ def test_pdf_pages_are_joined_by_form_feed_and_spans_point_at_each_page() -> Non
         assert extraction.text[span.start : span.end] == expected
 
 
+def test_pdf_title_and_numbered_section_lines_become_headings() -> None:
+    """PDF text has no heading markup; numbered section lines and the first page's title line are
+    marked as markdown headings so chunks get a heading path. Numbered steps stay list items."""
+    pdf = FPDF()
+    pdf.set_font("Helvetica", size=11)
+    pdf.add_page()
+    lines = [
+        "RX-200 User Guide",
+        "This guide explains how to install the arm.",
+        "1. Unpacking and Mounting",
+        "Mount the base with four bolts tightened to 45 Nm.",
+        "2.1 Torque Values",
+        "1. Connect the robot cable to the controller.",
+        "2. Tap Power On, then Brake Release and wait for every joint to click once",
+        "10 Nm",
+    ]
+    for line in lines:
+        pdf.cell(text=line, new_x="LMARGIN", new_y="NEXT")
+    pdf.add_page()
+    pdf.cell(text="Short Second Page Line", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(text="5. Maintenance", new_x="LMARGIN", new_y="NEXT")
+    extraction = extract(bytes(pdf.output()), "guide.pdf")
+    first, second = extraction.text.split(PAGE_BREAK)
+    assert first.splitlines() == [
+        "# RX-200 User Guide",
+        "This guide explains how to install the arm.",
+        "## 1. Unpacking and Mounting",
+        "Mount the base with four bolts tightened to 45 Nm.",
+        "### 2.1 Torque Values",
+        "1. Connect the robot cable to the controller.",  # ends a sentence: a step
+        "2. Tap Power On, then Brake Release and wait for every joint to click once",  # a comma inside
+        "10 Nm",  # no dot after the number: a value
+    ]
+    assert second.splitlines() == ["Short Second Page Line", "## 5. Maintenance"]  # a title only on page 1
+    assert extraction.text[extraction.pages[1].start : extraction.pages[1].end] == second
+
+
 def test_truncated_pdf_is_corrupt_pdf() -> None:
     with pytest.raises(ExtractionError) as info:
         extract_pdf(b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R")

@@ -16,13 +16,18 @@ DenseFn = Callable[[Sequence[str]], list[np.ndarray]]
 SparseFn = Callable[[Sequence[str], Sequence[str]], list[tuple[list[int], list[float]]]]  # (texts, languages)
 
 
-def embedding_inputs(chunks: pl.DataFrame) -> list[str]:
-    """What is embedded: the chunk text, led by its section context when the chunker gave one, so a
+def embedded_text(context: str, text: str) -> str:
+    """What is embedded for one chunk: its text, led by its section context when it has one, so a
     child cut from the middle of "Lisbon depot > Opening hours" still says where it is from."""
+    return f"{context}\n\n{text}" if context else text
+
+
+def embedding_inputs(chunks: pl.DataFrame) -> list[str]:
+    """embedded_text of every chunk of a chunk table."""
     texts = chunks["text"].to_list()
     if "context" not in chunks.columns:
         return texts
-    return [f"{ctx}\n\n{text}" if ctx else text for ctx, text in zip(chunks["context"].to_list(), texts, strict=True)]
+    return [embedded_text(ctx, text) for ctx, text in zip(chunks["context"].to_list(), texts, strict=True)]
 
 
 def embed_chunks(

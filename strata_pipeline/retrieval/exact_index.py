@@ -204,12 +204,10 @@ class ExactIndex:
     @classmethod
     def build(cls, client: QdrantClient, collection: str, qdrant_ties: bool = False) -> ExactIndex:
         """Mirror an embedded client's arrays when possible (exact slot order), else scroll."""
-        index = _mirror(client, collection) or cls.from_scroll(client, collection)
-        index.qdrant_ties = qdrant_ties
-        return index
+        return _mirror(client, collection, qdrant_ties) or cls.from_scroll(client, collection, qdrant_ties)
 
     @classmethod
-    def from_scroll(cls, client: QdrantClient, collection: str) -> ExactIndex:
+    def from_scroll(cls, client: QdrantClient, collection: str, qdrant_ties: bool = False) -> ExactIndex:
         """Through the public API only: every point with its vectors, in scroll order."""
         dim, idf = _layout(client, collection)
         ids: list[Any] = []
@@ -228,7 +226,7 @@ class ExactIndex:
                 )
         matrix = _unit_rows(np.asarray(dense, dtype=np.float64).reshape(len(ids), dim))
         postings = {name: Postings.from_vectors(sparse[name], np.asarray(held[name], bool), idf[name]) for name in idf}
-        return cls(collection, ids, matrix, np.ones(len(ids), dtype=bool), postings, "scroll")
+        return cls(collection, ids, matrix, np.ones(len(ids), dtype=bool), postings, "scroll", qdrant_ties=qdrant_ties)
 
     def dense_top(self, query: Sequence[float], limit: int) -> tuple[np.ndarray, np.ndarray]:
         """Best `limit` live slots by cosine, best first, with Qdrant's float64 scores."""
@@ -327,7 +325,7 @@ def _layout(client: QdrantClient, collection: str) -> tuple[int, dict[str, bool]
     return dense.size, {name: sparse[name].modifier == qm.Modifier.IDF for name in (SPARSE, IDS)}
 
 
-def _mirror(client: QdrantClient, collection: str) -> ExactIndex | None:
+def _mirror(client: QdrantClient, collection: str, qdrant_ties: bool = False) -> ExactIndex | None:
     """Copy the embedded client's own arrays, slot for slot (qdrant-client 1.20's LocalCollection).
     None when the client is not embedded or keeps them elsewhere (then scroll)."""
     try:
@@ -357,4 +355,4 @@ def _mirror(client: QdrantClient, collection: str) -> ExactIndex | None:
         return None
     if len(ids) != slots or dense.shape[0] != slots:  # pragma: no cover
         return None
-    return ExactIndex(collection, ids, dense, dense_live, postings, "mirror", coll.payload)
+    return ExactIndex(collection, ids, dense, dense_live, postings, "mirror", coll.payload, qdrant_ties)

@@ -21,6 +21,7 @@ from fastembed.common.model_description import ModelSource
 from fastembed.rerank.cross_encoder import TextCrossEncoder
 
 from strata_pipeline.chunking.chunker import chunk_context
+from strata_pipeline.embedding.embed import embedded_text
 from strata_pipeline.retrieval.search import Candidate
 
 RERANK = "rerank"  # key of the rerank score in Candidate.scores
@@ -47,9 +48,7 @@ class Reranked:
 def passage(candidate: Candidate) -> str:
     """What the cross-encoder reads for a candidate: the same text the dense model embedded."""
     p = candidate.payload
-    context = chunk_context(p.get("title") or "", p.get("heading_path") or "")
-    text = p.get("text", "")
-    return f"{context}\n\n{text}" if context else text
+    return embedded_text(chunk_context(p.get("title") or "", p.get("heading_path") or ""), p.get("text", ""))
 
 
 def rerank(

@@ -146,15 +146,24 @@ def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
     if mode not in MODES:
         raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
     if mode == "hybrid":
-        everyone = list(lists.candidates.values())
-        tier = selective_identifier_tier(everyone)
-        if tier is None and any(IDS in c.ranks for c in everyone):
-            return apply_priors(fuse_without_identifiers(everyone, lists.rrf_k, lists.weights), historical)
-        ranked = apply_priors([lists.candidates[pid] for pid in lists.fused], historical)
-        return exact_identifiers_first(ranked, tier) if tier else ranked
+        fused = [lists.candidates[pid] for pid in lists.fused]
+        return hybrid_order(list(lists.candidates.values()), fused, lists.rrf_k, lists.weights, historical)
     key = DENSE if mode == "dense" else SPARSE
     in_list = sorted((c for c in lists.candidates.values() if key in c.ranks), key=lambda c: c.ranks[key])
     return apply_priors([dataclasses.replace(c, fused_score=c.scores[key]) for c in in_list], historical)
+
+
+def hybrid_order(
+    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: bool
+) -> list[Candidate]:
+    """The hybrid ranking of `candidates`, given their RRF order `fused`: the ranking priors applied,
+    then chunks holding a selective identifier the query names first. A non-selective identifier
+    leaves the fusion (see selective_identifier_tier)."""
+    tier = selective_identifier_tier(candidates)
+    if tier is None and any(IDS in c.ranks for c in candidates):
+        return apply_priors(fuse_without_identifiers(candidates, k, weights), historical)
+    ranked = apply_priors(fused, historical)
+    return exact_identifiers_first(ranked, tier) if tier else ranked
 
 
 def selective_identifier_tier(candidates: list[Candidate]) -> list[Candidate] | None:
@@ -234,11 +243,8 @@ def merge_and_fuse(
         key = DENSE if mode == "dense" else SPARSE
         in_list = sorted((c for c in pool if key in c.scores), key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
         return apply_priors(in_list, historical)
-    tier = selective_identifier_tier(pool)
-    if tier is None and any(IDS in c.ranks for c in pool):
-        return apply_priors(fuse_without_identifiers(pool, k, weights), historical)
-    ranked = apply_priors(sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0))), historical)
-    return exact_identifiers_first(ranked, tier) if tier else ranked
+    fused = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
+    return hybrid_order(pool, fused, k, weights, historical)
 
 
 def _sparse(vector: SparseVec) -> qm.SparseVector:

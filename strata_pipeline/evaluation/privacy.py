@@ -1,8 +1,9 @@
-"""Redaction quality on the labelled synthetic corpora: PII recall/precision and secret recall.
+"""Redaction quality on labelled sets: PII recall/precision and secret recall.
 
-PII detections are what the real pipeline path (`redact_text`: secrets first, then detector and
-policy) decides to redact. A planted entity is found when a detection of the same type overlaps
-it; a detection is correct only when it overlaps a planted entity of the same type.
+A planted personal value counts as caught when at least 80% of its characters are masked by what
+the real pipeline path (`redact_text`: secrets first, then detector and policy) replaces, whatever
+type the mask has: a masked value no longer leaks. A detection counts as wrong when it overlaps no
+labelled value (planted or neutral, see `LabelledDoc`).
 
 A planted secret is found only when the secret detector covers its whole value (a partly replaced
 secret still leaks); a clean document is flagged when the secret detector finds anything in it.
@@ -15,12 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
 from strata_pipeline.evaluation.privacy_corpus import (
-    PII_TYPES,
     SECRET_KINDS,
-    LabelledDoc,
-    LabelledSecretDoc,
-    Planted,
     clean_documents,
     pii_documents,
     secret_documents,
@@ -28,6 +26,10 @@ from strata_pipeline.evaluation.privacy_corpus import (
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
 from strata_pipeline.redaction.secrets import find_secrets
+
+# Reported in this order; types found only in a set follow.
+PII_TYPES = ("PERSON", "ADDRESS", "PHONE", "EMAIL", "CREDIT_CARD", "IBAN", "IP_ADDRESS", "SSN")
+CAUGHT_SHARE = 0.8  # share of a value's characters that must be masked
 
 
 @dataclass(frozen=True)
@@ -41,19 +43,28 @@ def _overlaps(a: Planted | Detection, b: Planted | Detection) -> bool:
     return a.start < b.end and b.start < a.end
 
 
+def masked_share(planted: Planted, masks: Sequence[Detection]) -> float:
+    """Share of `planted`'s characters covered by the union of `masks`."""
+    covered = set()
+    for mask in masks:
+        covered.update(range(max(mask.start, planted.start), min(mask.end, planted.end)))
+    return len(covered) / max(1, planted.end - planted.start)
+
+
+def redaction_masks(text: str, detector: PiiDetector, policy: PiiPolicy) -> list[Detection]:
+    """Everything redaction replaces in `text`: secrets (type SECRET) and personal data."""
+    audit = redact_text(text, detector, policy).audit
+    return [Detection(a.entity, a.start, a.start + a.length) for a in audit if a.decision == "redact"]
+
+
 def pii_detections(text: str, detector: PiiDetector, policy: PiiPolicy) -> list[Detection]:
     """What redaction replaces in `text` as personal data (secrets excluded)."""
-    audit = redact_text(text, detector, policy).audit
-    return [
-        Detection(a.entity, a.start, a.start + a.length)
-        for a in audit
-        if a.decision == "redact" and a.entity != "SECRET"
-    ]
+    return [d for d in redaction_masks(text, detector, policy) if d.type != "SECRET"]
 
 
 @dataclass
 class PiiMatch:
-    """Per document: planted entities that were missed, detections that matched nothing."""
+    """Per document: planted values that were missed, detections that matched nothing."""
 
     doc_id: str
     missed: list[Planted]
@@ -62,10 +73,13 @@ class PiiMatch:
     detections: list[Detection]
 
 
-def match_pii(doc: LabelledDoc, detections: Sequence[Detection]) -> PiiMatch:
-    missed = [p for p in doc.entities if not any(d.type == p.type and _overlaps(d, p) for d in detections)]
-    false_positives = [d for d in detections if not any(p.type == d.type and _overlaps(d, p) for p in doc.entities)]
-    return PiiMatch(doc.doc_id, missed, false_positives, list(doc.entities), list(detections))
+def match_pii(doc: LabelledDoc, masks: Sequence[Detection]) -> PiiMatch:
+    """Score one document. `masks` is all that redaction replaced, secrets included."""
+    detections = [m for m in masks if m.type != "SECRET"]
+    labelled = list(doc.entities) + list(doc.neutral)
+    missed = [p for p in doc.entities if masked_share(p, masks) < CAUGHT_SHARE]
+    false_positives = [d for d in detections if not any(_overlaps(d, p) for p in labelled)]
+    return PiiMatch(doc.doc_id, missed, false_positives, list(doc.entities), detections)
 
 
 def pii_matches(
@@ -73,7 +87,7 @@ def pii_matches(
 ) -> list[PiiMatch]:
     policy = policy or PiiPolicy()
     docs = pii_documents() if docs is None else docs
-    return [match_pii(doc, pii_detections(doc.text, detector, policy)) for doc in docs]
+    return [match_pii(doc, redaction_masks(doc.text, detector, policy)) for doc in docs]
 
 
 def _ratio(numerator: int, denominator: int, empty: float) -> float:

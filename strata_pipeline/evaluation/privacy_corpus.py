@@ -37,29 +37,10 @@ from dataclasses import dataclass, field
 
 from faker import Faker
 
+from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
+
 PII_TYPES = ("PERSON", "EMAIL", "PHONE", "IBAN", "CREDIT_CARD", "IP_ADDRESS", "ADDRESS")
 LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT")
-
-
-@dataclass(frozen=True)
-class Planted:
-    type: str
-    start: int
-    end: int
-
-
-@dataclass(frozen=True)
-class LabelledDoc:
-    doc_id: str
-    text: str
-    entities: list[Planted]
-
-
-@dataclass(frozen=True)
-class LabelledSecretDoc:
-    doc_id: str
-    text: str
-    secrets: list[Planted]  # type = the kind of secret; the span is the value only
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,428 @@
+"""Which capitalised word runs are people's names: evidence, weighed, never one list as a gate.
+
+Candidates are runs of name-shaped tokens ("Siobhan Ní Bhriain", "Hunor D. Kultsár", "van der
+Berg", "VUČKOVIĆ Milenko", "Müller, Hans" at the start of a cell), spaCy PERSON entities, and chat
+handles ("anna.k:" at the start of a chat line, "@m.schroeder"). Each gets a score from:
+
+- the statistical NER (spaCy) calling it a PERSON, or something else;
+- how popular each word is as a first or last name worldwide (names-dataset), against how common
+  it is as an ordinary word in European languages (wordfreq): "Wilson" is both, "Street" is a word;
+- context: honorifics, greetings, introductions ("my name is"), speech verbs, chat speakers,
+  signature lines after a sign-off, table columns headed name/owner/contact;
+- evidence against: company suffixes (GmbH, Ltd, S.A.), words that name places and things
+  (Street, Station, University), sign-off phrases, title-cased headings.
+
+The cue words are general language knowledge (how letters, chats and tables mark people), written
+for this module; none is taken from a corpus generator.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
+
+from strata_pipeline.redaction.name_index import NO_RANK, NameIndex
+
+ZIPF_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+
+
+class Token(Protocol):  # the parts of a spaCy token we read
+    text: str
+    idx: int
+    pos_: str
+    ent_type_: str
+    whitespace_: str
+    is_sent_start: bool | None
+
+
+@dataclass
+class PersonCandidate:
+    start: int
+    end: int
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+
+HONORIFICS = frozenset(
+    "mr mrs ms miss mx dr prof sir dame lord lady herr frau fr hr mme mlle m monsieur madame sr sra srta "
+    "don doña sig sig.ra dott dott.ssa ing avv dhr mevr mw capt col gen lt sgt rev fr".split()
+)
+PARTICLES = frozenset(
+    "van von der den de del della delle di da du des le la y dos das do ten ter zu af av bin ibn al el ben "
+    "ní nic mac mc st".split()
+)
+# Words that end a capitalised phrase naming a place, an organisation or a thing.
+THING_WORDS = frozenset(
+    (
+        "street st road rd avenue ave boulevard blvd lane drive parkway way plaza square station airport "
+        "quay terminal hotel room building centre center campus office floor suite tower hall park bridge "
+        "gmbh ag kg ltd limited inc llc llp plc corp corporation company co group holdings partners sas sarl "
+        "sa spa bv nv oy ab as se srl sl kft university college school hospital clinic foundation institute "
+        "museum library cathedral church bank trust fund capital ventures labs systems solutions services "
+        "technologies software project team review policy portal module board plan period program programme "
+        "award prize report meeting workshop summit conference release edition series day week month year "
+        "festival league club association council ministry department committee agency river lake mountain "
+        "valley island beach coast county district province state republic kingdom city town village "
+        "straße strasse platz weg allee gasse rue via calle piazza corso plein straat gracht laan"
+    ).split()
+)
+COMPANY_SUFFIX = re.compile(
+    r"^,?[ \t]*(?:&[ \t]*(?:Co|Cie|Sons|Partners|Associates)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
+    r"|LLC|LLP|Inc\b|PLC|Corp\b|Corporation|Company|Co\.|S\.?A\.?S?\b|S\.?p\.?A\.?|S\.?L\.?\b|S\.?r\.?l\.?|SARL|B\.?V\.?"
+    r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions)",
+)
+SIGN_OFFS = frozenset(
+    (
+        "regards|best regards|kind regards|warm regards|best wishes|best|cheers|thanks|many thanks|thank you"
+        "|sincerely|yours sincerely|yours faithfully|yours truly|respectfully|all the best|take care"
+        "|beste grüße|viele grüße|liebe grüße|freundliche grüße|mit freundlichen grüßen|mit besten grüßen|grüße|gruß"
+        "|lg|vg|mfg|cordialement|bien cordialement|bien à vous|salutations|amitiés|meilleures salutations"
+        "|saludos|un saludo|atentamente|cordiales saludos|saluti|cordiali saluti|distinti saluti|un saluto"
+        "|met vriendelijke groet|met vriendelijke groeten|vriendelijke groet|groeten|groet|mvg"
+    ).split("|")
+)
+SIGN_OFF_WORDS = frozenset(word for phrase in SIGN_OFFS for word in phrase.split())
+GREETING_BEFORE = re.compile(
+    r"(?:^|[\s,(])(?:hi|hello|hey|dear|hallo|liebe|lieber|sehr geehrte[rs]?|bonjour|salut|cher|chère|hola"
+    r"|estimad[oa]|querid[oa]|ciao|caro|cara|gentile|beste|hoi|thanks|thank you|cheers|welcome)[ \t,]+$",
+    re.IGNORECASE,
+)
+INTRO_BEFORE = re.compile(
+    r"(?:\bmy name is|\bname is|\bi'?m|\bi am|\bthis is|\bcall me|\bnamed|\bcalled|\bknown as|\bje m'appelle"
+    r"|\bich bin|\bich heiße|\bme llamo|\bmi chiamo|\bik ben|\bsoy|\bsono)[ \t]+$",
+    re.IGNORECASE,
+)
+ROLE_BEFORE = re.compile(
+    r"(?:\b(?:name|full name|first name|last name|surname|given name|contact|contact person|owner|author"
+    r"|assignee|assigned to|reporter|reported by|requester|requested by|approved by|approver|reviewed by"
+    r"|reviewer|signed|signed by|prepared by|written by|created by|updated by|by|from|to|cc|bcc|attn"
+    r"|attention|employee|manager|customer|client|patient|tenant|applicant|candidate|driver|visitor"
+    r"|participants?|attendees?|present|absent|chair|minutes|host|speaker|organi[sz]er|lead|with|and"
+    r"|vorname|nachname|ansprechpartner(?:in)?|kontakt|verantwortlich|prénom|nom|contact|responsable"
+    r"|nombre|apellidos?|contacto|nome|cognome|referente|naam|voornaam|achternaam|contactpersoon)"
+    r"[ \t]*[:=\-–]?[ \t]*)$",
+    re.IGNORECASE,
+)
+VERB_AFTER = re.compile(
+    r"^(?:'s\b|’s\b|[ \t]+(?:said|says|say|told|tells|asked|asks|wrote|writes|replied|replies|answered|explained"
+    r"|confirmed|confirms|agreed|noted|added|mentioned|suggested|proposed|reported|reports|joined|joins|left"
+    r"|called|calls|emailed|phoned|texted|shouted|whispered|began|started|was|is|will|would|has|had|and|who"
+    r"|thinks|thought|wants|needs|knows|lives|lived|works|worked|met|visited|sent|signed|approved|owns|leads"
+    r"|presented|declined|accepted|booked|shared|raised|requested|bestätigte|sagte|schrieb|hat|ist|dit|a|est"
+    r"|dijo|ha|es|disse|è|zei|heeft|is)\b)",
+)
+HEADER_NAME_WORDS = re.compile(
+    r"^(?:(?:full|first|last|given|family|display|contact|employee|customer|client|user|owner|person|staff"
+    r"|account|holder|card ?holder|patient|visitor|driver)[ _]?(?:name)?|name|names|owner|contact|assignee"
+    r"|reporter|requester|employee|customer|author|approver|manager|person|vorname|nachname|name|mitarbeiter"
+    r"|kunde|ansprechpartner|prénom|nom|titulaire|client|nombre|apellidos?|titular|nome|cognome|cliente"
+    r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon)$",
+    re.IGNORECASE,
+)
+CALENDAR_WORDS = frozenset(
+    (
+        "january february march april may june july august september october november december monday tuesday "
+        "wednesday thursday friday saturday sunday jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed "
+        "thu fri sat sun januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag "
+        "freitag samstag sonntag janvier février mars avril mai juin juillet août septembre octobre novembre "
+        "décembre lundi mardi mercredi jeudi vendredi samedi dimanche enero febrero marzo abril mayo junio julio "
+        "agosto septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes sábado domingo"
+    ).split()
+)
+NAME_WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*$")
+INITIAL = re.compile(r"^[A-ZÀ-Ý]\.?$")
+HANDLE = re.compile(r"(?<![\w@.])@?([a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,2})(?=[:,\s]|$)")
+CHAT_SPEAKER = re.compile(
+    r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t\-–]*)?"
+    r"(?:<|\*\*)?"
+    r"(?P<handle>@?[A-Za-zÀ-ÿ][\w.\-]{1,30}?)(?:>|\*\*)?:[ \t]"
+)
+CHAT_BRACKETED = re.compile(
+    r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?[\])]?[ \t]*)?"
+    r"<(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30})>[ \t]"
+)
+TIME_AFTER = re.compile(r"^[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*$", re.MULTILINE)
+MENTION = re.compile(r"(?<![\w.])@(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30}[A-Za-z0-9])")
+
+
+@lru_cache(maxsize=200_000)
+def word_commonness(word: str) -> float:
+    """Zipf frequency of `word` as an ordinary word: the highest over the languages we read."""
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return max(zipf_frequency(lowered, language) for language in ZIPF_LANGUAGES)
+
+
+def _rank_score(rank: int) -> float:
+    if rank >= NO_RANK:
+        return 0.0
+    if rank <= 300:
+        return 1.0
+    if rank <= 1500:
+        return 0.85
+    if rank <= 5000:
+        return 0.65
+    return 0.45
+
+
+def token_name_evidence(word: str, index: NameIndex) -> float:
+    """How much a single word looks like part of a name (-1..1): popular as a name, rare as a word."""
+    ranks = index.ranks(word)
+    name = _rank_score(ranks.best) if ranks else 0.0
+    zipf = word_commonness(word)
+    if not ranks and zipf < 2.5:
+        name = 0.25  # a rare word that no dictionary knows: names are the most common such words
+    return name - max(0.0, zipf - 3.6) * 0.6
+
+
+def _is_name_shaped(text: str) -> bool:
+    return len(text) >= 2 and NAME_WORD.match(text) is not None and (text[0].isupper() or text.isupper())
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
+def _line_end(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
+
+
+def _title_case_line(text: str, start: int, end: int) -> bool:
+    """A heading or a title ("Encoder Mismatch After Update"): besides the candidate, the line has
+    at least three words and nearly all are capitalised."""
+    line_start, line_end = _line_start(text, start), _line_end(text, end)
+    rest = text[line_start:start] + " " + text[end:line_end]
+    words = re.findall(r"[^\W\d_]{2,}", rest)
+    if len(words) < 3:
+        return False
+    return sum(w[0].isupper() for w in words) / len(words) >= 0.8
+
+
+def _after_sign_off(text: str, position: int) -> bool:
+    """Is this line within two lines after a sign-off line ("Best regards," / "Beste Grüße")?"""
+    lines = text[: _line_start(text, position)].rstrip("\n").split("\n")[-2:]
+    for line in lines:
+        cleaned = re.sub(r"[^\w\s]", "", line).strip().casefold()
+        if cleaned in SIGN_OFFS:
+            return True
+    return False
+
+
+def _column_header(text: str, position: int) -> str | None:
+    """The header of the table column holding `position`, for CSV/TSV/semicolon and markdown tables."""
+    start = _line_start(text, position)
+    line = text[start : _line_end(text, position)]
+    for separator in ("|", "\t", ";", ","):
+        if line.count(separator) < 1:
+            continue
+        block_start = start
+        while block_start > 0:  # walk up to the first line of the table block
+            previous_start = _line_start(text, block_start - 1)
+            previous = text[previous_start : block_start - 1]
+            if previous.count(separator) != line.count(separator) or not previous.strip():
+                break
+            block_start = previous_start
+        if block_start == start:
+            continue
+        header = text[block_start : _line_end(text, block_start)]
+        column = text[start:position].count(separator)
+        cells = header.split(separator)
+        if column < len(cells):
+            return cells[column].strip().strip("*#\"' ")
+    return None
+
+
+def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
+    """Token index ranges [i, j) of name-shaped runs on one line: capitalised words, with initials and
+    particles inside, hyphenated parts joined ("Anna-Lena")."""
+    runs: list[tuple[int, int]] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if not _is_name_shaped(tokens[i].text) or tokens[i].text.casefold() in PARTICLES:
+            i += 1
+            continue
+        j, words = i + 1, 1
+        while j < n and words < 5:
+            previous, token = tokens[j - 1], tokens[j]
+            if "\n" in previous.whitespace_:
+                break
+            if token.text in ("-", "‑") and not previous.whitespace_ and j + 1 < n and _is_name_shaped(tokens[j + 1].text):
+                j += 2  # "Anna-Lena" split by the tokenizer
+                continue
+            if not previous.whitespace_ and not (INITIAL.match(previous.text) and previous.text.endswith(".")):
+                break
+            if INITIAL.match(token.text):
+                j, words = j + 1, words + 1
+                continue
+            if token.text.casefold() in PARTICLES and j + 1 < n and _is_name_shaped(tokens[j + 1].text):
+                j += 1
+                continue
+            if _is_name_shaped(token.text):
+                j, words = j + 1, words + 1
+                continue
+            break
+        while j - 1 > i and (tokens[j - 1].text.casefold() in PARTICLES or INITIAL.match(tokens[j - 1].text)):
+            j -= 1  # a run ends on a name word, not "van" or "K."
+        first = i
+        while first < j - 1 and tokens[first].text.casefold().rstrip(".") in HONORIFICS:
+            first += 1  # "Mrs Adaeze Okonjo": the honorific is context, not part of the name
+        runs.append((first, j))
+        i = j
+    return runs
+
+
+def _score_run(
+    tokens: list[Token], i: int, j: int, text: str, index: NameIndex, ner_people: list[tuple[int, int]]
+) -> PersonCandidate:
+    start, end = tokens[i].idx, tokens[j - 1].idx + len(tokens[j - 1].text)
+    words = [t.text for t in tokens[i:j] if not INITIAL.match(t.text) and t.text.casefold() not in PARTICLES]
+    words = [w for w in words if w not in ("-", "‑")]
+    reasons: list[str] = []
+    lowered = [w.casefold().rstrip(".") for w in words]
+    if any(w in CALENDAR_WORDS for w in lowered) or all(w in SIGN_OFF_WORDS for w in lowered):
+        return PersonCandidate(start, end, 0.0, ["calendar word or sign-off"])
+    if any(w in THING_WORDS for w in lowered[1:]) or (len(lowered) > 1 and lowered[-1] in THING_WORDS):
+        return PersonCandidate(start, end, 0.0, ["names a place or thing"])
+
+    evidence = [token_name_evidence(w, index) for w in words]
+    score = sum(evidence) / len(evidence) * 0.55
+    reasons.append(f"name-likeness {score:.2f}")
+    if len(words) >= 2 and all(e > 0.2 for e in evidence):
+        score += 0.15
+        reasons.append("full name")
+    if any(start < e and s < end for s, e in ner_people):
+        score += 0.35
+        reasons.append("NER person")
+    elif any(t.ent_type_ in ("ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP") for t in tokens[i:j]):
+        score -= 0.15
+        reasons.append(f"NER {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
+    sentence_initial = tokens[i].is_sent_start or i == 0 or "\n" in tokens[i - 1].whitespace_
+    title_line = _title_case_line(text, start, end)
+    if not sentence_initial and tokens[i].text[0].isupper() and not title_line:
+        score += 0.1
+        reasons.append("capitalised mid-sentence")
+    if title_line:
+        score -= 0.25
+        reasons.append("title-cased line")
+
+    before = text[max(0, start - 40) : start]
+    after = text[end : end + 40]
+    honorific = re.search(r"([^\W\d_][\w.]*)\.?[ \t]+$", before)
+    if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
+        score += 0.6
+        reasons.append("honorific")
+    if GREETING_BEFORE.search(before):
+        score += 0.35
+        reasons.append("greeting")
+    if INTRO_BEFORE.search(before):
+        score += 0.35
+        reasons.append("introduction")
+    if ROLE_BEFORE.search(before):
+        score += 0.25
+        reasons.append("role label")
+    if VERB_AFTER.match(after):
+        score += 0.15
+        reasons.append("verb after")
+    if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
+        if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3:
+            score += 0.3
+            reasons.append("speaker")
+    if TIME_AFTER.match(after):
+        score += 0.3
+        reasons.append("speaker before a time")
+    if _after_sign_off(text, start) and start - _line_start(text, start) <= 2:
+        score += 0.45
+        reasons.append("signature")
+    header = _column_header(text, start)
+    if header is not None and HEADER_NAME_WORDS.match(header):
+        score += 0.5
+        reasons.append(f"column {header!r}")
+    if COMPANY_SUFFIX.match(after):
+        score -= 0.9
+        reasons.append("company suffix")
+    next_word = re.match(r"[ \t]+([^\W\d_]+)", after)
+    if next_word and next_word.group(1).casefold() in THING_WORDS:
+        score -= 0.8
+        reasons.append(f"followed by {next_word.group(1)!r}")
+    return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
+
+
+def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """Join "Müller, Hans" into one run when it fills a cell or a line."""
+    joined: list[tuple[int, int]] = []
+    k = 0
+    while k < len(runs):
+        i, j = runs[k]
+        if k + 1 < len(runs) and runs[k + 1][0] == j + 1 and tokens[j].text == ",":
+            i2, j2 = runs[k + 1]
+            start = tokens[i].idx
+            end = tokens[j2 - 1].idx + len(tokens[j2 - 1].text)
+            before = text[:start].rstrip(" \t")
+            after = text[end:].lstrip(" \t")
+            cell_start = not before or before[-1] in "\n|;\t:" or ROLE_BEFORE.search(text[max(0, start - 40) : start])
+            cell_end = not after or after[0] in "\n|;\t,(<" or after.startswith("\\n")
+            if cell_start and cell_end and j2 - i2 <= 3:
+                joined.append((i, j2))
+                k += 2
+                continue
+        joined.append((i, j))
+        k += 1
+    return joined
+
+
+def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
+    """Chat speakers ("[09:14] anna.k: ...") and @mentions that name a person."""
+    found: list[PersonCandidate] = []
+    patterns = ((CHAT_SPEAKER, 0.45, "chat speaker"), (CHAT_BRACKETED, 0.45, "chat speaker"), (MENTION, 0.45, "mention"))
+    for pattern, base, reason in patterns:
+        for match in pattern.finditer(text):
+            handle = match.group("handle").lstrip("@")
+            if pattern is CHAT_SPEAKER and not match.group("time") and not (handle.islower() or "." in handle):
+                continue  # "Attendees: ..." is a label; a speaker has a time stamp or a handle's shape
+            if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
+                continue
+            parts = [p for p in re.split(r"[._\-]", handle) if p]
+            if not parts or any(p.isdigit() for p in parts) or handle.casefold() in SIGN_OFF_WORDS:
+                continue
+            if handle.casefold() in ("note", "notes", "re", "fw", "fwd", "subject", "from", "to", "cc", "date"):
+                continue
+            evidence = max(token_name_evidence(p, index) for p in parts if len(p) >= 2) if len(handle) > 2 else 0.0
+            score = base + 0.4 * max(0.0, evidence)
+            if len(parts) >= 2 and len(parts[0]) == 1 or len(parts[-1]) == 1:
+                score += 0.15  # "m.schroeder", "anna.k": the shape of a personal handle
+            start = match.start("handle") + (1 if match.group("handle").startswith("@") else 0)
+            found.append(PersonCandidate(start, start + len(handle), round(min(1.0, score), 3), [reason]))
+    return found
+
+
+def lowercase_candidates(tokens: list[Token], index: NameIndex) -> list[PersonCandidate]:
+    """Lower-cased names ("talked to pernille yesterday"): listed names that are not ordinary words."""
+    found: list[PersonCandidate] = []
+    for token in tokens:
+        word = token.text
+        if not (word.islower() and len(word) >= 3 and NAME_WORD.match(word)):
+            continue
+        ranks = index.ranks(word)
+        if ranks is None or ranks.best > 3000 or word_commonness(word) >= 2.8:
+            continue
+        score = 0.35 + 0.3 * _rank_score(ranks.best) + (0.15 if token.pos_ == "PROPN" else 0.0)
+        found.append(PersonCandidate(token.idx, token.idx + len(word), round(score, 3), ["lower-case listed name"]))
+    return found
+
+
+def person_candidates(
+    tokens: list[Token], text: str, index: NameIndex, ner_people: list[tuple[int, int]]
+) -> list[PersonCandidate]:
+    """Every name candidate in `text` with its score; the caller keeps those above its threshold."""
+    candidates = [
+        _score_run(tokens, i, j, text, index, ner_people) for i, j in _last_first(tokens, _runs(tokens), text)
+    ]
+    covered = [(c.start, c.end) for c in candidates]
+    for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
+        if not any(s < end and start < e for s, e in covered) and not any(ch.isdigit() for ch in text[start:end]):
+            candidates.append(PersonCandidate(start, end, 0.55, ["NER person (not name-shaped)"]))
+    return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, index)

@@ -1,0 +1,39 @@
+"""Our detectors wrapped as Presidio recognisers, so they run in one analyzer pass beside Presidio's."""
+
+from __future__ import annotations
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from strata_pipeline.redaction.name_index import name_index
+from strata_pipeline.redaction.names import person_candidates
+
+# Candidates scoring below this are dropped without an audit row (most capitalised words).
+PERSON_AUDIT_FLOOR = 0.3
+
+
+def _metadata(recognizer: EntityRecognizer) -> dict:
+    return {
+        RecognizerResult.RECOGNIZER_NAME_KEY: recognizer.name,
+        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
+    }
+
+
+class PersonRecognizer(EntityRecognizer):
+    """Names weighed by `names.person_candidates`: NER, name popularity, context, counter-evidence."""
+
+    def __init__(self) -> None:
+        super().__init__(supported_entities=["PERSON"], name="StrataPersonRecognizer")
+
+    def load(self) -> None:
+        name_index()  # build or load the names index now, not inside the first document
+
+    def analyze(self, text, entities, nlp_artifacts=None):  # type: ignore[no-untyped-def]
+        doc = getattr(nlp_artifacts, "tokens", None)
+        if doc is None or "PERSON" not in entities:
+            return []
+        people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
+        return [
+            RecognizerResult("PERSON", c.start, c.end, c.score, recognition_metadata=_metadata(self))
+            for c in person_candidates(list(doc), text, name_index(), people)
+            if c.score >= PERSON_AUDIT_FLOOR
+        ]

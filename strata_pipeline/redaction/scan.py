@@ -1,0 +1,58 @@
+"""The text detectors read: same length as the document, so every offset still points into it.
+
+Two things trip tokenizers without changing what a document says:
+- line breaks exported as the two characters backslash and n ("Mackay\\n\\nLa Sagne");
+- delimited rows with no space after the separator ("C-10482,Aino Hämäläinen,aino@...;"), which
+  spaCy reads as one token. In a block of lines with the same number of separators, unquoted
+  separators become tabs.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SEPARATORS = (";", ",", "|")
+
+
+def _unquoted(line: str, separator: str) -> list[int]:
+    positions, quoted = [], False
+    for position, ch in enumerate(line):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == separator and not quoted:
+            positions.append(position)
+    return positions
+
+
+def _tabulate_block(lines: list[str], separator: str) -> list[str]:
+    out = []
+    for line in lines:
+        chars = list(line)
+        for position in _unquoted(line, separator):
+            chars[position] = "\t"
+        out.append("".join(chars))
+    return out
+
+
+def delimited_as_tabs(text: str) -> str:
+    lines = text.split("\n")
+    for separator in _SEPARATORS:
+        counts = [len(_unquoted(line, separator)) if "\t" not in line else 0 for line in lines]
+        start = 0
+        while start < len(lines):
+            end = start
+            while end + 1 < len(lines) and counts[end + 1] == counts[start]:
+                end += 1
+            # a table: two or more lines with the same number (>= 2) of separators
+            if counts[start] >= 2 and end > start:
+                lines[start : end + 1] = _tabulate_block(lines[start : end + 1], separator)
+                for k in range(start, end + 1):
+                    counts[k] = 0
+            start = end + 1
+    return "\n".join(lines)
+
+
+def scan_text(text: str) -> str:
+    """The same-length text that detectors analyse in place of `text`."""
+    scanned = re.sub(r"\\n", " \n", text)
+    return delimited_as_tabs(scanned)

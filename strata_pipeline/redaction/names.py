@@ -392,7 +392,7 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
                 continue
             evidence = max(token_name_evidence(p, index) for p in parts if len(p) >= 2) if len(handle) > 2 else 0.0
             score = base + 0.4 * max(0.0, evidence)
-            if len(parts) >= 2 and len(parts[0]) == 1 or len(parts[-1]) == 1:
+            if (len(parts) >= 2 and len(parts[0]) == 1) or len(parts[-1]) == 1:
                 score += 0.15  # "m.schroeder", "anna.k": the shape of a personal handle
             start = match.start("handle") + (1 if match.group("handle").startswith("@") else 0)
             found.append(PersonCandidate(start, start + len(handle), round(min(1.0, score), 3), [reason]))

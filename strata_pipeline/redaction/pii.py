@@ -94,52 +94,6 @@ class PiiPolicy:
         return "redact"
 
 
-# Street addresses: "221 Baker Street", "1600 Amphitheatre Parkway, Suite 400", "Hauptstraße 5",
-# "Anna-Lena-Stiffel-Allee 6/7", "12, rue de la Paix", "Calle de Alcalá 42", "Via Roma, 12".
-_UPPER = "A-ZÀ-ÖØ-Ý"
-_LETTER = "A-Za-zÀ-ÖØ-öø-ÿ"
-_CAP_WORD = rf"[{_UPPER}][{_LETTER}'’]*(?:-[{_UPPER}][{_LETTER}'’]*)*\.?"
-# Suffixes that are also everyday Title-Case words ("Figure 3 Dashboard View", "Step 2 Quick Start Point")
-# are left out: View, Point, Park, Run, Gate, Walk, Green, Landing.
-EN_STREET_SUFFIXES = (
-    "Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Parkway|Pkwy|Way|Court|Ct|Place|Pl|Terrace|Close"
-    "|Crescent|Cres|Gardens|Grove|Hill|Row|Square|Sq|Mews|Circle|Cir|Trail|Highway|Hwy|Plaza|Alley|Loop|Pike"
-    "|Wharf|Quay|Embankment|Broadway|Expressway|Freeway|Turnpike|Causeway|Ridge|Heights|Parade|Promenade"
-)
-DE_STREET_SUFFIXES = (
-    "straße|strasse|str\\.|weg|allee|platz|gasse|damm|ufer|chaussee|steig|pfad|markt|graben|kai|stieg|ring"
-)
-ROMANCE_STREET_PREFIXES = (
-    "rue|avenue|av\\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|square|passage|"
-    "Calle|C/|Avenida|Avda\\.|Paseo|Plaza|Camino|Ronda|Carrera|Travesía|Glorieta|Pasaje|Callejón|Cuesta|Rambla|"
-    "Alameda|Urbanización|Via|Viale|Piazza|Piazzale|Corso|Largo|Vicolo|Borgo|Contrada|Strada|Salita|Lungomare|Rua"
-)
-# A house number after the street name; never a 5-digit postcode ("rue de la Paix, 75002 Paris").
-_NUMBER = r"\d{1,4}[A-Za-z]?(?:[ \t]*[-/][ \t]*\d{1,4}[A-Za-z]?)?(?!\d)"
-_PARTICLES = r"(?:(?:de|del|della|di|da|du|des|la|le|los|las|l'|d')[ \t]*)"
-STREET_ADDRESS_PATTERNS = (
-    (
-        "street address (number first)",
-        rf"\b\d{{1,5}}[A-Za-z]?,?[ \t]+(?:{_CAP_WORD}[ \t]+){{1,3}}(?:{EN_STREET_SUFFIXES})\b\.?"
-        rf"(?:,?[ \t]+(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Floor)[ \t]*#?\w+)?",
-    ),
-    (
-        "street address (German)",
-        rf"\b(?:(?:{_CAP_WORD}-){{1,3}}(?:Straße|Strasse|Weg|Allee|Platz|Gasse|Damm|Ufer|Chaussee|Markt|Ring)"
-        rf"|{_CAP_WORD}[ \t](?:Straße|Strasse|Weg|Allee|Platz|Gasse|Damm|Ufer|Chaussee|Markt|Ring)"
-        rf"|[{_UPPER}][{_LETTER}]*?(?:{DE_STREET_SUFFIXES})(?<![aeiouyptbAEIOUYPTB]ring))[ \t]+{_NUMBER}\b",
-    ),
-    (
-        "street address (French, number first)",
-        rf"\b\d{{1,4}}(?:[ \t]?(?:bis|ter))?,?[ \t]+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai"
-        rf"|cours|route|square|passage)[ \t]+{_PARTICLES}*{_CAP_WORD}(?:[ \t]+{_PARTICLES}*{_CAP_WORD}){{0,3}}",
-    ),
-    (
-        "street address (name first)",
-        rf"\b(?:{ROMANCE_STREET_PREFIXES})[ \t]+{_PARTICLES}*{_CAP_WORD}(?:[ \t]+{_PARTICLES}*{_CAP_WORD}){{0,3}}"
-        rf",?[ \t]+(?:n[º°o]\.?[ \t]*)?{_NUMBER}\b",
-    ),
-)
 # Presidio's defaults plus Spain and Italy, for national formats ("645 223 734", "347 123 4567"); numbers
 # written with a country code are found whatever the region. CA adds nothing to US (both +1).
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "IL", "IN", "BR")
@@ -152,10 +106,10 @@ class PresidioDetector:
 
     def __init__(self, use_ner: bool = True) -> None:
         from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer
-
-        from strata_pipeline.redaction.recognizers import PersonRecognizer
         from presidio_analyzer.nlp_engine import NlpEngineProvider
         from presidio_analyzer.predefined_recognizers import CreditCardRecognizer, IbanRecognizer, PhoneRecognizer
+
+        from strata_pipeline.redaction.recognizers import AddressRecognizer, PersonRecognizer
 
         self.name = "presidio-ner" if use_ner else "presidio-regex"
         model = SPACY_MODEL if use_ner else "no_op"
@@ -184,15 +138,7 @@ class PresidioDetector:
                 patterns=[Pattern("Mastercard 2-series", CARD_2_SERIES, 0.3)], name="StrataCardRecognizer"
             )
         )
-        registry.add_recognizer(
-            PatternRecognizer(
-                supported_entity="STREET_ADDRESS",
-                name="StrataStreetAddressRecognizer",
-                patterns=[Pattern(name, regex, 0.9) for name, regex in STREET_ADDRESS_PATTERNS],
-                context=["address", "residing", "street", "ship", "visit", "office"],
-                global_regex_flags=re.MULTILINE,  # case matters: street names are capitalised
-            )
-        )
+        registry.add_recognizer(AddressRecognizer())
         if use_ner:
             # Names are weighed by our recogniser, which reads spaCy's NER as one piece of evidence.
             registry.remove_recognizer("SpacyRecognizer")
@@ -237,10 +183,12 @@ def _possible(finding: Finding, text: str) -> bool:
     return True
 
 
-def resolve_overlaps(findings: list[Finding]) -> list[Finding]:
-    """Keep non-overlapping findings, preferring the higher score, then the longer span."""
+def resolve_overlaps(findings: list[Finding], confident: float = 0.5) -> list[Finding]:
+    """Keep non-overlapping findings: confident ones first, then the longer span, then the higher
+    score, so a whole address is not cut down by a name inside it ("3528 Postbox 135 ... Narsarsuaq")."""
     chosen: list[Finding] = []
-    for finding in sorted(findings, key=lambda f: (-f.score, -(f.end - f.start), f.start)):
+    ranked = sorted(findings, key=lambda f: (f.score < confident, -(f.end - f.start), -f.score, f.start))
+    for finding in ranked:
         if all(finding.end <= c.start or finding.start >= c.end for c in chosen):
             chosen.append(finding)
     return sorted(chosen, key=lambda f: f.start)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
+from strata_pipeline.redaction.addresses import address_spans
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.names import person_candidates
 
@@ -36,4 +37,22 @@ class PersonRecognizer(EntityRecognizer):
             RecognizerResult("PERSON", c.start, c.end, c.score, recognition_metadata=_metadata(self))
             for c in person_candidates(list(doc), text, name_index(), people)
             if c.score >= PERSON_AUDIT_FLOOR
+        ]
+
+
+class AddressRecognizer(EntityRecognizer):
+    """Whole postal addresses from `addresses.address_spans`."""
+
+    def __init__(self) -> None:
+        super().__init__(supported_entities=["STREET_ADDRESS"], name="StrataAddressRecognizer")
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text, entities, nlp_artifacts=None):  # type: ignore[no-untyped-def]
+        if "STREET_ADDRESS" not in entities:
+            return []
+        return [
+            RecognizerResult("STREET_ADDRESS", s.start, s.end, s.score, recognition_metadata=_metadata(self))
+            for s in address_spans(text)
         ]

@@ -1,0 +1,225 @@
+"""Whole postal addresses: street and number, unit, postcode, city, state and country, as one span.
+
+An address is found from a *street core*, then grown over the parts that follow it (and the
+building numbers or units before it) on the same line or the next lines:
+
+- number first: "1455 Market St", "12, rue des Tanneurs", "8 bis avenue Jean Médecin";
+- number after the street: "Heilbronner Straße 150", "Via Roma 10", "Herengracht 452",
+  "Calle Mayor 18", "ul. Grabowa 112", "Laugavegur 77" (compound street words in many languages);
+- a street name between two numbers, the way building and house numbers are written in some
+  registers ("0807 Κυλλήνη 182");
+- a bare "Name 12" only where the text says an address follows ("lives at", "Anschrift:", "c/o");
+- post boxes and US military mail ("PSC 3109, Box 3741 / APO AA 15670", "USS Name / FPO AE 18027").
+
+The grammar follows postal conventions (USPS Publication 28 street suffixes, the street words of
+European postal formats, national postcode shapes); none of it is read from a corpus generator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+# Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
+CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
+CAP = rf"(?:{CAPW}\.?)"
+LOW_PARTICLE = r"(?:de|del|della|degli|delle|dei|di|da|du|des|la|le|les|los|las|el|al|y|e|et|do|dos|das|van|von|der|den|am|an|im|in|zum|zur|auf|sur|sous|aux|d'|l'|kapu|utca|u\.|út|tér|ulica)"
+# USPS Publication 28 street suffixes (common forms and abbreviations) and British/Irish ones.
+EN_SUFFIX = (
+    "Alley|Aly|Annex|Arcade|Avenue|Ave|Av|Bayou|Beach|Bend|Bluffs?|Bottom|Boulevard|Blvd|Branch|Bridge|Brooks?"
+    "|Burgs?|Bypass|Camp|Canyon|Cape|Causeway|Centers?|Circles?|Cir|Cliffs?|Close|Club|Commons?|Corners?|Course"
+    "|Courts?|Ct|Coves?|Creek|Crescent|Cres|Crest|Crossing|Curve|Dale|Dam|Divide|Drives?|Dr|Estates?"
+    "|Expressway|Expy|Extensions?|Falls?|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Freeway|Fwy"
+    "|Gardens?|Gateway|Glens?|Greens?|Groves?|Harbors?|Harbours?|Haven|Heights|Hts|Highway|Hwy|Hills?|Hollow"
+    "|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lane|Ln|Lights?|Loaf|Locks?|Lodge|Loop|Mall"
+    "|Manors?|Meadows?|Mews|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks?|Parkways?"
+    "|Pkwy|Pass|Passage|Path|Pike|Pines?|Place|Pl|Plains?|Plaza|Points?|Ports?|Prairie|Radial|Ramp|Ranch"
+    "|Rapids?|Rest|Ridges?|River|Roads?|Rd|Route|Row|Rue|Run|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares?"
+    "|Sq|Station|Stravenue|Stream|Streets?|St|Summit|Terrace|Ter|Trace|Track|Trail|Trl|Tunnel|Turnpike|Underpass"
+    "|Unions?|Valleys?|Viaduct|Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Quay|Embankment"
+    "|Parade|Promenade|Broadway|Grove|Rise|Chase|Croft|Gate|Yard|Wynd|Vennel"
+)
+# Street words written before the name in French, Spanish, Portuguese, Italian, Polish, Dutch...
+PREFIX = (
+    "rue|avenue|av\\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|square|passage|faubourg|rampe"
+    "|calle|c/|avenida|avda\\.|paseo|plaza|camino|ronda|carrera|travesía|glorieta|pasaje|rambla|alameda"
+    "|carretera|rua|r\\.|travessa|largo|praça|estrada|via|viale|piazza|piazzale|corso|vicolo|borgo|strada"
+    "|contrada|lungomare|ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|plac"
+)
+# Street words that end a compound name: German, Dutch, Nordic, Finnish, Estonian, Hungarian, Slavic.
+COMPOUND = (
+    "straße|strasse|str\\.|weg|allee|platz|gasse|damm|ufer|chaussee|steig|pfad|markt|graben|kai|stieg|ring"
+    "|wiese|berg|hof|tor|brücke|straat|laan|gracht|kade|singel|plein|dijk|steeg|hof|dreef|vej|gade|allé|stræde"
+    "|gatan|vägen|gränd|torget|veien|vegen|gata|gate|katu|tie|kuja|polku|kaari|rinne|brekka|braut|gata"
+    "|stígur|vegur|tänav|mnt|utca|út|tér|ulica|cesta|ulice|náměstí|nábřeží|sokak|caddesi|bulvarı|hóyden|høyden"
+    "|sletta|bakken|lia|svingen|grend|stien"
+)
+NUMBER = r"(?:\d{1,5}(?:[ \t]?[A-Za-z](?![\p{L}]))?(?:[ \t]*[-/][ \t]*\d{1,5}[A-Za-z]?)?(?:[ \t]?(?:bis|ter))?\.?)"
+UNIT = (
+    r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|Box|Dept\.?|Etage|"
+    r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|Interno|Int\.?|#)[ \t]*#?[ \t]*\w{1,6}\.?"
+    r"|\d{1,2}[ \t]?[º°ª][ \t]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ \t]+Floor)"
+)
+POSTCODE = (
+    r"(?:\d{5}(?:-\d{4})?|\d{4}[ \t]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
+    r"|\d{2}-\d{3}|\d{3}[ \t]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
+)
+STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
+NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
+CITY = rf"(?:{NOT_CITY}{CAPW}(?:[ \t\-]+(?:{LOW_PARTICLE}[ \t\-]+)*{CAPW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
+SEP = r"(?:[ \t]*,[ \t]*|[ \t]*\n[ \t,]*|[ \t]+|[ \t]*\t[ \t]*|[ \t]*[–-][ \t]+)"
+
+STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
+CORES = (
+    ("number first", rf"\b{NUMBER},?[ \t]+(?:{STREET_WORDS}[ \t]+)?(?:{EN_SUFFIX})\b\.?(?![ \t]*\d)"),
+    ("number first", rf"\b{NUMBER},?[ \t]+(?i:{PREFIX})[ \t]+(?:{LOW_PARTICLE}[ \t]*)*{STREET_WORDS}"),
+    ("street then number", rf"(?<![\p{{L}}])(?i:{PREFIX})[ \t]+(?:{LOW_PARTICLE}[ \t]*)*{STREET_WORDS},?[ \t]+(?:n[º°o]\.?[ \t]*)?{NUMBER}(?!\d)"),
+    ("street then number", rf"\b(?:{STREET_WORDS}[ \t\-])?\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})(?:[ \t]+{CAP})?[ \t]+{NUMBER}(?!\d)"),
+    ("street then number", rf"\b{CAP}[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ \t]+{NUMBER}(?!\d)"),
+    ("number, street, number", rf"\b\d{{1,5}}[ \t]+(?:{LOW_PARTICLE}\.?[ \t]+)?{STREET_WORDS}[ \t]+\d{{1,4}}[A-Za-z]?\b\.?"),
+    ("street then number", rf"\b{STREET_WORDS}[ \t]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ \t]+{NUMBER}(?!\d)"),
+    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ \t]+(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ \t]+{NUMBER})?[ \t]+and[ \t]+{STREET_WORDS}(?:[ \t]+{NUMBER}(?!\d))?"),
+    ("post box", r"(?i:\bP\.?[ \t]?O\.?[ \t]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ \t]*\d[\d \t]{0,8}\d?"),
+    ("military mail", r"\b(?:PSC|CMR|Unit)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{1,5}\b"),
+    ("military mail", r"\b(?:USS|USNS|USNV|USCGC)[ \t]+\p{Lu}[\p{L}\p{M}'’\-]+"),
+    ("military mail", r"\b[AFD]PO[ \t]+A[AEP][ \t]+\d{5}\b"),
+)
+CONTEXT_BEFORE = regex.compile(
+    r"(?i:\baddress(?:ed)?|\baddr\.?|\blocated (?:at|on|in)|\blives? (?:at|on|in)|\bliving (?:at|on)|\bresid(?:es|ing|e) (?:at|on|in)"
+    r"|\b(?:is|are|was) at|\bsent to|\bsend (?:it )?to|\bship(?:ped)? to|\bdeliver(?:ed|y)? (?:to|at)|\bmail(?:ed)? to"
+    r"|\bmeet (?:me |us )?at|\boffice is (?:at|on)|\bdrops? you off at|\bcorner of|\bc/o|\bon|\bat|\bto"
+    r"|\banschrift|\badresse|\bwohnt (?:in|am|an der)|\bindirizzo|\bdirecci[oó]n|\bdomicilio|\badres|\bwoont (?:aan|op|in))"
+    r"[ \t]*:?[ \t]*(?:the )?$"
+)
+BARE_STREET = regex.compile(rf"{STREET_WORDS}[ \t]+{NUMBER}(?!\d)|{STREET_WORDS}[ \t]+(?:{EN_SUFFIX})\b")
+TAIL_PART = regex.compile(
+    rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?:[ \t]+{CITY})?(?:[ \t]*{STATE})?)"
+    rf"|(?P<postal2>{STATE}[ \t]+{POSTCODE})|(?P<number>{NUMBER}(?=[ \t]*(?:,|\n|$)))"
+    rf"|(?P<city>{CITY}(?:,?[ \t]*{STATE})?(?:,?[ \t]*{POSTCODE})?))"
+)
+LEAD_PART = regex.compile(rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?)[ \t,]*$")
+# Words that end a line of an address block without being part of it.
+NOT_A_PLACE = regex.compile(
+    r"(?i)^(?:tel|phone|fax|mobile|mobil|cell|desk|email|e-mail|mail|web|www|http|office|direct|t|m|e|f|p"
+    r"|please|thanks|regards|the|this|it|we|he|she|they|and|or|but|after|before|for|from|on|at|in|to|with"
+    r"|sitz|registered|company|vat|ust|iban|bic|swift)\b"
+)
+
+
+@dataclass(frozen=True)
+class AddressSpan:
+    start: int
+    end: int
+    score: float
+    reason: str
+
+
+@lru_cache(maxsize=1)
+def _cores() -> list[tuple[str, regex.Pattern]]:
+    return [(name, regex.compile(pattern)) for name, pattern in CORES]
+
+
+def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
+    """Extend over units, postcodes, cities, states and countries that follow the street."""
+    lines = 0
+    position = end
+    while True:
+        separator = regex.match(SEP, text[position:])
+        if not separator:
+            return position
+        gap = separator.group(0)
+        lines += gap.count("\n")
+        if lines > max_lines or gap.count("\n") > 1:
+            return position
+        candidate = position + len(gap)
+        if NOT_A_PLACE.match(text[candidate : candidate + 20]):
+            return position
+        part = TAIL_PART.match(text, candidate)
+        if not part or part.end() == candidate:
+            return position
+        part_end = part.end()
+        # a city must end its line or be followed by another address part, not run into a sentence
+        rest = text[part_end : part_end + 3]
+        if part.group("city") and rest and not regex.match(r"[ \t]*(?:,|\n|\t|$|\(|\.[ \t]|\.$|\?|!|;)", rest) and not regex.match(
+            rf"[ \t]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12]
+        ):
+            return position
+        position = part_end
+
+
+def _grow_backward(text: str, start: int) -> int:
+    """Take in building numbers and units written before the street ("Apt. 978 8152 2272 Cedar Drive")."""
+    while True:
+        before = text[max(0, start - 24) : start]
+        match = LEAD_PART.search(before)
+        if not match or match.end() != len(before):
+            return start
+        new_start = start - (len(before) - match.start())
+        if new_start >= start:
+            return start
+        start = new_start
+
+
+def address_spans(text: str) -> list[AddressSpan]:
+    """Postal addresses in `text`, each grown to its whole extent; overlapping finds are merged."""
+    found: list[AddressSpan] = []
+    for reason, pattern in _cores():
+        for match in pattern.finditer(text):
+            start, end = match.start(), match.end()
+            if reason == "number, street, number" and not _plausible_bracketed(text, start, end):
+                continue
+            if reason == "street then number" and not _plausible_street(match.group(0)):
+                continue
+            found.append(AddressSpan(start, end, 0.85, reason))
+    from strata_pipeline.redaction.names import word_commonness
+
+    for match in BARE_STREET.finditer(text):
+        value = match.group(0)
+        if regex.search(r"\b(?:19|20)\d\d$", value) or any(
+            word_commonness(w) >= 4.5 for w in regex.findall(r"\p{L}{4,}", value)
+        ):
+            continue  # "During 2013", "Chapter 12": a year or a common word is not a street
+        if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
+            found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
+    grown = [
+        AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason)
+        for s in found
+    ]
+    return _merge(grown)
+
+
+def _plausible_street(value: str) -> bool:
+    """"Lindenstraße 27a" is a street; "During 2013" (ends like "-ring") or "Chapter 12" is not: the street
+    word is no common word, and the number is no year."""
+    from strata_pipeline.redaction.names import word_commonness
+
+    if regex.search(r"\b(?:19|20)\d\d\.?$", value):
+        return False
+    words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", value)
+    return not words or word_commonness(words[0]) < 4.2 or len(words) > 1
+
+
+def _plausible_bracketed(text: str, start: int, end: int) -> bool:
+    """"0807 Κυλλήνη 182" is an address; "2024 Annual Report 3" or "5 Whys 2" is not: the words between the
+    numbers must not be common vocabulary, and a date or amount is not a building number."""
+    from strata_pipeline.redaction.names import word_commonness
+
+    words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
+    if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
+        return False
+    return all(word_commonness(w) < 4.0 for w in words if len(w) > 3) or CONTEXT_BEFORE.search(
+        text[max(0, start - 30) : start]
+    ) is not None
+
+
+def _merge(spans: list[AddressSpan]) -> list[AddressSpan]:
+    merged: list[AddressSpan] = []
+    for span in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if merged and span.start <= merged[-1].end:
+            last = merged[-1]
+            merged[-1] = AddressSpan(last.start, max(last.end, span.end), max(last.score, span.score), last.reason)
+        else:
+            merged.append(span)
+    return merged

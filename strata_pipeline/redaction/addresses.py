@@ -95,7 +95,7 @@ CONTEXT_BEFORE = regex.compile(
 )
 BARE_STREET = regex.compile(rf"{STREET_WORDS}[ \t]+{NUMBER}(?!\d)|{STREET_WORDS}[ \t]+(?:{EN_SUFFIX})\b")
 TAIL_PART = regex.compile(
-    rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?:[ \t]+{CITY})?(?:[ \t]*{STATE})?)"
+    rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ \t]+{CITY})?(?:[ \t]*{STATE})?)"
     rf"|(?P<postal2>{STATE}[ \t]+{POSTCODE})|(?P<number>{NUMBER}(?=[ \t]*(?:,|\n|$)))"
     rf"|(?P<city>{CITY}(?:,?[ \t]*{STATE})?(?:,?[ \t]*{POSTCODE})?))"
 )

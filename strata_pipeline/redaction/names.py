@@ -57,7 +57,7 @@ PARTICLES = frozenset(
 THING_WORDS = frozenset(
     (
         "street st road rd avenue ave boulevard blvd lane drive parkway way plaza square station airport "
-        "quay terminal hotel room building centre center campus office floor suite tower hall park bridge "
+        "quay terminal hotel room building centre center campus office tower hall park bridge "
         "gmbh ag kg ltd limited inc llc llp plc corp corporation company co group holdings partners sas sarl "
         "sa spa bv nv oy ab as se srl sl kft university college school hospital clinic foundation institute "
         "museum library cathedral church bank trust fund capital ventures labs systems solutions services "
@@ -90,7 +90,7 @@ GREETING_BEFORE = re.compile(
     re.IGNORECASE,
 )
 INTRO_BEFORE = re.compile(
-    r"(?:\bmy name is|\bname is|\bi'?m|\bi am|\bthis is|\bcall me|\bnamed|\bcalled|\bknown as|\bje m'appelle"
+    r"(?:\bmy name is|\bname is|\bi['’]m|\bi am|\bthis is|\bcall me|\bnamed|\bcalled|\bknown as|\bje m'appelle"
     r"|\bich bin|\bich heiße|\bme llamo|\bmi chiamo|\bik ben|\bsoy|\bsono)[ \t]+$",
     re.IGNORECASE,
 )
@@ -120,6 +120,14 @@ HEADER_NAME_WORDS = re.compile(
     r"|kunde|ansprechpartner|prénom|nom|titulaire|client|nombre|apellidos?|titular|nome|cognome|cliente"
     r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon)$",
     re.IGNORECASE,
+)
+# Field labels of forms, signatures and headers: "Fax:", "Mobile:" are never names.
+LABEL_WORDS = frozenset(
+    (
+        "tel tél phone telephone fax mobile mobil cell desk office email e-mail mail web date time subject re fw fwd "
+        "address adresse addr attn note notes ps nb ref total name names contact owner status priority summary "
+        "description comment comments tags category title to from cc bcc sent reply answer question"
+    ).split()
 )
 CALENDAR_WORDS = frozenset(
     (
@@ -175,11 +183,16 @@ def token_name_evidence(word: str, index: NameIndex) -> float:
     zipf = word_commonness(word)
     if not ranks and zipf < 2.5:
         name = 0.25  # a rare word that no dictionary knows: names are the most common such words
-    return name - max(0.0, zipf - 3.6) * 0.6
+    penalty = max(0.0, zipf - 3.6) * 0.6
+    if ranks and ranks.best <= 100 and zipf < 5.5:
+        penalty = min(penalty, 0.3)  # "John", "Wilson": frequent in text because they are frequent names
+    return name - penalty
 
 
 def _is_name_shaped(text: str) -> bool:
-    return len(text) >= 2 and NAME_WORD.match(text) is not None and (text[0].isupper() or text.isupper())
+    if text.isupper():
+        return len(text) >= 3 and NAME_WORD.match(text) is not None  # "DUPONT", never "VP" or "HR"
+    return len(text) >= 2 and NAME_WORD.match(text) is not None and text[0].isupper()
 
 
 def _line_start(text: str, position: int) -> int:
@@ -285,6 +298,8 @@ def _score_run(
     lowered = [w.casefold().rstrip(".") for w in words]
     if any(w in CALENDAR_WORDS for w in lowered) or all(w in SIGN_OFF_WORDS for w in lowered):
         return PersonCandidate(start, end, 0.0, ["calendar word or sign-off"])
+    if len(lowered) == 1 and lowered[0] in LABEL_WORDS:
+        return PersonCandidate(start, end, 0.0, ["field label"])
     if any(w in THING_WORDS for w in lowered[1:]) or (len(lowered) > 1 and lowered[-1] in THING_WORDS):
         return PersonCandidate(start, end, 0.0, ["names a place or thing"])
 
@@ -297,9 +312,15 @@ def _score_run(
     if any(start < e and s < end for s, e in ner_people):
         score += 0.35
         reasons.append("NER person")
-    elif any(t.ent_type_ in ("ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP") for t in tokens[i:j]):
+    elif any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in tokens[i:j]):
         score -= 0.15
+        reasons.append(f"NER place {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
+    elif any(t.ent_type_ in ("ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP") for t in tokens[i:j]):
+        score -= 0.1
         reasons.append(f"NER {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
+    if all(w.isupper() for w in words) and len(words) == 1:
+        score -= 0.25
+        reasons.append("lone capitals")
     sentence_initial = tokens[i].is_sent_start or i == 0 or "\n" in tokens[i - 1].whitespace_
     title_line = _title_case_line(text, start, end)
     if not sentence_initial and tokens[i].text[0].isupper() and not title_line:
@@ -345,7 +366,7 @@ def _score_run(
         score -= 0.9
         reasons.append("company suffix")
     next_word = re.match(r"[ \t]+([^\W\d_]+)", after)
-    if next_word and next_word.group(1).casefold() in THING_WORDS:
+    if next_word and next_word.group(1)[0].isupper() and next_word.group(1).casefold() in THING_WORDS:
         score -= 0.8
         reasons.append(f"followed by {next_word.group(1)!r}")
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
@@ -425,4 +446,24 @@ def person_candidates(
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
         if not any(s < end and start < e for s, e in covered) and not any(ch.isdigit() for ch in text[start:end]):
             candidates.append(PersonCandidate(start, end, 0.55, ["NER person (not name-shaped)"]))
+    _lists_of_names(candidates, text)
     return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, index)
+
+
+LIST_GAP = re.compile(r"^(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or|und|et|y|e|en|og|och)[ \t]+|[ \t]*,[ \t]*(?:and|und|et|y|e|en)[ \t]+)$")
+
+
+def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: float = 0.5) -> None:
+    """A word listed beside names is likely a name too: "Regina, Isabel and Sean"."""
+    ordered = sorted(candidates, key=lambda c: c.start)
+    for k, candidate in enumerate(ordered):
+        if not 0.25 <= candidate.score < threshold:
+            continue
+        neighbours = [ordered[k - 1]] if k else []
+        neighbours += [ordered[k + 1]] if k + 1 < len(ordered) else []
+        for other in neighbours:
+            gap = text[other.end : candidate.start] if other.end <= candidate.start else text[candidate.end : other.start]
+            if other.score >= threshold and LIST_GAP.match(gap):
+                candidate.score = round(candidate.score + 0.15, 3)
+                candidate.reasons.append("listed with a name")
+                break

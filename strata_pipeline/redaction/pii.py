@@ -34,7 +34,7 @@ ENTITY_TYPES: dict[str, str] = {
 DEFAULT_THRESHOLDS: dict[str, float] = {
     "PERSON": 0.5,
     "EMAIL": 0.5,
-    "PHONE": 0.35,
+    "PHONE": 0.45,
     "IBAN": 0.5,
     "CREDIT_CARD": 0.5,
     "IP_ADDRESS": 0.5,
@@ -94,11 +94,6 @@ class PiiPolicy:
         return "redact"
 
 
-# Presidio's defaults plus Spain and Italy, for national formats ("645 223 734", "347 123 4567"); numbers
-# written with a country code are found whatever the region. CA adds nothing to US (both +1).
-PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "IL", "IN", "BR")
-# Mastercard's 2-series (2221-2720) is missing from Presidio's card pattern; Luhn still decides.
-CARD_2_SERIES = r"\b2(?:2[2-9]\d|[3-6]\d{2}|7[01]\d|720)[- ]?\d{4}[- ]?\d{4}[- ]?\d{4}\b"
 
 
 class PresidioDetector:
@@ -107,9 +102,9 @@ class PresidioDetector:
     def __init__(self, use_ner: bool = True) -> None:
         from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer
         from presidio_analyzer.nlp_engine import NlpEngineProvider
-        from presidio_analyzer.predefined_recognizers import CreditCardRecognizer, IbanRecognizer, PhoneRecognizer
+        from presidio_analyzer.predefined_recognizers import IbanRecognizer
 
-        from strata_pipeline.redaction.recognizers import AddressRecognizer, PersonRecognizer
+        from strata_pipeline.redaction.recognizers import AddressRecognizer, NumberRecognizer, PersonRecognizer
 
         self.name = "presidio-ner" if use_ner else "presidio-regex"
         model = SPACY_MODEL if use_ner else "no_op"
@@ -131,13 +126,10 @@ class PresidioDetector:
         # ("... 5213 from") joins the match, fails the checksum and loses the IBAN.
         registry.remove_recognizer("IbanRecognizer")
         registry.add_recognizer(IbanRecognizer(name="IbanRecognizer"))
+        # Phones and cards: our recogniser (number plans, Luhn, context) replaces Presidio's two.
         registry.remove_recognizer("PhoneRecognizer")
-        registry.add_recognizer(PhoneRecognizer(supported_regions=PHONE_REGIONS, name="PhoneRecognizer"))
-        registry.add_recognizer(
-            CreditCardRecognizer(
-                patterns=[Pattern("Mastercard 2-series", CARD_2_SERIES, 0.3)], name="StrataCardRecognizer"
-            )
-        )
+        registry.remove_recognizer("CreditCardRecognizer")
+        registry.add_recognizer(NumberRecognizer())
         registry.add_recognizer(AddressRecognizer())
         if use_ner:
             # Names are weighed by our recogniser, which reads spaCy's NER as one piece of evidence.

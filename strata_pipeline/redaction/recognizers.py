@@ -7,6 +7,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 from strata_pipeline.redaction.addresses import address_spans
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.names import person_candidates
+from strata_pipeline.redaction.numbers import card_spans, phone_spans
 
 # Candidates scoring below this are dropped without an audit row (most capitalised words).
 PERSON_AUDIT_FLOOR = 0.3
@@ -55,4 +56,22 @@ class AddressRecognizer(EntityRecognizer):
         return [
             RecognizerResult("STREET_ADDRESS", s.start, s.end, s.score, recognition_metadata=_metadata(self))
             for s in address_spans(text)
+        ]
+
+
+class NumberRecognizer(EntityRecognizer):
+    """Phone numbers and payment cards from `numbers.phone_spans` and `numbers.card_spans`."""
+
+    def __init__(self) -> None:
+        super().__init__(supported_entities=["PHONE_NUMBER", "CREDIT_CARD"], name="StrataNumberRecognizer")
+
+    def load(self) -> None:
+        pass
+
+    def analyze(self, text, entities, nlp_artifacts=None):  # type: ignore[no-untyped-def]
+        spans = (phone_spans(text) if "PHONE_NUMBER" in entities else []) + (
+            card_spans(text) if "CREDIT_CARD" in entities else []
+        )
+        return [
+            RecognizerResult(s.entity, s.start, s.end, s.score, recognition_metadata=_metadata(self)) for s in spans
         ]

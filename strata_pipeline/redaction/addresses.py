@@ -64,12 +64,13 @@ UNIT = (
 )
 POSTCODE = (
     r"(?:\d{5}(?:-\d{4})?|\d{4}[ \t]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
-    r"|\d{2}-\d{3}|\d{3}[ \t]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
+    r"|[AC-FHKNPRTV-Y]\d{2}[ \t]?[AC-FHKNPRTV-Y0-9]{4}|\d{2}-\d{3}|\d{3}[ \t]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
 )
 STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
-CITY = rf"(?:{NOT_CITY}{CAPW}(?:[ \t\-]+(?:{LOW_PARTICLE}[ \t\-]+)*{CAPW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
-SEP = r"(?:[ \t]*,[ \t]*|[ \t]*\n[ \t,]*|[ \t]+|[ \t]*\t[ \t]*|[ \t]*[–-][ \t]+)"
+CITYW = rf"(?:{CAPW}(?![\d]))"
+CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \t\-]+(?:{LOW_PARTICLE}[ \t\-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
+SEP = r"(?:[ ]*,[ ]*|[ \t]*\n[ \t,]*|[ ]+|[ ]*[–-][ ]+)"  # not a tab: the next cell is another field
 
 STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
 CORES = (
@@ -81,6 +82,12 @@ CORES = (
     ("number, street, number", rf"\b\d{{1,5}}[ \t]+(?:{LOW_PARTICLE}\.?[ \t]+)?{STREET_WORDS}[ \t]+\d{{1,4}}[A-Za-z]?\b\.?"),
     ("street then number", rf"\b{STREET_WORDS}[ \t]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ \t]+{NUMBER}(?!\d)"),
     ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ \t]+(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ \t]+{NUMBER})?[ \t]+and[ \t]+{STREET_WORDS}(?:[ \t]+{NUMBER}(?!\d))?"),
+    # a street with no street word, recognised by the postcode and city that follow it
+    ("street, postcode, city", rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ \t]+{STREET_WORDS})[ \t]+{NUMBER},?[ \t]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ \t]?[A-Z]{{2}})?[ \t]+{CAPW}(?!\d)"),
+    ("number, street, city, postcode", rf"\b\d{{1,4}}[A-Za-z]?,?[ \t]+{STREET_WORDS},[ \t]+{CAPW}(?:[ \t]+{CAPW})?,?[ \t]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\p{{Lu}}{{2}}[ \t]+\d{{5}})\b"),
+    # a line or table cell holding only a postcode and a city: "12059 Berlin", "London NW1 8AJ"
+    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ \t]*(?:[A-Z]{{1,2}}-)?(?!(?:19|20)\d\d\b)\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?:[ ]*\(\p{{Lu}}{{2}}\))?[ ]*(?=$|[\t|;])"),
+    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ \t]*{CITY},?[ \t]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\p{{Lu}}{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?)[ \t]*(?=$|[\t|;])"),
     ("post box", r"(?i:\bP\.?[ \t]?O\.?[ \t]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ \t]*\d[\d \t]{0,8}\d?"),
     ("military mail", r"\b(?:PSC|CMR|Unit)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{1,5}\b"),
     ("military mail", r"\b(?:USS|USNS|USNV|USCGC)[ \t]+\p{Lu}[\p{L}\p{M}'’\-]+"),
@@ -99,7 +106,9 @@ TAIL_PART = regex.compile(
     rf"|(?P<postal2>{STATE}[ \t]+{POSTCODE})|(?P<number>{NUMBER}(?=[ \t]*(?:,|\n|$)))"
     rf"|(?P<city>{CITY}(?:,?[ \t]*{STATE})?(?:,?[ \t]*{POSTCODE})?))"
 )
-LEAD_PART = regex.compile(rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?)[ \t,]*$")
+LEAD_PART = regex.compile(
+    rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))[ ,]*$"
+)
 # Words that end a line of an address block without being part of it.
 NOT_A_PLACE = regex.compile(
     r"(?i)^(?:tel|phone|fax|mobile|mobil|cell|desk|email|e-mail|mail|web|www|http|office|direct|t|m|e|f|p"
@@ -142,7 +151,7 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
         part_end = part.end()
         # a city must end its line or be followed by another address part, not run into a sentence
         rest = text[part_end : part_end + 3]
-        if part.group("city") and rest and not regex.match(r"[ \t]*(?:,|\n|\t|$|\(|\.[ \t]|\.$|\?|!|;)", rest) and not regex.match(
+        if part.group("city") and rest and not regex.match(r"[ \t]*(?:,|\n|\t|$|\(|\.[ \t]|\.$|\?|!|;|\p{Ll})", rest) and not regex.match(
             rf"[ \t]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12]
         ):
             return position
@@ -151,7 +160,7 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
 
 def _grow_backward(text: str, start: int) -> int:
     """Take in building numbers and units written before the street ("Apt. 978 8152 2272 Cedar Drive")."""
-    while True:
+    for _ in range(3):
         before = text[max(0, start - 24) : start]
         match = LEAD_PART.search(before)
         if not match or match.end() != len(before):
@@ -160,6 +169,7 @@ def _grow_backward(text: str, start: int) -> int:
         if new_start >= start:
             return start
         start = new_start
+    return start
 
 
 def address_spans(text: str) -> list[AddressSpan]:

@@ -132,8 +132,7 @@ LABEL_WORDS = frozenset(
 CALENDAR_WORDS = frozenset(
     (
         "january february march april may june july august september october november december monday tuesday "
-        "wednesday thursday friday saturday sunday jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed "
-        "thu fri sat sun januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag "
+        "wednesday thursday friday saturday sunday januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag "
         "freitag samstag sonntag janvier février mars avril mai juin juillet août septembre octobre novembre "
         "décembre lundi mardi mercredi jeudi vendredi samedi dimanche enero febrero marzo abril mayo junio julio "
         "agosto septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes sábado domingo"
@@ -210,8 +209,8 @@ def _title_case_line(text: str, start: int, end: int) -> bool:
     line_start, line_end = _line_start(text, start), _line_end(text, end)
     rest = text[line_start:start] + " " + text[end:line_end]
     words = re.findall(r"[^\W\d_]{2,}", rest)
-    if len(words) < 3:
-        return False
+    if len(words) < 3 or len(words) > 12 or re.search(r"[,;:|\t]", rest):
+        return False  # a list of names or a table row is not a heading
     return sum(w[0].isupper() for w in words) / len(words) >= 0.8
 
 
@@ -271,9 +270,14 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
             if INITIAL.match(token.text):
                 j, words = j + 1, words + 1
                 continue
-            if token.text.casefold() in PARTICLES and j + 1 < n and _is_name_shaped(tokens[j + 1].text):
-                j += 1
-                continue
+            if token.text.casefold() in PARTICLES:
+                k = j
+                while k < n and tokens[k].text.casefold() in PARTICLES and k - j < 3:
+                    k += 1  # "van der", "de la"
+                if k < n and _is_name_shaped(tokens[k].text):
+                    j = k
+                    continue
+                break
             if _is_name_shaped(token.text):
                 j, words = j + 1, words + 1
                 continue
@@ -349,7 +353,8 @@ def _score_run(
         score += 0.15
         reasons.append("verb after")
     if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
-        if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3:
+        speakers = len(re.findall(r"(?m)^[ \t\[\]0-9:APMapm]*[^\W\d_][\w.\- ]{0,30}:[ \t]*\S", text))
+        if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3 and speakers >= 2:
             score += 0.3
             reasons.append("speaker")
     if TIME_AFTER.match(after):

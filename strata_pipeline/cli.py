@@ -338,6 +338,46 @@ def remove(source_set: str, doc_id: str) -> None:
 
 
 @main.command()
+@click.argument("source", default="-", type=click.File("r", encoding="utf-8"))
+@click.option("--json", "as_json", is_flag=True, help="Print the redacted text and every detected span as JSON.")
+@click.option("--jsonl", is_flag=True, help='Read one {"text": ...} object per line; write one result per line.')
+def redact(source, as_json: bool, jsonl: bool) -> None:
+    """Redact a file (or stdin, "-") exactly as the redacted_docs asset would, without indexing anything.
+
+    Prints the redacted text. --json adds every span the detectors found: start and end offsets in
+    the input, type, detector, score and decision (redact, below_threshold, keep_role_contact, ...).
+    """
+    from strata_pipeline.redaction.redact import redact_document, span_records
+    from strata_pipeline.resources.factory import build_resources
+
+    pii = build_resources(load_settings())["pii"]
+    detector, policy = pii.detector(), pii.policy()
+
+    def result(text: str) -> dict:
+        redaction, _ = redact_document(text, None, detector, policy)
+        return {"text": redaction.text, "spans": span_records(redaction)}
+
+    if jsonl:
+        for number, line in enumerate(source, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                text = record["text"]
+                if not isinstance(text, str):
+                    raise TypeError
+            except (ValueError, KeyError, TypeError) as exc:
+                raise click.ClickException(f'line {number}: expected a JSON object with a string "text" field') from exc
+            out = result(text)
+            if "id" in record:
+                out = {"id": record["id"], **out}
+            click.echo(json.dumps(out, ensure_ascii=False))
+        return
+    out = result(source.read())
+    click.echo(json.dumps(out, ensure_ascii=False, indent=2) if as_json else out["text"])
+
+
+@main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
 def serve(host: str, port: int) -> None:

@@ -8,6 +8,8 @@ import dagster as dg
 from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.evaluation.pii_sets import SETS
+from strata_pipeline.evaluation.privacy import privacy_markdown
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
@@ -106,7 +108,8 @@ def eval_report(
     ragas = score_ragas(
         golden, results, known_docs, complete=judge.complete if judge else None, embed_query=embedder.query_dense
     )
-    summary = summarise(results, golden.k, modes) | ragas | pii.privacy_figures()
+    privacy = pii.privacy_figures(corpus.golden_dir)
+    summary = summarise(results, golden.k, modes) | ragas | privacy
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)
@@ -126,6 +129,7 @@ def eval_report(
             "summary": dg.MetadataValue.md(summary_markdown(summary, modes)),
             "report": dg.MetadataValue.path(str(report_path)),
             "per_question": dg.MetadataValue.md(markdown_table(results, max_rows=25)),
+            "privacy": dg.MetadataValue.md(privacy_markdown(privacy, SETS)),
         },
     )
 

@@ -5,7 +5,7 @@ import polars as pl
 
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.partitions import source_sets
-from strata_pipeline.redaction.redact import Placeholders, redact_tables, redact_text
+from strata_pipeline.redaction.redact import redact_document
 from strata_pipeline.redaction.verify import find_leaks, planted_values
 from strata_pipeline.resources import CorpusResource, PiiResource
 
@@ -40,10 +40,9 @@ def redacted_docs(
             tables.append(None)
             audits.append([])
             continue
-        placeholders = Placeholders()
-        result = redact_text(doc["text"], detector, policy, placeholders)
+        result, redacted_tables = redact_document(doc["text"], doc["tables_json"], detector, policy)
         texts.append(result.text)
-        tables.append(redact_tables(doc["tables_json"], detector, policy, placeholders) if doc["tables_json"] else None)
+        tables.append(redacted_tables)
         audits.append([entry.__dict__ for entry in result.audit])
         if number % 200 == 0:
             context.log.info(f"redacted {number}/{classified_docs.height} documents")

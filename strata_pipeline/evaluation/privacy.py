@@ -171,3 +171,65 @@ def secret_scores(
     scores["clean_docs_flagged"] = float(flagged)
     scores["clean_flagged_rate"] = _ratio(flagged, len(clean), 0.0)
     return scores
+
+
+GAP_WARNING = 0.05  # a dev/test gap above this is called out: the detector may be tuned to dev
+
+
+def labelled_set_figures(
+    detector: PiiDetector, policy: PiiPolicy, sets: dict[tuple[str, str], list[LabelledDoc]]
+) -> dict[str, float]:
+    """Headline figures on the labelled sets: test parts pooled (the figure), dev beside it.
+
+    `sets` maps (set name, part) to documents. Keys: pii_recall / pii_precision (test), the same with
+    _dev, per type pii_recall_<type>[_dev], per set pii_<set>_recall[_dev] and _precision[_dev], and
+    pii_dev_test_gap, the largest dev/test difference of any set's recall or precision.
+    """
+    matches = {key: pii_matches(detector, policy, docs) for key, docs in sets.items()}
+    figures: dict[str, float] = {}
+    pooled = {
+        part: scores_from_matches([m for (_, p), ms in matches.items() if p == part for m in ms])
+        for part in ("test", "dev")
+    }
+    for part, suffix in (("test", ""), ("dev", "_dev")):
+        scores = pooled[part]
+        figures[f"pii_recall{suffix}"] = scores["pii_recall"]
+        figures[f"pii_precision{suffix}"] = scores["pii_precision"]
+        figures[f"pii_planted{suffix}"] = scores["pii_planted"]
+        for entity in PII_TYPES:
+            if pooled["test"].get(f"pii_planted_{entity.lower()}", 0) or pooled["dev"].get(
+                f"pii_planted_{entity.lower()}", 0
+            ):
+                figures[f"pii_recall_{entity.lower()}{suffix}"] = scores[f"pii_recall_{entity.lower()}"]
+                figures[f"pii_precision_{entity.lower()}{suffix}"] = scores[f"pii_precision_{entity.lower()}"]
+    gap = 0.0
+    for name in sorted({name for name, _ in sets}):
+        per_part = {part: scores_from_matches(matches.get((name, part), [])) for part in ("test", "dev")}
+        for metric in ("recall", "precision"):
+            figures[f"pii_{name}_{metric}"] = per_part["test"][f"pii_{metric}"]
+            figures[f"pii_{name}_{metric}_dev"] = per_part["dev"][f"pii_{metric}"]
+            gap = max(gap, abs(per_part["test"][f"pii_{metric}"] - per_part["dev"][f"pii_{metric}"]))
+    figures["pii_dev_test_gap"] = gap
+    return figures
+
+
+def privacy_markdown(figures: dict[str, float], set_names: Sequence[str]) -> str:
+    """A small table for the UI: test and dev recall/precision per type and per set."""
+    lines = ["| | test recall | test precision | dev recall | dev precision |", "|---|---|---|---|---|"]
+    rows = [("all", "")] + [(e, f"_{e.lower()}") for e in PII_TYPES if f"pii_recall_{e.lower()}" in figures]
+    rows += [(f"set: {name}", f"_{name}") for name in set_names]
+    for label, key in rows:
+        recall, precision = (f"pii{key}_recall", f"pii{key}_precision") if label.startswith("set:") else (
+            f"pii_recall{key}",
+            f"pii_precision{key}",
+        )
+        lines.append(
+            f"| {label} | {figures[recall]:.3f} | {figures[precision]:.3f} | "
+            f"{figures[recall + '_dev']:.3f} | {figures[precision + '_dev']:.3f} |"
+        )
+    if figures.get("pii_dev_test_gap", 0.0) > GAP_WARNING:
+        lines.append(
+            f"\n**Dev/test gap {figures['pii_dev_test_gap']:.3f} > {GAP_WARNING}**: the detector does better on the "
+            "part it was tuned on; trust the test figures."
+        )
+    return "\n".join(lines)

@@ -176,7 +176,9 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
     )
     if "pii_recall" in summary:
         lines.append(
-            f"redaction: PII recall {summary['pii_recall']:.3f}, precision {summary['pii_precision']:.3f}; "
+            f"redaction (labelled test sets; dev in brackets): PII recall {summary['pii_recall']:.3f} "
+            f"({summary.get('pii_recall_dev', float('nan')):.3f}), precision {summary['pii_precision']:.3f} "
+            f"({summary.get('pii_precision_dev', float('nan')):.3f}); "
             f"secret recall {summary['secret_recall']:.3f}, clean documents flagged {summary['clean_flagged_rate']:.3f}"
         )
     if ragas := ragas_markdown(summary):

@@ -248,6 +248,17 @@ def _column_header(text: str, position: int) -> str | None:
     return None
 
 
+GREETING_WORDS = frozenset(
+    "hi hello hey dear hallo liebe lieber bonjour salut cher chère hola ciao caro cara gentile hoi beste "
+    "thanks thank welcome morning evening attn attention".split()
+)
+
+
+def _leading_context(word: str) -> bool:
+    lowered = word.casefold().rstrip(".,")
+    return lowered in HONORIFICS or lowered in GREETING_WORDS
+
+
 def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
     """Token index ranges [i, j) of name-shaped runs on one line: capitalised words, with initials and
     particles inside, hyphenated parts joined ("Anna-Lena")."""
@@ -285,8 +296,8 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
         while j - 1 > i and (tokens[j - 1].text.casefold() in PARTICLES or INITIAL.match(tokens[j - 1].text)):
             j -= 1  # a run ends on a name word, not "van" or "K."
         first = i
-        while first < j - 1 and tokens[first].text.casefold().rstrip(".") in HONORIFICS:
-            first += 1  # "Mrs Adaeze Okonjo": the honorific is context, not part of the name
+        while first < j - 1 and _leading_context(tokens[first].text):
+            first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan": the first word is context, not part of the name
         runs.append((first, j))
         i = j
     return runs

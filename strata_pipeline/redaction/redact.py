@@ -128,6 +128,34 @@ def redact_tables(tables_json: str, detector: PiiDetector, policy: PiiPolicy, pl
     return json.dumps(tables)
 
 
+def redact_document(
+    text: str, tables_json: str | None, detector: PiiDetector, policy: PiiPolicy
+) -> tuple[Redaction, str | None]:
+    """One document as the `redacted_docs` asset and `strata redact` treat it: its text, then its tables,
+    with placeholders numbered across both."""
+    placeholders = Placeholders()
+    redaction = redact_text(text, detector, policy, placeholders)
+    tables = redact_tables(tables_json, detector, policy, placeholders) if tables_json else None
+    return redaction, tables
+
+
+def span_records(redaction: Redaction) -> list[dict]:
+    """Every decision as `{"start", "end", "type", "detector", "score", "decision", "placeholder"}`;
+    offsets point into the original text, and no raw value is included."""
+    return [
+        {
+            "start": a.start,
+            "end": a.start + a.length,
+            "type": a.entity,
+            "detector": a.detector,
+            "score": round(a.score, 3),
+            "decision": a.decision,
+            "placeholder": a.placeholder,
+        }
+        for a in redaction.audit
+    ]
+
+
 def count_redactions(text: str, detector: PiiDetector, policy: PiiPolicy) -> tuple[int, int]:
     """(secret values, personal-data values) that redaction would replace in `text`."""
     audit = redact_text(text, detector, policy).audit

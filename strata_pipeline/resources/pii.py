@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import hashlib
+import json
 from functools import lru_cache
+from pathlib import Path
 
 import dagster as dg
 from pydantic import Field
@@ -8,24 +11,43 @@ from pydantic import Field
 from strata_pipeline.redaction.guard import PrivacyGuard
 from strata_pipeline.redaction.pii import DEFAULT_THRESHOLDS, PiiPolicy, PresidioDetector
 
+REDACTION_CODE = Path(__file__).resolve().parents[1] / "redaction"
+
 
 @lru_cache(maxsize=2)
 def _detector(use_ner: bool) -> PresidioDetector:
     return PresidioDetector(use_ner=use_ner)
 
 
-@lru_cache(maxsize=4)
-def _privacy_figures(backend: str, thresholds: tuple[tuple[str, float], ...]) -> dict[str, float]:
-    from strata_pipeline.evaluation.privacy import pii_scores, secret_scores
+def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -> str:
+    """Changes whenever the detector code, its configuration or a labelled set changes."""
+    digest = hashlib.sha256(json.dumps([backend, sorted(thresholds.items())]).encode())
+    files = sorted(REDACTION_CODE.glob("*.py")) + sorted((golden_dir / "privacy").glob("*.*"))
+    files.append(Path(__file__).resolve().parents[1] / "evaluation" / "privacy.py")
+    for path in files:
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
 
-    detector = _detector(backend == "presidio-ner")
-    return pii_scores(detector, PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **dict(thresholds)})) | secret_scores()
+
+def compute_privacy_figures(detector: PresidioDetector, policy: PiiPolicy, golden_dir: Path) -> dict[str, float]:
+    from strata_pipeline.evaluation.pii_sets import PARTS, SETS, load_set
+    from strata_pipeline.evaluation.privacy import labelled_set_figures, pii_scores, secret_scores
+
+    sets = {(name, part): load_set(golden_dir, name, part) for name in SETS for part in PARTS}
+    figures = labelled_set_figures(detector, policy, sets)
+    regression = pii_scores(detector, policy)  # the project's own Faker corpus: a regression set only
+    figures["pii_regression_recall"] = regression["pii_recall"]
+    figures["pii_regression_precision"] = regression["pii_precision"]
+    secrets = secret_scores()
+    for key in ("secret_recall", "secret_planted", "clean_docs", "clean_flagged_rate"):
+        figures[key] = secrets[key]
+    return figures
 
 
 class PiiResource(dg.ConfigurableResource):
     """Presidio personal-data detection and the redaction policy applied to what it finds."""
 
-    backend: str = "presidio-ner"  # or "presidio-regex" (pattern recognisers only, faster)
+    backend: str = "presidio-ner"  # or "presidio-regex" (pattern recognisers only, faster, finds no names)
     thresholds: dict[str, float] = Field(default_factory=dict)  # per entity, e.g. {"PERSON": 0.7}
 
     def detector(self) -> PresidioDetector:
@@ -37,10 +59,24 @@ class PiiResource(dg.ConfigurableResource):
         """Query redaction and answer audit with the same detector and policy as ingestion."""
         return PrivacyGuard(self.detector(), self.policy())
 
-    def privacy_figures(self) -> dict[str, float]:
-        """PII recall/precision and secret recall/false positives of this configuration on the
-        labelled synthetic corpora; computed once per process (the corpora are deterministic)."""
-        return _privacy_figures(self.backend, tuple(sorted(self.thresholds.items())))
+    def privacy_figures(self, golden_dir: str | Path) -> dict[str, float]:
+        """PII recall/precision of this configuration on the labelled dev/test sets (test is the headline),
+        the regression corpus, and secret recall. Scoring takes about a minute, so the figures are cached
+        on disk under a key of the detector code, its configuration and the labelled sets."""
+        from strata_pipeline.redaction.name_index import cache_dir
+
+        golden_dir = Path(golden_dir)
+        policy = self.policy()
+        path = cache_dir() / f"privacy-figures-{_figures_key(self.backend, policy.thresholds, golden_dir)}.json"
+        if path.exists():
+            return json.loads(path.read_text())
+        figures = compute_privacy_figures(self.detector(), policy, golden_dir)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(figures))
+        except OSError:
+            pass  # a read-only cache: recompute next time
+        return figures
 
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""

@@ -156,12 +156,22 @@ def test_eval_report_scores_the_golden_set_with_stable_numeric_keys(stack: Stack
 
 def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> None:
     meta = stack.materialization(stack.results["handbook"], "eval_report")
-    assert meta["pii_planted"] >= 300 and meta["secret_planted"] >= 100 and meta["clean_docs"] >= 100
-    assert meta["pii_recall"] >= 0.95 and meta["pii_precision"] >= 0.90
+    # Headline: the test parts of the labelled sets nobody here generated (presidio-evaluator, hand-written).
+    assert meta["pii_planted"] >= 2000 and meta["pii_planted_dev"] >= 2000
+    assert meta["secret_planted"] >= 100 and meta["clean_docs"] >= 100
+    assert meta["pii_recall"] >= 0.85 and meta["pii_precision"] >= 0.90
+    assert abs(meta["pii_recall"] - meta["pii_recall_dev"]) <= 0.05
     assert meta["secret_recall"] == 1.0 and meta["clean_flagged_rate"] <= 0.01
     for entity in ("person", "email", "phone", "iban", "credit_card", "ip_address", "address"):
-        assert 0.0 <= meta[f"pii_recall_{entity}"] <= 1.0 and 0.0 <= meta[f"pii_precision_{entity}"] <= 1.0
-    assert "redaction: PII recall" in meta["summary"]
+        for suffix in ("", "_dev"):
+            assert 0.0 <= meta[f"pii_recall_{entity}{suffix}"] <= 1.0
+            assert 0.0 <= meta[f"pii_precision_{entity}{suffix}"] <= 1.0
+    for name in ("presidio", "snippets"):
+        assert 0.0 < meta[f"pii_{name}_recall"] <= 1.0 and 0.0 < meta[f"pii_{name}_recall_dev"] <= 1.0
+    assert 0.0 <= meta["pii_dev_test_gap"] <= 1.0
+    assert 0.0 < meta["pii_regression_recall"] <= 1.0  # the project's own Faker corpus, kept as a regression set
+    assert "redaction (labelled test sets" in meta["summary"]
+    assert "| set: presidio |" in meta["privacy"] and "| PERSON |" in meta["privacy"]
 
 
 def test_eval_report_carries_ragas_metrics_and_per_question_scores(stack: Stack) -> None:

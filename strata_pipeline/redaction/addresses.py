@@ -25,7 +25,7 @@ import regex
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
 CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
 CAP = rf"(?:{CAPW}\.?)"
-LOW_PARTICLE = r"(?:de|del|della|degli|delle|dei|di|da|du|des|la|le|les|los|las|el|al|y|e|et|do|dos|das|van|von|der|den|am|an|im|in|zum|zur|auf|sur|sous|aux|d'|l'|kapu|utca|u\.|út|tér|ulica)"
+LOW_PARTICLE = r"(?:u|ob|na|nad|pod|bei|lès|en|de|del|della|degli|delle|dei|di|da|du|des|la|le|les|los|las|el|al|y|e|et|do|dos|das|van|von|der|den|am|an|im|in|zum|zur|auf|sur|sous|aux|d'|l'|kapu|utca|u\.|út|tér|ulica)"
 # USPS Publication 28 street suffixes (common forms and abbreviations) and British/Irish ones.
 EN_SUFFIX = (
     "Alley|Aly|Annex|Arcade|Avenue|Ave|Av|Bayou|Beach|Bend|Bluffs?|Bottom|Boulevard|Blvd|Branch|Bridge|Brooks?"
@@ -70,7 +70,8 @@ STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
 CITYW = rf"(?:{CAPW}(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \t\-]+(?:{LOW_PARTICLE}[ \t\-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
-SEP = r"(?:[ ]*,[ ]*|[ \t]*\n[ \t,]*|[ ]+|[ ]*[–-][ ]+)"  # not a tab: the next cell is another field
+# Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
+SEP = r"(?:[ ]*,[ ]*|(?:[ \t]*\n)+[ \t,]*(?:[>|*•·}?]+[ \t]*)?|[ ]+|[ ]*[–-][ ]+)"
 
 STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
 CORES = (
@@ -81,7 +82,7 @@ CORES = (
     ("street then number", rf"\b{CAP}[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ \t]+{NUMBER}(?!\d)"),
     ("number, street, number", rf"\b\d{{1,5}}[ \t]+(?:{LOW_PARTICLE}\.?[ \t]+)?{STREET_WORDS}[ \t]+\d{{1,4}}[A-Za-z]?\b\.?"),
     ("street then number", rf"\b{STREET_WORDS}[ \t]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ \t]+{NUMBER}(?!\d)"),
-    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ \t]+(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ \t]+{NUMBER})?[ \t]+and[ \t]+{STREET_WORDS}(?:[ \t]+{NUMBER}(?!\d))?"),
+    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ \t]+(?:{NUMBER}[ \t]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ \t]+{NUMBER})?[ \t]+and[ \t]+(?:{NUMBER}[ \t]+)?{STREET_WORDS}(?:[ \t]+{NUMBER}(?!\d))?"),
     # a street with no street word, recognised by the postcode and city that follow it
     ("street, postcode, city", rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ \t]+{STREET_WORDS})[ \t]+{NUMBER},?[ \t]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ \t]?[A-Z]{{2}})?[ \t]+{CAPW}(?!\d)"),
     ("number, street, city, postcode", rf"\b\d{{1,4}}[A-Za-z]?,?[ \t]+{STREET_WORDS},[ \t]+{CAPW}(?:[ \t]+{CAPW})?,?[ \t]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\p{{Lu}}{{2}}[ \t]+\d{{5}})\b"),
@@ -100,6 +101,7 @@ CONTEXT_BEFORE = regex.compile(
     r"|\banschrift|\badresse|\bwohnt (?:in|am|an der)|\bindirizzo|\bdirecci[oó]n|\bdomicilio|\badres|\bwoont (?:aan|op|in))"
     r"[ \t]*:?[ \t]*(?:the )?$"
 )
+_SUFFIX_WORD = regex.compile(rf"(?:{EN_SUFFIX})")
 BARE_STREET = regex.compile(rf"{STREET_WORDS}[ \t]+{NUMBER}(?!\d)|{STREET_WORDS}[ \t]+(?:{EN_SUFFIX})\b")
 TAIL_PART = regex.compile(
     rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ \t]+{CITY})?(?:[ \t]*{STATE})?)"
@@ -140,8 +142,11 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             return position
         gap = separator.group(0)
         lines += gap.count("\n")
-        if lines > max_lines or gap.count("\n") > 1:
+        if lines > max_lines:
             return position
+        if gap.count("\n") > 1:  # a blank line ends the block, unless only the country follows
+            country = _country_line(text, position + len(gap))
+            return country if country else position
         candidate = position + len(gap)
         if NOT_A_PLACE.match(text[candidate : candidate + 20]):
             return position
@@ -156,6 +161,26 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
         ):
             return position
         position = part_end
+
+
+@lru_cache(maxsize=1)
+def _country_names() -> frozenset[str]:
+    import pycountry
+
+    names = set()
+    for country in pycountry.countries:
+        for attribute in ("name", "common_name", "official_name"):
+            if value := getattr(country, attribute, None):
+                names.add(value.casefold())
+    return frozenset(names)
+
+
+def _country_line(text: str, start: int) -> int | None:
+    """End of a line holding only a country name and maybe a postcode ("New Zealand 92534")."""
+    line = regex.match(rf"[ \t]*(?P<country>\p{{L}}[\p{{L}} .'\-]+?)(?:[ \t]+{POSTCODE})?[ \t]*(?=\n|$)", text[start:])
+    if line and line.group("country").strip().casefold() in _country_names():
+        return start + line.end()
+    return None
 
 
 def _grow_backward(text: str, start: int) -> int:
@@ -188,7 +213,7 @@ def address_spans(text: str) -> list[AddressSpan]:
     for match in BARE_STREET.finditer(text):
         value = match.group(0)
         if regex.search(r"\b(?:19|20)\d\d$", value) or any(
-            word_commonness(w) >= 4.5 for w in regex.findall(r"\p{L}{4,}", value)
+            word_commonness(w) >= 4.5 for w in regex.findall(r"\p{L}{4,}", value) if not _SUFFIX_WORD.fullmatch(w)
         ):
             continue  # "During 2013", "Chapter 12": a year or a common word is not a street
         if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
@@ -219,7 +244,7 @@ def _plausible_bracketed(text: str, start: int, end: int) -> bool:
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
     if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
         return False
-    return all(word_commonness(w) < 4.0 for w in words if len(w) > 3) or CONTEXT_BEFORE.search(
+    return all(word_commonness(w) < 4.5 for w in words if len(w) > 3) or CONTEXT_BEFORE.search(
         text[max(0, start - 30) : start]
     ) is not None
 

@@ -1,0 +1,72 @@
+"""Whole postal addresses from `address_spans`: street, number, unit, postcode, city, state as one span."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata_pipeline.redaction.addresses import address_spans
+
+
+def addresses(text: str) -> list[str]:
+    return [text[s.start : s.end] for s in address_spans(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # United States: number first, directional, city, state and ZIP
+        (
+            "The White House is at 1600 Pennsylvania Ave NW, Washington, DC 20500.",
+            "1600 Pennsylvania Ave NW, Washington, DC 20500",
+        ),
+        ("350 Fifth Avenue, New York, NY 10118", "350 Fifth Avenue, New York, NY 10118"),
+        ("PO Box 1234, Springfield, IL 62704", "PO Box 1234, Springfield, IL 62704"),
+        # Germany: street then number, postcode before the city, on one line or two
+        ("Please send it to Heilbronner Straße 150, 70191 Stuttgart.", "Heilbronner Straße 150, 70191 Stuttgart"),
+        ("Heilbronner Straße 150\n70191 Stuttgart", "Heilbronner Straße 150\n70191 Stuttgart"),
+        ("Mercedes-Benz Museum, Mercedesstraße 100, 70372 Stuttgart", "Mercedesstraße 100, 70372 Stuttgart"),
+        # France: "12, rue ..."
+        ("Our shop: 12, rue des Tanneurs, 29200 Brest", "12, rue des Tanneurs, 29200 Brest"),
+        # Italy and Spain: street word first, number after the name
+        ("Indirizzo: Via Roma 10, 30172 Venezia", "Via Roma 10, 30172 Venezia"),
+        ("Calle Mayor 18, 28013 Madrid", "Calle Mayor 18, 28013 Madrid"),
+        # Netherlands: compound street word, postcode with letters
+        ("Herengracht 452, 1017 CA Amsterdam", "Herengracht 452, 1017 CA Amsterdam"),
+        # United Kingdom: flat, building number, street, then city and postcode on the next line
+        ("Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ", "Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ"),
+        (
+            "Deliver to Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ\nThanks",
+            "Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ",
+        ),
+    ],
+)
+def test_whole_addresses(text: str, expected: str) -> None:
+    assert addresses(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "During 2013 we moved to a new office.",
+        "During 2013 we moved",
+        "Chapter 12",
+        "See Chapter 12 for the details.",
+        "Version 2 Release Notes",
+        "Top 10 Tips",
+        "Room 101 is booked.",
+        "Release 5 Quick Start",
+    ],
+)
+def test_not_addresses(text: str) -> None:
+    assert addresses(text) == []
+
+
+def test_several_addresses_in_one_text_stay_apart() -> None:
+    text = "Siège: 12, rue de la Paix, 75002 Paris. Oficina: Calle de Alcalá 42, Madrid. Sede: Via Roma, 12, Milano."
+    assert addresses(text) == ["12, rue de la Paix, 75002 Paris", "Calle de Alcalá 42, Madrid", "Via Roma, 12, Milano"]
+
+
+def test_spans_carry_a_score_and_the_rule_that_found_them() -> None:
+    [span] = address_spans("Heilbronner Straße 150, 70191 Stuttgart")
+    assert span.score >= 0.5
+    assert span.reason == "street then number"

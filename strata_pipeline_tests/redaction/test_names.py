@@ -1,0 +1,228 @@
+"""Which capitalised words are people: the name candidates of `names.py`, alone and through Presidio.
+
+The detector-level cases ask what a reader expects to be replaced as a person; the pure-function
+cases check the evidence that leads there (honorifics, place words, company suffixes, headings,
+chat handles, lower-cased names).
+"""
+
+from __future__ import annotations
+
+import pytest
+import spacy
+
+from strata_pipeline.redaction.name_index import NameIndex, name_index
+from strata_pipeline.redaction.names import (
+    PersonCandidate,
+    handle_candidates,
+    lowercase_candidates,
+    person_candidates,
+    token_name_evidence,
+)
+from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
+
+
+@pytest.fixture(scope="module")
+def nlp() -> spacy.language.Language:
+    return spacy.load(SPACY_MODEL)
+
+
+@pytest.fixture(scope="module")
+def index() -> NameIndex:
+    return name_index()
+
+
+def people(detector: PresidioDetector, text: str) -> list[str]:
+    """The values redaction replaces as PERSON in `text`."""
+    policy = PiiPolicy()
+    return [
+        text[f.start : f.end]
+        for f in detector.detect(text)
+        if f.entity == "PERSON" and policy.decide(f, text) == "redact"
+    ]
+
+
+def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dict[str, PersonCandidate]:
+    doc = nlp(text)
+    ner_people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
+    return {text[c.start : c.end]: c for c in person_candidates(list(doc), text, index, ner_people)}
+
+
+# --- through the detector ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # an honorific makes any following name a person, and is not part of it
+        ("Please ask Mrs Adaeze Okonjo about the invoice.", ["Adaeze Okonjo"]),
+        ("Ask Dr. Okafor about the results.", ["Okafor"]),
+        ("Frau Hoffmann hat angerufen.", ["Hoffmann"]),
+        ("Mr Wilson will join the call.", ["Wilson"]),
+        # greetings, introductions, role labels, sign-offs
+        ("Hi Lena, thanks for the update.", ["Lena"]),
+        ("My name is Aino Hämäläinen.", ["Aino Hämäläinen"]),
+        ("Contact: Maria", ["Maria"]),
+        ("Assignee: Vitus Niemeier", ["Vitus Niemeier"]),
+        ("Apologies: Laurence Bourdon", ["Laurence Bourdon"]),
+        ("Thekla van der Dussen joined the team.", ["Thekla van der Dussen"]),
+        ("Maria Fernandes joined the team.", ["Maria Fernandes"]),
+        ("Regina, Isabel and Sean joined the call.", ["Regina", "Isabel", "Sean"]),
+        ("Viele Grüße\nJonas Weber", ["Jonas Weber"]),
+        ("Mit freundlichen Grüßen\nJonas Weber", ["Jonas Weber"]),
+        ("Cordialement,\nCamille Dubois", ["Camille Dubois"]),
+        # "Last, First" filling a cell or following a label is one person
+        ("Name: Müller, Hans", ["Müller, Hans"]),
+        ("Employee: Müller, Hans (Finance)", ["Müller, Hans"]),
+        ("| Müller, Hans | Finance |", ["Müller, Hans"]),
+        ("Müller, Hans\nFinance", ["Müller, Hans"]),
+        # chat speakers after a time stamp, and @mentions
+        ("[09:14] anna.k: can someone restart the VPN?", ["anna.k"]),
+        ("2024-03-05 10:22 anna.k: build is green", ["anna.k"]),
+        ("10:22 anna.k: build is green", ["anna.k"]),
+        ("[09:14] anna.k: restart the VPN?\n[09:15] tom.b: on it", ["anna.k", "tom.b"]),
+        ("ping @m.schroeder please", ["m.schroeder"]),
+        # listed given names written in lower case
+        ("talked to pernille yesterday about the rollout", ["pernille"]),
+        ("i'll ask siobhan tomorrow", ["siobhan"]),
+        ("pernille and siobhan joined", ["pernille", "siobhan"]),
+    ],
+)
+def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str]) -> None:
+    assert people(ner, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # given names inside the names of places, things and firms
+        "Taxi from Victoria Station to the office.",
+        "We use Victoria Station as the meeting point.",
+        "The Grace Period ends on Friday.",
+        "Grace Period: 30 days",
+        "Our Grace Period Policy applies.",
+        "Book Room Aurora for the review.",
+        "Closed on German Unity Day.",
+        "Stanford University published it.",
+        "Customer: Hoenle AG (account 4411)",
+        "The order was shipped by Hoenle AG yesterday.",
+        "Angebot von Hoenle AG, Gilching",
+        # title-cased headings
+        "## Encoder Mismatch",
+        "## Encoder Mismatch\n\nIf the Encoder Mismatch error appears, run the Home Calibration Routine.",
+        "## Encoder Mismatch – Home Calibration Routine",
+        "## Victoria Release Highlights",
+        "# Migration Guide For Jordan Cluster",
+        "Troubleshooting Encoder Mismatch On Startup",
+        # words that are also given names, used as words
+        "May is the busiest month.",
+        "See Power Supply for details.",
+        "ask will about it",
+        "the mark is set",
+    ],
+)
+def test_not_people(ner: PresidioDetector, text: str) -> None:
+    assert people(ner, text) == []
+
+
+def test_a_name_is_one_span_without_its_honorific(ner: PresidioDetector) -> None:
+    text = "Please ask Mrs Adaeze Okonjo about the invoice."
+    [finding] = [f for f in ner.detect(text) if f.entity == "PERSON"]
+    assert (finding.start, finding.end) == (text.index("Adaeze"), text.index(" about"))
+    assert finding.score >= 0.9
+    assert finding.detector == "presidio-ner:StrataPersonRecognizer"
+
+
+# --- the evidence, on spaCy tokens ---------------------------------------------------------------
+
+
+def test_word_evidence_weighs_name_popularity_against_commonness(index: NameIndex) -> None:
+    # popular names, even when frequent in text
+    assert token_name_evidence("Siobhan", index) > 0.5
+    assert token_name_evidence("Wilson", index) > 0.5
+    # ordinary words, even when listed somewhere as a name
+    assert token_name_evidence("Street", index) < 0
+    assert token_name_evidence("Period", index) < 0
+    assert token_name_evidence("the", index) < -1
+    # a rare word no dictionary knows leans a little towards a name
+    assert 0 < token_name_evidence("Kreszentia", index) < 0.5
+    assert token_name_evidence("Siobhan", index) > token_name_evidence("Okonjo", index) > 0
+
+
+def test_honorific_is_context_not_part_of_the_name(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "Please ask Mrs Adaeze Okonjo about the invoice.")
+    assert "Mrs Adaeze Okonjo" not in found
+    assert "honorific" in found["Adaeze Okonjo"].reasons
+    assert found["Adaeze Okonjo"].score == 1.0
+
+
+def test_place_and_thing_words_zero_the_candidate(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "Taxi from Victoria Station to the office.")
+    assert found["Victoria Station"].score == 0.0
+    assert found["Victoria Station"].reasons == ["names a place or thing"]
+
+
+def test_company_suffix_counts_against_a_name(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "The order was shipped by Hoenle AG yesterday.")
+    assert "company suffix" in found["Hoenle"].reasons
+    assert found["Hoenle"].score < 0.3
+
+
+def test_title_cased_line_counts_against_a_name(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "## Encoder Mismatch – Home Calibration Routine")
+    assert "title-cased line" in found["Encoder Mismatch"].reasons
+    assert found["Encoder Mismatch"].score < 0.3
+
+
+def test_last_first_after_a_label_is_one_candidate(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "Name: Müller, Hans")
+    assert "Müller" not in found and "Hans" not in found
+    assert found["Müller, Hans"].score >= 0.5
+    assert "role label" in found["Müller, Hans"].reasons
+
+
+def test_a_run_of_names_keeps_particles_inside(nlp: spacy.language.Language, index: NameIndex) -> None:
+    found = candidates(nlp, index, "Thekla van der Dussen joined the team.")
+    assert found["Thekla van der Dussen"].score >= 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "handles"),
+    [
+        ("[09:14] anna.k: can someone restart the VPN?", ["anna.k"]),
+        ("2024-03-05 10:22 anna.k: build is green", ["anna.k"]),
+        ("<tom.b> hello", ["tom.b"]),
+        ("ping @m.schroeder please", ["m.schroeder"]),
+        # labels and day names before a colon are not speakers
+        ("Attendees: Maria", []),
+        ("Note: check this", []),
+        ("Monday: off", []),
+        ("See https://example.com/a:b", []),
+    ],
+)
+def test_handle_candidates(index: NameIndex, text: str, handles: list[str]) -> None:
+    found = handle_candidates(text, index)
+    assert [text[c.start : c.end] for c in found] == handles
+    assert all(c.score >= 0.5 for c in found)
+
+
+def test_a_personal_handle_shape_scores_higher(index: NameIndex) -> None:
+    [initial] = handle_candidates("[09:14] anna.k: hi", index)
+    [plain] = handle_candidates("[09:14] anna: hi", index)
+    assert initial.score > plain.score >= 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("talked to pernille yesterday about the rollout", ["pernille"]),
+        ("i'll ask siobhan tomorrow", ["siobhan"]),
+        # listed as names somewhere, but ordinary words first
+        ("ask will about it", []),
+        ("the rose garden", []),
+        ("the mark is set", []),
+    ],
+)
+def test_lowercase_candidates(nlp: spacy.language.Language, index: NameIndex, text: str, expected: list[str]) -> None:
+    found = lowercase_candidates(list(nlp(text)), index)
+    assert [text[c.start : c.end] for c in found] == expected
+    assert all(c.score >= 0.5 and c.reasons == ["lower-case listed name"] for c in found)

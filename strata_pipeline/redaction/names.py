@@ -69,7 +69,8 @@ THING_WORDS = frozenset(
     ).split()
 )
 COMPANY_SUFFIX = re.compile(
-    r"^,?[ \t]*(?:&[ \t]*(?:Co|Cie|Sons|Partners|Associates)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
+    r"^,?[ \t]*(?:&[ \t]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
+    r"|&[ \t]*(?:Co|Cie|Sons|Partners|Associates)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
     r"|LLC|LLP|Inc\b|PLC|Corp\b|Corporation|Company|Co\.|S\.?A\.?S?\b|S\.?p\.?A\.?|S\.?L\.?\b|S\.?r\.?l\.?|SARL|B\.?V\.?"
     r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions)",
 )
@@ -102,7 +103,7 @@ ROLE_BEFORE = re.compile(
     r"|participants?|attendees?|present|absent|chair|minutes|host|speaker|organi[sz]er|lead|with|and"
     r"|vorname|nachname|ansprechpartner(?:in)?|kontakt|verantwortlich|prénom|nom|contact|responsable"
     r"|nombre|apellidos?|contacto|nome|cognome|referente|naam|voornaam|achternaam|contactpersoon)"
-    r"[ \t]*[:=\-–]?[ \t]*)$",
+    r"[ \t]*[:=\-–?]?[ \t]*)$",
     re.IGNORECASE,
 )
 VERB_AFTER = re.compile(
@@ -144,7 +145,7 @@ HANDLE = re.compile(r"(?<![\w@.])@?([a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,2})(?=[:,
 CHAT_SPEAKER = re.compile(
     r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t\-–]*)?"
     r"(?:<|\*\*)?"
-    r"(?P<handle>@?[A-Za-zÀ-ÿ][\w.\-]{1,30}?)(?:>|\*\*)?:[ \t]"
+    r"(?P<handle>@?[A-Za-zÀ-ÿ][\w.\-]{1,30}?)(?:>|\*\*)?:(?:[ \t]|(?=[\"“]))"
 )
 CHAT_BRACKETED = re.compile(
     r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?[\])]?[ \t]*)?"
@@ -248,6 +249,7 @@ def _column_header(text: str, position: int) -> str | None:
     return None
 
 
+UNIT_WORDS = frozenset("apt apartment suite ste unit flat floor room box bldg building".split())
 GREETING_WORDS = frozenset(
     "hi hello hey dear hallo liebe lieber bonjour salut cher chère hola ciao caro cara gentile hoi beste "
     "thanks thank welcome morning evening attn attention".split()
@@ -289,7 +291,7 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
                     j = k
                     continue
                 break
-            if _is_name_shaped(token.text):
+            if _is_name_shaped(token.text) and token.text.casefold() not in UNIT_WORDS:
                 j, words = j + 1, words + 1
                 continue
             break
@@ -419,7 +421,8 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
         for match in pattern.finditer(text):
             handle = match.group("handle").lstrip("@")
             if pattern is CHAT_SPEAKER and not match.group("time") and not (handle.islower() or "." in handle):
-                continue  # "Attendees: ..." is a label; a speaker has a time stamp or a handle's shape
+                if len(CHAT_SPEAKER.findall(text)) < 2:
+                    continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
             if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
                 continue
             parts = [p for p in re.split(r"[._\-]", handle) if p]
@@ -463,7 +466,27 @@ def person_candidates(
         if not any(s < end and start < e for s, e in covered) and not any(ch.isdigit() for ch in text[start:end]):
             candidates.append(PersonCandidate(start, end, 0.55, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
+    _same_person_again(candidates, text, index)
     return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, index)
+
+
+def _same_person_again(candidates: list[PersonCandidate], text: str, index: NameIndex, threshold: float = 0.5) -> None:
+    """A document that names someone once names them again: "Marek Hemerka ... Hemerka said",
+    "Landro ... Landro Panicucci". Words of accepted names lift other candidates made of them."""
+    words = {
+        w.casefold()
+        for c in candidates
+        if c.score >= threshold
+        for w in re.findall(r"[^\W\d_]{3,}", text[c.start : c.end])
+        if word_commonness(w) < 4.5
+    }
+    for candidate in candidates:
+        if candidate.score >= threshold or candidate.score <= 0.0:
+            continue
+        own = [w.casefold() for w in re.findall(r"[^\W\d_]{3,}", text[candidate.start : candidate.end])]
+        if own and any(w in words for w in own):
+            candidate.score = round(max(candidate.score, threshold + 0.05), 3)
+            candidate.reasons.append("same person named elsewhere in the text")
 
 
 LIST_GAP = re.compile(r"^(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or|und|et|y|e|en|og|och)[ \t]+|[ \t]*,[ \t]*(?:and|und|et|y|e|en)[ \t]+)$")

@@ -119,9 +119,7 @@ def test_audit_entries_never_contain_the_raw_value(ner: PresidioDetector) -> Non
         serialised = json.dumps(dataclasses.asdict(entry))
         assert not any(value in serialised for value in values), serialised
     # Offsets point at the value in the original text, so the audit can be checked later.
-    redacted = sorted(
-        (a.entity, text[a.start : a.start + a.length]) for a in result.audit if a.decision == "redact"
-    )
+    redacted = sorted((a.entity, text[a.start : a.start + a.length]) for a in result.audit if a.decision == "redact")
     assert redacted == sorted(zip(["PERSON", "PHONE", "IBAN", "EMAIL", "SECRET"], values, strict=True))
     assert not any(value in result.text for value in values)
 

@@ -28,17 +28,17 @@ CAP = rf"(?:{CAPW}\.?)"
 LOW_PARTICLE = r"(?:u|ob|na|nad|pod|bei|lès|en|de|del|della|degli|delle|dei|di|da|du|des|la|le|les|los|las|el|al|y|e|et|do|dos|das|van|von|der|den|am|an|im|in|zum|zur|auf|sur|sous|aux|d'|l'|kapu|utca|u\.|út|tér|ulica)"
 # USPS Publication 28 street suffixes (common forms and abbreviations) and British/Irish ones.
 EN_SUFFIX = (
-    "Alley|Aly|Annex|Arcade|Avenue|Ave|Av|Bayou|Beach|Bend|Bluffs?|Bottom|Boulevard|Blvd|Branch|Bridge|Brooks?"
-    "|Burgs?|Bypass|Camp|Canyon|Cape|Causeway|Centers?|Circles?|Cir|Cliffs?|Close|Club|Commons?|Corners?|Course"
-    "|Courts?|Ct|Coves?|Creek|Crescent|Cres|Crest|Crossing|Curve|Dale|Dam|Divide|Drives?|Dr|Estates?"
-    "|Expressway|Expy|Extensions?|Falls?|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Forks?|Fort|Freeway|Fwy"
+    "Alley|Aly|Annex|Arcade|Avenue|Ave|Av|Bayou|Beach|Bend|Bluffs?|Boulevard|Blvd|Bridge|Brooks?"
+    "|Burgs?|Bypass|Canyon|Cape|Causeway|Centers?|Circles?|Cir|Cliffs?|Close|Commons?|Corners?"
+    "|Courts?|Ct|Coves?|Creek|Crescent|Cres|Crest|Crossing|Dale|Dam|Drives?|Dr|Estates?"
+    "|Expressway|Expy|Extensions?|Falls?|Ferry|Fields?|Flats?|Fords?|Forest|Forges?|Fort|Freeway|Fwy"
     "|Gardens?|Gateway|Glens?|Greens?|Groves?|Harbors?|Harbours?|Haven|Heights|Hts|Highway|Hwy|Hills?|Hollow"
-    "|Inlet|Islands?|Isle|Junctions?|Keys?|Knolls?|Lakes?|Landing|Lane|Ln|Lights?|Loaf|Locks?|Lodge|Loop|Mall"
-    "|Manors?|Meadows?|Mews|Mills?|Mission|Motorway|Mount|Mountains?|Neck|Orchard|Oval|Overpass|Parks?|Parkways?"
-    "|Pkwy|Pass|Passage|Path|Pike|Pines?|Place|Pl|Plains?|Plaza|Points?|Ports?|Prairie|Radial|Ramp|Ranch"
-    "|Rapids?|Rest|Ridges?|River|Roads?|Rd|Route|Row|Rue|Run|Shoals?|Shores?|Skyway|Springs?|Spurs?|Squares?"
-    "|Sq|Station|Stravenue|Stream|Streets?|St|Summit|Terrace|Ter|Trace|Track|Trail|Trl|Tunnel|Turnpike|Underpass"
-    "|Unions?|Valleys?|Viaduct|Views?|Villages?|Ville|Vista|Walks?|Wall|Ways?|Wells?|Wharf|Quay|Embankment"
+    "|Inlet|Islands?|Isle|Junctions?|Knolls?|Lakes?|Landing|Lane|Ln|Locks?|Loop"
+    "|Manors?|Meadows?|Mews|Mills?|Motorway|Mount|Mountains?|Orchard|Overpass|Parks?|Parkways?"
+    "|Pkwy|Passage|Path|Pike|Pines?|Place|Pl|Plains?|Plaza|Ports?|Prairie|Ranch"
+    "|Rapids?|Ridges?|River|Roads?|Rd|Route|Row|Rue|Shoals?|Shores?|Skyway|Springs?|Squares?"
+    "|Sq|Station|Stravenue|Stream|Streets?|St|Summit|Terrace|Ter|Trail|Trl|Tunnel|Turnpike|Underpass"
+    "|Valleys?|Viaduct|Villages?|Ville|Vista|Walks?|Ways?|Wharf|Quay|Embankment"
     "|Parade|Promenade|Broadway|Grove|Rise|Chase|Croft|Gate|Yard|Wynd|Vennel"
 )
 # Street words written before the name in French, Spanish, Portuguese, Italian, Polish, Dutch...
@@ -56,57 +56,57 @@ COMPOUND = (
     "|stígur|vegur|tänav|mnt|utca|út|tér|ulica|cesta|ulice|náměstí|nábřeží|sokak|caddesi|bulvarı|hóyden|høyden"
     "|sletta|bakken|lia|svingen|grend|stien"
 )
-NUMBER = r"(?:\d{1,5}(?:[ \t]?[A-Za-z](?![\p{L}]))?(?:[ \t]*[-/][ \t]*\d{1,5}[A-Za-z]?)?(?:[ \t]?(?:bis|ter))?\.?)"
+NUMBER = r"(?:\d{1,5}(?:[ ]?[A-Za-z](?![\p{L}]))?(?:[ ]*[-/][ ]*\d{1,5}[A-Za-z]?)?(?:[ ]?(?:bis|ter))?\.?)"
 UNIT = (
     r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|Box|Dept\.?|Etage|"
-    r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|Interno|Int\.?|#)[ \t]*#?[ \t]*\w{1,6}\.?"
-    r"|\d{1,2}[ \t]?[º°ª][ \t]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ \t]+Floor)"
+    r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|Interno|Int\.?|#)[ ]*#?[ ]*\w{1,6}\.?"
+    r"|\d{1,2}[ ]?[º°ª][ ]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ ]+Floor)"
 )
 POSTCODE = (
-    r"(?:\d{5}(?:-\d{4})?|\d{4}[ \t]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}"
-    r"|[AC-FHKNPRTV-Y]\d{2}[ \t]?[AC-FHKNPRTV-Y0-9]{4}|\d{2}-\d{3}|\d{3}[ \t]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
+    r"(?:\d{5}(?:-\d{4})?|\d{4}[ ]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
+    r"|[AC-FHKNPRTV-Y]\d{2}[ ]?[AC-FHKNPRTV-Y0-9]{4}|\d{2}-\d{3}|\d{3}[ ]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
 )
 STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
 CITYW = rf"(?:{CAPW}(?![\d]))"
-CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \t\-]+(?:{LOW_PARTICLE}[ \t\-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
+CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
 # Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
-SEP = r"(?:[ ]*,[ ]*|(?:[ \t]*\n)+[ \t,]*(?:[>|*•·}?]+[ \t]*)?|[ ]+|[ ]*[–-][ ]+)"
+SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·}?]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
 
-STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
+STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ ]+(?:{LOW_PARTICLE}[ ]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
 CORES = (
-    ("number first", rf"\b{NUMBER},?[ \t]+(?:{STREET_WORDS}[ \t]+)?(?:{EN_SUFFIX})\b\.?(?![ \t]*\d)"),
-    ("number first", rf"\b{NUMBER},?[ \t]+(?i:{PREFIX})[ \t]+(?:{LOW_PARTICLE}[ \t]*)*{STREET_WORDS}"),
-    ("street then number", rf"(?<![\p{{L}}])(?i:{PREFIX})[ \t]+(?:{LOW_PARTICLE}[ \t]*)*{STREET_WORDS},?[ \t]+(?:n[º°o]\.?[ \t]*)?{NUMBER}(?!\d)"),
-    ("street then number", rf"\b(?:{STREET_WORDS}[ \t\-])?\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})(?:[ \t]+{CAP})?[ \t]+{NUMBER}(?!\d)"),
-    ("street then number", rf"\b{CAP}[ \t]+(?:{LOW_PARTICLE}[ \t]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ \t]+{NUMBER}(?!\d)"),
-    ("number, street, number", rf"\b\d{{1,5}}[ \t]+(?:{LOW_PARTICLE}\.?[ \t]+)?{STREET_WORDS}[ \t]+\d{{1,4}}[A-Za-z]?\b\.?"),
-    ("street then number", rf"\b{STREET_WORDS}[ \t]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ \t]+{NUMBER}(?!\d)"),
-    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ \t]+(?:{NUMBER}[ \t]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ \t]+{NUMBER})?[ \t]+and[ \t]+(?:{NUMBER}[ \t]+)?{STREET_WORDS}(?:[ \t]+{NUMBER}(?!\d))?"),
+    ("number first", rf"\b{NUMBER},?[ ]+(?:{STREET_WORDS}[ ]+)?(?:{EN_SUFFIX})\b\.?(?![ ]*\d)"),
+    ("number first", rf"\b{NUMBER},?[ ]+(?i:{PREFIX})[ ]+(?:{LOW_PARTICLE}[ ]*)*{STREET_WORDS}"),
+    ("street then number", rf"(?<![\p{{L}}])(?i:{PREFIX})[ ]+(?:{LOW_PARTICLE}[ ]*)*{STREET_WORDS},?[ ]+(?:n[º°o]\.?[ ]*)?{NUMBER}(?!\d)"),
+    ("street then number", rf"\b(?:{STREET_WORDS}[ \-])?(?:\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})|(?<=-)(?i:{COMPOUND}))(?:[ ]+{CAP})?[ ]+{NUMBER}(?!\d)"),
+    ("street then number", rf"\b{CAP}[ ]+(?:{LOW_PARTICLE}[ ]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ ]+{NUMBER}(?!\d)"),
+    ("number, street, number", rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}[ ]+\d{{1,4}}[A-Za-z]?\b\.?"),
+    ("street then number", rf"\b{STREET_WORDS}[ ]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ ]+{NUMBER}(?!\d)"),
+    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ ]+(?:{NUMBER}[ ]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ ]+{NUMBER})?[ ]+and[ ]+(?:{NUMBER}[ ]+)?{STREET_WORDS}(?:[ ]+{NUMBER}(?!\d))?"),
     # a street with no street word, recognised by the postcode and city that follow it
-    ("street, postcode, city", rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ \t]+{STREET_WORDS})[ \t]+{NUMBER},?[ \t]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ \t]?[A-Z]{{2}})?[ \t]+{CAPW}(?!\d)"),
-    ("number, street, city, postcode", rf"\b\d{{1,4}}[A-Za-z]?,?[ \t]+{STREET_WORDS},[ \t]+{CAPW}(?:[ \t]+{CAPW})?,?[ \t]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\p{{Lu}}{{2}}[ \t]+\d{{5}})\b"),
+    ("street, postcode, city", rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ ]+{STREET_WORDS})[ ]+{NUMBER},?[ ]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CAPW}(?!\d)"),
+    ("number, street, city, postcode", rf"\b\d{{1,4}}[A-Za-z]?,?[ ]+{STREET_WORDS},[ ]+{CAPW}(?:[ ]+{CAPW})?,?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}})\b"),
     # a line or table cell holding only a postcode and a city: "12059 Berlin", "London NW1 8AJ"
-    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ \t]*(?:[A-Z]{{1,2}}-)?(?!(?:19|20)\d\d\b)\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?:[ ]*\(\p{{Lu}}{{2}}\))?[ ]*(?=$|[\t|;])"),
-    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ \t]*{CITY},?[ \t]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ \t]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d|\p{{Lu}}{{2}}[ \t]+\d{{5}}(?:-\d{{4}})?)[ \t]*(?=$|[\t|;])"),
-    ("post box", r"(?i:\bP\.?[ \t]?O\.?[ \t]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ \t]*\d[\d \t]{0,8}\d?"),
-    ("military mail", r"\b(?:PSC|CMR|Unit)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{1,5}\b"),
-    ("military mail", r"\b(?:USS|USNS|USNV|USCGC)[ \t]+\p{Lu}[\p{L}\p{M}'’\-]+"),
-    ("military mail", r"\b[AFD]PO[ \t]+A[AEP][ \t]+\d{5}\b"),
+    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ ]*(?:[A-Z]{{1,2}}-)?(?!(?:19|20)\d\d\b)\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?:[ ]*\(\p{{Lu}}{{2}}\))?[ ]*(?=$|[\t|;])"),
+    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ ]*{CITY},?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}}(?:-\d{{4}})?)[ ]*(?=$|[\t|;])"),
+    ("post box", r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ ]*\d[\d \t]{0,8}\d?"),
+    ("military mail", r"\b(?:PSC|CMR|Unit)[ ]+\d{3,5},?[ ]+Box[ ]+\d{1,5}\b"),
+    ("military mail", r"\b(?:USS|USNS|USNV|USCGC)[ ]+\p{Lu}[\p{L}\p{M}'’\-]+"),
+    ("military mail", r"\b[AFD]PO[ ]+A[AEP][ ]+\d{5}\b"),
 )
 CONTEXT_BEFORE = regex.compile(
     r"(?i:\baddress(?:ed)?|\baddr\.?|\blocated (?:at|on|in)|\blives? (?:at|on|in)|\bliving (?:at|on)|\bresid(?:es|ing|e) (?:at|on|in)"
     r"|\b(?:is|are|was) at|\bsent to|\bsend (?:it )?to|\bship(?:ped)? to|\bdeliver(?:ed|y)? (?:to|at)|\bmail(?:ed)? to"
     r"|\bmeet (?:me |us )?at|\boffice is (?:at|on)|\bdrops? you off at|\bcorner of|\bc/o|\bon|\bat|\bto"
     r"|\banschrift|\badresse|\bwohnt (?:in|am|an der)|\bindirizzo|\bdirecci[oó]n|\bdomicilio|\badres|\bwoont (?:aan|op|in))"
-    r"[ \t]*:?[ \t]*(?:the )?$"
+    r"[ ]*:?[ ]*(?:the )?$"
 )
 _SUFFIX_WORD = regex.compile(rf"(?:{EN_SUFFIX})")
-BARE_STREET = regex.compile(rf"{STREET_WORDS}[ \t]+{NUMBER}(?!\d)|{STREET_WORDS}[ \t]+(?:{EN_SUFFIX})\b")
+BARE_STREET = regex.compile(rf"{STREET_WORDS}[ ]+{NUMBER}(?!\d)|{STREET_WORDS}[ ]+(?:{EN_SUFFIX})\b")
 TAIL_PART = regex.compile(
-    rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ \t]+{CITY})?(?:[ \t]*{STATE})?)"
-    rf"|(?P<postal2>{STATE}[ \t]+{POSTCODE})|(?P<number>{NUMBER}(?=[ \t]*(?:,|\n|$)))"
-    rf"|(?P<city>{CITY}(?:,?[ \t]*{STATE})?(?:,?[ \t]*{POSTCODE})?))"
+    rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ ]+{CITY})?(?:[ ]*{STATE})?)"
+    rf"|(?P<postal2>{STATE}[ ]+{POSTCODE})|(?P<number>{NUMBER}(?=[ ]*(?:,|\n|$)))"
+    rf"|(?P<city>{CITY}(?:,?[ ]*{STATE})?(?:,?[ ]*{POSTCODE})?))"
 )
 LEAD_PART = regex.compile(
     rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))[ ,]*$"
@@ -154,10 +154,12 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
         if not part or part.end() == candidate:
             return position
         part_end = part.end()
+        if "\n" in gap and (part.group("number") or text[part_end : part_end + 1] == "\t"):
+            return position  # a number starting the next line or table row is an id, not part of the address
         # a city must end its line or be followed by another address part, not run into a sentence
         rest = text[part_end : part_end + 3]
-        if part.group("city") and rest and not regex.match(r"[ \t]*(?:,|\n|\t|$|\(|\.[ \t]|\.$|\?|!|;|\p{Ll})", rest) and not regex.match(
-            rf"[ \t]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12]
+        if part.group("city") and rest and not regex.match(r"[ ]*(?:,|\n|\t|$|\(|\.[ ]|\.$|\?|!|;|\p{Ll})", rest) and not regex.match(
+            rf"[ ]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12]
         ):
             return position
         position = part_end
@@ -177,7 +179,7 @@ def _country_names() -> frozenset[str]:
 
 def _country_line(text: str, start: int) -> int | None:
     """End of a line holding only a country name and maybe a postcode ("New Zealand 92534")."""
-    line = regex.match(rf"[ \t]*(?P<country>\p{{L}}[\p{{L}} .'\-]+?)(?:[ \t]+{POSTCODE})?[ \t]*(?=\n|$)", text[start:])
+    line = regex.match(rf"[ ]*(?P<country>\p{{L}}[\p{{L}} .'\-]+?)(?:[ ]+{POSTCODE})?[ ]*(?=\n|$)", text[start:])
     if line and line.group("country").strip().casefold() in _country_names():
         return start + line.end()
     return None
@@ -207,6 +209,8 @@ def address_spans(text: str) -> list[AddressSpan]:
                 continue
             if reason == "street then number" and not _plausible_street(match.group(0)):
                 continue
+            if _calendar(match.group(0)):
+                continue  # "22 December 2024", "January 18, 2024" are dates
             found.append(AddressSpan(start, end, 0.85, reason))
     from strata_pipeline.redaction.names import word_commonness
 
@@ -216,13 +220,19 @@ def address_spans(text: str) -> list[AddressSpan]:
             word_commonness(w) >= 4.5 for w in regex.findall(r"\p{L}{4,}", value) if not _SUFFIX_WORD.fullmatch(w)
         ):
             continue  # "During 2013", "Chapter 12": a year or a common word is not a street
-        if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]):
+        if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]) and not _calendar(value):
             found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
     grown = [
         AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason)
         for s in found
     ]
     return _merge(grown)
+
+
+def _calendar(value: str) -> bool:
+    from strata_pipeline.redaction.names import CALENDAR_WORDS
+
+    return any(w.lower() in CALENDAR_WORDS for w in regex.findall(r"\p{L}+", value))
 
 
 def _plausible_street(value: str) -> bool:

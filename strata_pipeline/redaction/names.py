@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Protocol
 
-from strata_pipeline.redaction.name_index import NO_RANK, NameIndex
+from strata_pipeline.redaction.name_index import NO_RANK, NameIndex, NameRanks
+
+NO_RANK_RANKS = NameRanks(NO_RANK, NO_RANK)
 
 ZIPF_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
 
@@ -51,7 +53,7 @@ HONORIFICS = frozenset(
 )
 PARTICLES = frozenset(
     "van von der den de del della delle di da du des le la y dos das do ten ter zu af av bin ibn al el ben "
-    "ní nic mac mc st".split()
+    "ní nic mac mc st ap ferch ó ua bint binti".split()
 )
 # Words that end a capitalised phrase naming a place, an organisation or a thing.
 THING_WORDS = frozenset(
@@ -70,7 +72,7 @@ THING_WORDS = frozenset(
 )
 COMPANY_SUFFIX = re.compile(
     r"^,?[ \t]*(?:&[ \t]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
-    r"|&[ \t]*(?:Co|Cie|Sons|Partners|Associates)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
+    r"|&[ \t]*(?:Co|Cie|Sons|Söhne|Partners|Associates|Asociados|Associati|Figli|Fils|Hijos)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
     r"|LLC|LLP|Inc\b|PLC|Corp\b|Corporation|Company|Co\.|S\.?A\.?S?\b|S\.?p\.?A\.?|S\.?L\.?\b|S\.?r\.?l\.?|SARL|B\.?V\.?"
     r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions)",
 )
@@ -127,7 +129,11 @@ LABEL_WORDS = frozenset(
     (
         "tel tél phone telephone fax mobile mobil cell desk office email e-mail mail web date time subject re fw fwd "
         "address adresse addr attn note notes ps nb ref total name names contact owner status priority summary "
-        "description comment comments tags category title to from cc bcc sent reply answer question"
+        "description comment comments tags category title to from cc bcc sent reply answer question iban bic swift "
+        "pnr sales cardholder kontoinhaber titulaire titular intestatario rekeninghouder betreff objet asunto "
+        "oggetto onderwerp attendees apologies participants present absent agenda minutes "
+        # forms of address that are not names: "Sehr geehrte Damen und Herren", "Messieurs"
+        "damen herren messieurs mesdames señores señoras signori signore heren dames"
     ).split()
 )
 CALENDAR_WORDS = frozenset(
@@ -249,6 +255,12 @@ def _column_header(text: str, position: int) -> str | None:
     return None
 
 
+MACHINE_WORDS = frozenset(
+    "bot bots svc service alerts alert system admin root noreply notify notifications jenkins github gitlab ci cd "
+    "deploy monitor monitoring cron daemon webhook pagerduty opsgenie sentry grafana".split()
+)
+# First words of names of rooms, places and projects ("Room Aurora", "Lake Louise", "Project Phoenix").
+PLACE_HEADS = frozenset("room hotel project team operation camp lake port cape mount fort villa station hall".split())
 UNIT_WORDS = frozenset("apt apartment suite ste unit flat floor room box bldg building".split())
 GREETING_WORDS = frozenset(
     "hi hello hey dear hallo liebe lieber bonjour salut cher chère hola ciao caro cara gentile hoi beste "
@@ -312,7 +324,7 @@ def _score_run(
     words = [t.text for t in tokens[i:j] if not INITIAL.match(t.text) and t.text.casefold() not in PARTICLES]
     words = [w for w in words if w not in ("-", "‑")]
     reasons: list[str] = []
-    lowered = [w.casefold().rstrip(".") for w in words]
+    lowered = [w.lower().rstrip(".") for w in words]
     if any(w in CALENDAR_WORDS for w in lowered) or all(w in SIGN_OFF_WORDS for w in lowered):
         return PersonCandidate(start, end, 0.0, ["calendar word or sign-off"])
     if len(lowered) == 1 and lowered[0] in LABEL_WORDS:
@@ -370,6 +382,20 @@ def _score_run(
         if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3 and speakers >= 2:
             score += 0.3
             reasons.append("speaker")
+    if re.match(r"^[ \t]+to[ \t]*:", after):
+        score -= 0.6
+        reasons.append("field label")  # "Bill to:", "Ship to:"
+    if len(lowered) > 1 and lowered[0] in PLACE_HEADS:
+        score -= 0.6
+        reasons.append(f"names a place: {words[0]!r}")
+    if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1:
+        score -= 0.4
+        reasons.append("field label")
+    if re.search(r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+$", before) and (
+        "NER place" in " ".join(reasons) or not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words)
+    ):
+        score -= 0.2
+        reasons.append("after a place preposition")
     if TIME_AFTER.match(after):
         score += 0.3
         reasons.append("speaker before a time")
@@ -390,6 +416,10 @@ def _score_run(
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
 
 
+def _words(tokens: list[Token], i: int, j: int) -> int:
+    return sum(1 for t in tokens[i:j] if _is_name_shaped(t.text) and t.text.casefold() not in PARTICLES)
+
+
 def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
     """Join "Müller, Hans" into one run when it fills a cell or a line."""
     joined: list[tuple[int, int]] = []
@@ -400,11 +430,12 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
             i2, j2 = runs[k + 1]
             start = tokens[i].idx
             end = tokens[j2 - 1].idx + len(tokens[j2 - 1].text)
-            before = text[:start].rstrip(" \t")
-            after = text[end:].lstrip(" \t")
+            before = text[:start].rstrip(" ")
+            after = text[end:].lstrip(" ")
             cell_start = not before or before[-1] in "\n|;\t:" or ROLE_BEFORE.search(text[max(0, start - 40) : start])
             cell_end = not after or after[0] in "\n|;\t,(<" or after.startswith("\\n")
-            if cell_start and cell_end and j2 - i2 <= 3:
+            two_full_names = _words(tokens, i, j) >= 2 and _words(tokens, i2, j2) >= 2  # a list of full names
+            if cell_start and cell_end and j2 - i2 <= 3 and not two_full_names:
                 joined.append((i, j2))
                 k += 2
                 continue
@@ -420,11 +451,13 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     for pattern, base, reason in patterns:
         for match in pattern.finditer(text):
             handle = match.group("handle").lstrip("@")
-            if pattern is CHAT_SPEAKER and not match.group("time") and not (handle.islower() or "." in handle):
+            if pattern is CHAT_SPEAKER and not match.group("time") and "." not in handle:
                 if len(CHAT_SPEAKER.findall(text)) < 2:
                     continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
             if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
                 continue
+            if any(p.lower() in MACHINE_WORDS for p in re.split(r"[._\-]", handle)):
+                continue  # "payroll-bot", "svc-alerts": a service account, not a person
             parts = [p for p in re.split(r"[._\-]", handle) if p]
             if not parts or any(p.isdigit() for p in parts) or handle.casefold() in SIGN_OFF_WORDS:
                 continue
@@ -439,7 +472,7 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     return found
 
 
-def lowercase_candidates(tokens: list[Token], index: NameIndex) -> list[PersonCandidate]:
+def lowercase_candidates(tokens: list[Token], text: str, index: NameIndex) -> list[PersonCandidate]:
     """Lower-cased names ("talked to pernille yesterday"): listed names that are not ordinary words."""
     found: list[PersonCandidate] = []
     for token in tokens:
@@ -449,6 +482,8 @@ def lowercase_candidates(tokens: list[Token], index: NameIndex) -> list[PersonCa
         ranks = index.ranks(word)
         if ranks is None or ranks.best > 3000 or word_commonness(word) >= 2.8:
             continue
+        if token.idx and text[token.idx - 1] in "=/:._-@#":
+            continue  # "mfa=totp", "path/anna": a value or a path, not a name
         score = 0.35 + 0.3 * _rank_score(ranks.best) + (0.15 if token.pos_ == "PROPN" else 0.0)
         found.append(PersonCandidate(token.idx, token.idx + len(word), round(score, 3), ["lower-case listed name"]))
     return found
@@ -463,11 +498,15 @@ def person_candidates(
     ]
     covered = [(c.start, c.end) for c in candidates]
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
-        if not any(s < end and start < e for s, e in covered) and not any(ch.isdigit() for ch in text[start:end]):
-            candidates.append(PersonCandidate(start, end, 0.55, ["NER person (not name-shaped)"]))
+        value = text[start:end]
+        if any(s < end and start < e for s, e in covered) or not re.fullmatch(r"[^\W\d_][^\W\d_ '’\-]*(?:[ '’\-][^\W\d_]+)*", value):
+            continue  # "contact_id", "klantnummer,naam": not the shape of a name
+        capitalised = sum(w[0].isupper() for w in value.split())
+        score = 0.55 if capitalised else 0.35  # "al fijo de": the English NER reading another language
+        candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)
-    return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, index)
+    return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, text, index)
 
 
 def _same_person_again(candidates: list[PersonCandidate], text: str, index: NameIndex, threshold: float = 0.5) -> None:

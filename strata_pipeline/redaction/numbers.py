@@ -40,7 +40,7 @@ NOT_PHONE_WORDS = re.compile(
     r"|account|acct|iban|bic|vat|ust|tax|siret|siren|policy|claim|réclamation|reclamación|pedido|commande"
     r"|rechnung|auftrag|bestellung|ticketnummer|kundennr|customer|client|tracking|version|ver|v|build|release"
     r"|firmware|patch|kb|isbn|issn|doi|batch|lot|room|page|pages|chapter|section|step|figure|table|year|amount"
-    r"|total|eur|usd|gbp|chf|€|\$|£)\b\.?|[#№€$£])[ \t:.\-]*$"
+    r"|total|eur|usd|gbp|chf|centre|center|kostenstelle|code|€|\$|£)\b\.?|[#№€$£])[ \t:.\-]*$"
 )
 DATE_OR_TIME = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-\d{2})$"
@@ -99,8 +99,13 @@ def phone_spans(text: str) -> list[NumberSpan]:
         if not 7 <= len(digits) <= 15:
             continue
         north_american = re.fullmatch(r"\(?\d{3}\)?[.\-]\d{3}[.\-]\d{4}(?:[ \t]*x\d+)?", value) is not None
-        if DATE_OR_TIME.match(value) or DECIMAL.match(value) or (DOTTED_VERSION.match(value) and not north_american):
+        french = re.fullmatch(r"0\d(?:\.\d\d){4}", value) is not None  # "03.88.20.31.11"
+        if DATE_OR_TIME.match(value) or DECIMAL.match(value):
             continue
+        if DOTTED_VERSION.match(value) and not (north_american or french):
+            continue
+        if re.fullmatch(r"(?:19|20)\d\d[ \t]*[-–/][ \t]*(?:(?:19|20)\d\d|\d\d)", value):
+            continue  # "2019-2025", "2024/25": years
         if DATE_START.match(value) or re.match(r"[ \t]*:\d", text[match.start() + len(value) :]):
             continue  # "2014-03-21 05:12", "12.03.2024 14:00"
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", value):
@@ -109,9 +114,8 @@ def phone_spans(text: str) -> list[NumberSpan]:
         if NOT_PHONE_WORDS.search(before):
             continue
         grouped = bool(re.search(r"\d[ \t.\-/()]+\d", value)) or value.startswith(("+", "("))
-        if "." in value and " " not in value and "-" not in value and not north_american:
-            if not re.fullmatch(r"0\d(?:\.\d\d){4}", value):  # French "03.88.20.31.11"
-                continue  # other dotted numbers are versions, amounts or ids
+        if "." in value and " " not in value and "-" not in value and not (north_american or french):
+            continue  # other dotted numbers are versions, amounts or ids
         score = 0.3 if grouped else 0.1
         reasons = []
         if value.startswith(("+", "00")):

@@ -49,7 +49,13 @@ ROLE_MAILBOXES = frozenset(
     (
         "support info sales help contact hello privacy security hr careers jobs press media admin "
         "noreply no-reply billing service office team legal compliance webmaster helpdesk servicedesk "
-        "it ops accounts orders feedback marketing partners reseller resellers procurement finance payroll"
+        "it ops accounts orders feedback marketing partners reseller resellers procurement finance payroll ap ar "
+        "invoices invoice billing platform devops alerts "
+        # the same roles in German, French, Spanish, Italian and Dutch
+        "vertrieb verkauf einkauf buchhaltung kontakt personal bewerbung kundenservice service-client contact "
+        "commercial compta comptabilite facturation recrutement rh ventas compras contabilidad administracion "
+        "atencion rrhh empleo vendite acquisti amministrazione contabilita ufficio assistenza verkoop inkoop "
+        "administratie boekhouding klantenservice"
     ).split()
 )
 @dataclass(frozen=True)
@@ -78,8 +84,15 @@ class PiiPolicy:
         tokens = [t for t in re.split(r"[-._+]", local_part) if t]
         if not any(t.lower() in self.role_mailboxes for t in tokens):
             return False
+        from strata_pipeline.redaction.names import word_commonness
+
         index = name_index()
-        return not any(t.lower() not in self.role_mailboxes and index.ranks(t) is not None for t in tokens)
+
+        def personal(token: str) -> bool:  # "sales.maria@" names a person; "platform-team@" does not
+            ranks = index.ranks(token)
+            return ranks is not None and (ranks.best <= 300 or (ranks.best <= 3000 and word_commonness(token) < 4.0))
+
+        return not any(t.lower() not in self.role_mailboxes and personal(t) for t in tokens)
 
     def decide(self, finding: Finding, text: str) -> str:
         """'redact', 'keep_role_contact', 'below_threshold' or 'version_number' (an IP-shaped

@@ -223,6 +223,6 @@ def test_a_personal_handle_shape_scores_higher(index: NameIndex) -> None:
     ],
 )
 def test_lowercase_candidates(nlp: spacy.language.Language, index: NameIndex, text: str, expected: list[str]) -> None:
-    found = lowercase_candidates(list(nlp(text)), index)
+    found = lowercase_candidates(list(nlp(text)), text, index)
     assert [text[c.start : c.end] for c in found] == expected
     assert all(c.score >= 0.5 and c.reasons == ["lower-case listed name"] for c in found)

@@ -219,9 +219,13 @@ def privacy_markdown(figures: dict[str, float], set_names: Sequence[str]) -> str
     rows = [("all", "")] + [(e, f"_{e.lower()}") for e in PII_TYPES if f"pii_recall_{e.lower()}" in figures]
     rows += [(f"set: {name}", f"_{name}") for name in set_names]
     for label, key in rows:
-        recall, precision = (f"pii{key}_recall", f"pii{key}_precision") if label.startswith("set:") else (
-            f"pii_recall{key}",
-            f"pii_precision{key}",
+        recall, precision = (
+            (f"pii{key}_recall", f"pii{key}_precision")
+            if label.startswith("set:")
+            else (
+                f"pii_recall{key}",
+                f"pii_precision{key}",
+            )
         )
         lines.append(
             f"| {label} | {figures[recall]:.3f} | {figures[precision]:.3f} | "

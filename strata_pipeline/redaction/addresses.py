@@ -77,19 +77,49 @@ STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ ]+(?:{LOW_PARTICLE}[ ]+
 CORES = (
     ("number first", rf"\b{NUMBER},?[ ]+(?:{STREET_WORDS}[ ]+)?(?:{EN_SUFFIX})\b\.?(?![ ]*\d)"),
     ("number first", rf"\b{NUMBER},?[ ]+(?i:{PREFIX})[ ]+(?:{LOW_PARTICLE}[ ]*)*{STREET_WORDS}"),
-    ("street then number", rf"(?<![\p{{L}}])(?i:{PREFIX})[ ]+(?:{LOW_PARTICLE}[ ]*)*{STREET_WORDS},?[ ]+(?:n[º°o]\.?[ ]*)?{NUMBER}(?!\d)"),
-    ("street then number", rf"\b(?:{STREET_WORDS}[ \-])?(?:\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})|(?<=-)(?i:{COMPOUND}))(?:[ ]+{CAP})?[ ]+{NUMBER}(?!\d)"),
-    ("street then number", rf"\b{CAP}[ ]+(?:{LOW_PARTICLE}[ ]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ ]+{NUMBER}(?!\d)"),
+    (
+        "street then number",
+        rf"(?<![\p{{L}}])(?i:{PREFIX})[ ]+(?:{LOW_PARTICLE}[ ]*)*{STREET_WORDS},?[ ]+(?:n[º°o]\.?[ ]*)?{NUMBER}(?!\d)",
+    ),
+    (
+        "street then number",
+        rf"\b(?:{STREET_WORDS}[ \-])?(?:\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})|(?<=-)(?i:{COMPOUND}))(?:[ ]+{CAP})?[ ]+{NUMBER}(?!\d)",
+    ),
+    (
+        "street then number",
+        rf"\b{CAP}[ ]+(?:{LOW_PARTICLE}[ ]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ ]+{NUMBER}(?!\d)",
+    ),
     ("number, street, number", rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}[ ]+\d{{1,4}}[A-Za-z]?\b\.?"),
-    ("street then number", rf"\b{STREET_WORDS}[ ]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ ]+{NUMBER}(?!\d)"),
-    ("intersection", rf"(?i:\bthe corner of|\bcorner of)[ ]+(?:{NUMBER}[ ]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ ]+{NUMBER})?[ ]+and[ ]+(?:{NUMBER}[ ]+)?{STREET_WORDS}(?:[ ]+{NUMBER}(?!\d))?"),
+    (
+        "street then number",
+        rf"\b{STREET_WORDS}[ ]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ ]+{NUMBER}(?!\d)",
+    ),
+    (
+        "intersection",
+        rf"(?i:\bthe corner of|\bcorner of)[ ]+(?:{NUMBER}[ ]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ ]+{NUMBER})?[ ]+and[ ]+(?:{NUMBER}[ ]+)?{STREET_WORDS}(?:[ ]+{NUMBER}(?!\d))?",
+    ),
     # a street with no street word, recognised by the postcode and city that follow it
-    ("street, postcode, city", rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ ]+{STREET_WORDS})[ ]+{NUMBER},?[ ]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CAPW}(?!\d)"),
-    ("number, street, city, postcode", rf"\b\d{{1,4}}[A-Za-z]?,?[ ]+{STREET_WORDS},[ ]+{CAPW}(?:[ ]+{CAPW})?,?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}})\b"),
+    (
+        "street, postcode, city",
+        rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ ]+{STREET_WORDS})[ ]+{NUMBER},?[ ]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CAPW}(?!\d)",
+    ),
+    (
+        "number, street, city, postcode",
+        rf"\b\d{{1,4}}[A-Za-z]?,?[ ]+{STREET_WORDS},[ ]+{CAPW}(?:[ ]+{CAPW})?,?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}})\b",
+    ),
     # a line or table cell holding only a postcode and a city: "12059 Berlin", "London NW1 8AJ"
-    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ ]*(?:[A-Z]{{1,2}}-)?(?!(?:19|20)\d\d\b)\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?:[ ]*\(\p{{Lu}}{{2}}\))?[ ]*(?=$|[\t|;])"),
-    ("postcode and city", rf"(?m)(?:^|(?<=[\t|;]))[ ]*{CITY},?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}}(?:-\d{{4}})?)[ ]*(?=$|[\t|;])"),
-    ("post box", r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ ]*\d[\d \t]{0,8}\d?"),
+    (
+        "postcode and city",
+        rf"(?m)(?:^|(?<=[\t|;]))[ ]*(?:[A-Z]{{1,2}}-)?(?!(?:19|20)\d\d\b)\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?:[ ]*\(\p{{Lu}}{{2}}\))?[ ]*(?=$|[\t|;])",
+    ),
+    (
+        "postcode and city",
+        rf"(?m)(?:^|(?<=[\t|;]))[ ]*{CITY},?[ ]+(?:[A-Z]{{1,2}}\d[A-Z\d]?[ ]?\d[A-Z]{{2}}|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|\p{{Lu}}{{2}}[ ]+\d{{5}}(?:-\d{{4}})?)[ ]*(?=$|[\t|;])",
+    ),
+    (
+        "post box",
+        r"(?i:\bP\.?[ ]?O\.?[ ]?Box|\bPost(?:fach|box)|\bBo[iî]te postale|\bB\.?P\.?|\bApartado(?: de correos)?|\bCasella postale)[ ]*\d[\d \t]{0,8}\d?",
+    ),
     ("military mail", r"\b(?:PSC|CMR|Unit)[ ]+\d{3,5},?[ ]+Box[ ]+\d{1,5}\b"),
     ("military mail", r"\b(?:USS|USNS|USNV|USCGC)[ ]+\p{Lu}[\p{L}\p{M}'’\-]+"),
     ("military mail", r"\b[AFD]PO[ ]+A[AEP][ ]+\d{5}\b"),
@@ -158,8 +188,11 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             return position  # a number starting the next line or table row is an id, not part of the address
         # a city must end its line or be followed by another address part, not run into a sentence
         rest = text[part_end : part_end + 3]
-        if part.group("city") and rest and not regex.match(r"[ ]*(?:,|\n|\t|$|\(|\.[ ]|\.$|\?|!|;|\p{Ll})", rest) and not regex.match(
-            rf"[ ]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12]
+        if (
+            part.group("city")
+            and rest
+            and not regex.match(r"[ ]*(?:,|\n|\t|$|\(|\.[ ]|\.$|\?|!|;|\p{Ll})", rest)
+            and not regex.match(rf"[ ]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12])
         ):
             return position
         position = part_end
@@ -222,10 +255,7 @@ def address_spans(text: str) -> list[AddressSpan]:
             continue  # "During 2013", "Chapter 12": a year or a common word is not a street
         if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]) and not _calendar(value):
             found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
-    grown = [
-        AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason)
-        for s in found
-    ]
+    grown = [AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason) for s in found]
     return _merge(grown)
 
 
@@ -236,7 +266,7 @@ def _calendar(value: str) -> bool:
 
 
 def _plausible_street(value: str) -> bool:
-    """"Lindenstraße 27a" is a street; "During 2013" (ends like "-ring") or "Chapter 12" is not: the street
+    """ "Lindenstraße 27a" is a street; "During 2013" (ends like "-ring") or "Chapter 12" is not: the street
     word is no common word, and the number is no year."""
     from strata_pipeline.redaction.names import word_commonness
 
@@ -247,16 +277,17 @@ def _plausible_street(value: str) -> bool:
 
 
 def _plausible_bracketed(text: str, start: int, end: int) -> bool:
-    """"0807 Κυλλήνη 182" is an address; "2024 Annual Report 3" or "5 Whys 2" is not: the words between the
+    """ "0807 Κυλλήνη 182" is an address; "2024 Annual Report 3" or "5 Whys 2" is not: the words between the
     numbers must not be common vocabulary, and a date or amount is not a building number."""
     from strata_pipeline.redaction.names import word_commonness
 
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
     if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
         return False
-    return all(word_commonness(w) < 4.5 for w in words if len(w) > 3) or CONTEXT_BEFORE.search(
-        text[max(0, start - 30) : start]
-    ) is not None
+    return (
+        all(word_commonness(w) < 4.5 for w in words if len(w) > 3)
+        or CONTEXT_BEFORE.search(text[max(0, start - 30) : start]) is not None
+    )
 
 
 def _merge(spans: list[AddressSpan]) -> list[AddressSpan]:

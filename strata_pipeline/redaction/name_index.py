@@ -11,6 +11,7 @@ the data is scraped and noisy ("The" and "Street" are listed as names somewhere)
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import os
@@ -112,10 +113,8 @@ def name_index() -> NameIndex:
     if path.exists():
         return NameIndex.load(path)
     index = NameIndex.build()
-    try:
+    with contextlib.suppress(OSError):  # a read-only cache: keep the index in memory for this process
         index.save(path)
-    except OSError:
-        pass  # a read-only cache: keep the index in memory for this process
     return index
 
 

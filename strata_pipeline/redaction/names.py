@@ -72,7 +72,8 @@ THING_WORDS = frozenset(
 )
 COMPANY_SUFFIX = re.compile(
     r"^,?[ \t]*(?:&[ \t]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
-    r"|&[ \t]*(?:Co|Cie|Sons|Söhne|Partners|Associates|Asociados|Associati|Figli|Fils|Hijos)\b|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
+    r"|&[ \t]*(?:Co|Cie|Sons|Söhne|Partners|Associates|Asociados|Associati|Figli|Fils|Hijos)\b"
+    r"|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
     r"|LLC|LLP|Inc\b|PLC|Corp\b|Corporation|Company|Co\.|S\.?A\.?S?\b|S\.?p\.?A\.?|S\.?L\.?\b|S\.?r\.?l\.?|SARL|B\.?V\.?"
     r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions)",
 )
@@ -80,7 +81,8 @@ SIGN_OFFS = frozenset(
     (
         "regards|best regards|kind regards|warm regards|best wishes|best|cheers|thanks|many thanks|thank you"
         "|sincerely|yours sincerely|yours faithfully|yours truly|respectfully|all the best|take care"
-        "|beste grüße|viele grüße|liebe grüße|freundliche grüße|mit freundlichen grüßen|mit besten grüßen|grüße|gruß"
+        "|beste grüße|viele grüße|liebe grüße|freundliche grüße|mit freundlichen grüßen|mit besten grüßen"
+        "|grüße|gruß"
         "|lg|vg|mfg|cordialement|bien cordialement|bien à vous|salutations|amitiés|meilleures salutations"
         "|saludos|un saludo|atentamente|cordiales saludos|saluti|cordiali saluti|distinti saluti|un saluto"
         "|met vriendelijke groet|met vriendelijke groeten|vriendelijke groet|groeten|groet|mvg"
@@ -139,7 +141,8 @@ LABEL_WORDS = frozenset(
 CALENDAR_WORDS = frozenset(
     (
         "january february march april may june july august september october november december monday tuesday "
-        "wednesday thursday friday saturday sunday januar februar märz juni juli oktober dezember montag dienstag mittwoch donnerstag "
+        "wednesday thursday friday saturday sunday januar februar märz juni juli oktober dezember "
+        "montag dienstag mittwoch donnerstag "
         "freitag samstag sonntag janvier février mars avril mai juin juillet août septembre octobre novembre "
         "décembre lundi mardi mercredi jeudi vendredi samedi dimanche enero febrero marzo abril mayo junio julio "
         "agosto septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes sábado domingo"
@@ -149,7 +152,8 @@ NAME_WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*$")
 INITIAL = re.compile(r"^[A-ZÀ-Ý]\.?$")
 HANDLE = re.compile(r"(?<![\w@.])@?([a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,2})(?=[:,\s]|$)")
 CHAT_SPEAKER = re.compile(
-    r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]?[AaPp][Mm])?[\])]?[ \t\-–]*)?"
+    r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?"
+    r"(?:[ \t]?[AaPp][Mm])?[\])]?[ \t\-–]*)?"
     r"(?:<|\*\*)?"
     r"(?P<handle>@?[A-Za-zÀ-ÿ][\w.\-]{1,30}?)(?:>|\*\*)?:(?:[ \t]|(?=[\"“]))"
 )
@@ -287,7 +291,12 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
             previous, token = tokens[j - 1], tokens[j]
             if "\n" in previous.whitespace_:
                 break
-            if token.text in ("-", "‑") and not previous.whitespace_ and j + 1 < n and _is_name_shaped(tokens[j + 1].text):
+            if (
+                token.text in ("-", "‑")
+                and not previous.whitespace_
+                and j + 1 < n
+                and _is_name_shaped(tokens[j + 1].text)
+            ):
                 j += 2  # "Anna-Lena" split by the tokenizer
                 continue
             if not previous.whitespace_ and not (INITIAL.match(previous.text) and previous.text.endswith(".")):
@@ -447,13 +456,17 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
 def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     """Chat speakers ("[09:14] anna.k: ...") and @mentions that name a person."""
     found: list[PersonCandidate] = []
-    patterns = ((CHAT_SPEAKER, 0.45, "chat speaker"), (CHAT_BRACKETED, 0.45, "chat speaker"), (MENTION, 0.45, "mention"))
+    patterns = (
+        (CHAT_SPEAKER, 0.45, "chat speaker"),
+        (CHAT_BRACKETED, 0.45, "chat speaker"),
+        (MENTION, 0.45, "mention"),
+    )
     for pattern, base, reason in patterns:
         for match in pattern.finditer(text):
             handle = match.group("handle").lstrip("@")
-            if pattern is CHAT_SPEAKER and not match.group("time") and "." not in handle:
-                if len(CHAT_SPEAKER.findall(text)) < 2:
-                    continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
+            lone_label = pattern is CHAT_SPEAKER and not match.group("time") and "." not in handle
+            if lone_label and len(CHAT_SPEAKER.findall(text)) < 2:
+                continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
             if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
                 continue
             if any(p.lower() in MACHINE_WORDS for p in re.split(r"[._\-]", handle)):
@@ -499,7 +512,9 @@ def person_candidates(
     covered = [(c.start, c.end) for c in candidates]
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
         value = text[start:end]
-        if any(s < end and start < e for s, e in covered) or not re.fullmatch(r"[^\W\d_][^\W\d_ '’\-]*(?:[ '’\-][^\W\d_]+)*", value):
+        if any(s < end and start < e for s, e in covered) or not re.fullmatch(
+            r"[^\W\d_][^\W\d_ '’\-]*(?:[ '’\-][^\W\d_]+)*", value
+        ):
             continue  # "contact_id", "klantnummer,naam": not the shape of a name
         capitalised = sum(w[0].isupper() for w in value.split())
         score = 0.55 if capitalised else 0.35  # "al fijo de": the English NER reading another language
@@ -528,7 +543,9 @@ def _same_person_again(candidates: list[PersonCandidate], text: str, index: Name
             candidate.reasons.append("same person named elsewhere in the text")
 
 
-LIST_GAP = re.compile(r"^(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or|und|et|y|e|en|og|och)[ \t]+|[ \t]*,[ \t]*(?:and|und|et|y|e|en)[ \t]+)$")
+LIST_GAP = re.compile(
+    r"^(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or|und|et|y|e|en|og|och)[ \t]+|[ \t]*,[ \t]*(?:and|und|et|y|e|en)[ \t]+)$"
+)
 
 
 def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: float = 0.5) -> None:
@@ -540,7 +557,9 @@ def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: flo
         neighbours = [ordered[k - 1]] if k else []
         neighbours += [ordered[k + 1]] if k + 1 < len(ordered) else []
         for other in neighbours:
-            gap = text[other.end : candidate.start] if other.end <= candidate.start else text[candidate.end : other.start]
+            gap = (
+                text[other.end : candidate.start] if other.end <= candidate.start else text[candidate.end : other.start]
+            )
             if other.score >= threshold and LIST_GAP.match(gap):
                 candidate.score = round(candidate.score + 0.15, 3)
                 candidate.reasons.append("listed with a name")

@@ -129,7 +129,9 @@ def phone_spans(text: str) -> list[NumberSpan]:
             reasons.append("phone word")
         if grouped and len(digits) >= 8 and re.fullmatch(r"[\d \t\-().+]+(?:[ \t]*x\d+)?", value):
             score += 0.1
-        found.append(NumberSpan("PHONE_NUMBER", match.start(), match.start() + len(value), min(1.0, score), ", ".join(reasons)))
+        found.append(
+            NumberSpan("PHONE_NUMBER", match.start(), match.start() + len(value), min(1.0, score), ", ".join(reasons))
+        )
     return found
 
 

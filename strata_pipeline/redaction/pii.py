@@ -58,6 +58,8 @@ ROLE_MAILBOXES = frozenset(
         "administratie boekhouding klantenservice"
     ).split()
 )
+
+
 @dataclass(frozen=True)
 class Finding:
     entity: str  # our placeholder type, e.g. "PERSON"
@@ -105,8 +107,6 @@ class PiiPolicy:
         if finding.entity == "IP_ADDRESS" and VERSION_BEFORE.search(text[max(0, finding.start - 24) : finding.start]):
             return "version_number"
         return "redact"
-
-
 
 
 class PresidioDetector:

@@ -81,9 +81,19 @@ def load_snippets(path: Path) -> list[LabelledDoc]:
     return docs
 
 
+BUNDLED = Path(__file__).resolve().parents[2] / "golden" / "privacy"
+
+
+def privacy_dir(golden_dir: Path) -> Path:
+    """`<golden_dir>/privacy` when the golden folder has its own sets, else the ones shipped with the
+    project: a corpus's own golden questions do not replace the detector's labelled sets."""
+    own = Path(golden_dir) / "privacy"
+    return own if (own / "presidio-dev.jsonl").exists() else BUNDLED
+
+
 def load_set(golden_dir: Path, name: str, part: str) -> list[LabelledDoc]:
     """One part ('dev' or 'test') of one labelled set ('presidio' or 'snippets')."""
-    folder = Path(golden_dir) / "privacy"
+    folder = privacy_dir(golden_dir)
     if name == "presidio":
         return load_presidio(folder / f"presidio-{part}.jsonl")
     if name == "snippets":

@@ -45,7 +45,7 @@ EN_SUFFIX = (
 PREFIX = (
     "rue|avenue|av\\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|square|passage|faubourg|rampe"
     "|calle|c/|avenida|avda\\.|paseo|plaza|camino|ronda|carrera|travesía|glorieta|pasaje|rambla|alameda"
-    "|carretera|rua|r\\.|travessa|largo|praça|estrada|via|viale|piazza|piazzale|corso|vicolo|borgo|strada"
+    "|carretera|ctra\\.|pza\\.|trav\\.|rda\\.|cno\\.|rua|r\\.|travessa|largo|praça|estrada|via|viale|piazza|piazzale|corso|vicolo|borgo|strada"
     "|contrada|lungomare|ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|plac"
 )
 # Street words that end a compound name: German, Dutch, Nordic, Finnish, Estonian, Hungarian, Slavic.
@@ -68,7 +68,7 @@ POSTCODE = (
 )
 STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
-CITYW = rf"(?:{CAPW}(?![\d]))"
+CITYW = rf"(?:\p{{Lu}}[\p{{L}}\p{{M}}'’]+(?:[-‑]\p{{L}}[\p{{L}}\p{{M}}'’]*)*(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
 # Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
 SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·}?]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
@@ -89,7 +89,7 @@ CORES = (
         "street then number",
         rf"\b{CAP}[ ]+(?:{LOW_PARTICLE}[ ]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ ]+{NUMBER}(?!\d)",
     ),
-    ("number, street, number", rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}[ ]+\d{{1,4}}[A-Za-z]?\b\.?"),
+    ("number, street, number", rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}(?:[ ]+\p{{Ll}}[\p{{L}}\p{{M}}]*\.?){{0,3}}[ ]+\d{{1,4}}[A-Za-z]?\b\.?"),
     (
         "street then number",
         rf"\b{STREET_WORDS}[ ]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ ]+{NUMBER}(?!\d)",
@@ -149,6 +149,9 @@ NOT_A_PLACE = regex.compile(
 )
 
 
+PHONE_LINE = regex.compile(r"[+(]?\d[\d ().\-/]{6,}\d(?:[ ]*(?:x|ext)\.?[ ]*\d+)?[ ]*(?:[-–][ ]*\p{L}+)?[ ]*(?:$|\n|\\|,)")
+
+
 @dataclass(frozen=True)
 class AddressSpan:
     start: int
@@ -178,8 +181,12 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             country = _country_line(text, position + len(gap))
             return country if country else position
         candidate = position + len(gap)
+        if text[position - 1 : position] == "." and "\n" not in gap and text[candidate : candidate + 1].isupper():
+            return position  # "Genterstrasse 13. I now live...": a new sentence, not a town
         if NOT_A_PLACE.match(text[candidate : candidate + 20]):
             return position
+        if "\n" in gap and PHONE_LINE.match(text, candidate):
+            return position  # the next line is a phone number
         part = TAIL_PART.match(text, candidate)
         if not part or part.end() == candidate:
             return position

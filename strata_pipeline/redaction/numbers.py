@@ -22,7 +22,7 @@ import phonenumbers
 PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BE", "CH", "AT", "IE", "CA", "AU", "IN", "BR")
 
 PHONE_SHAPE = re.compile(
-    r"(?<![\w.,/+\-])"
+    r"(?:(?<=,)(?=\+)|(?<![\w.,/+\-]))"  # after a comma only when a +country code follows
     r"(?:(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0\)[ \t.\-]?)?)?"  # +41 (0), 0031
     r"(?:\(\d{1,5}\)[ \t.\-]?)?"  # (415), (07700)
     r"\d{1,13}(?:[ .\-/]\d{1,8}){0,5}"
@@ -45,7 +45,7 @@ NOT_PHONE_WORDS = re.compile(
 DATE_OR_TIME = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-\d{2})$"
 )
-DATE_START = re.compile(r"^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b")
+DATE_START = re.compile(r"^(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})\b(?![./]\d)")
 DECIMAL = re.compile(r"^\d+[.,]\d+$")
 DOTTED_VERSION = re.compile(r"^\d{1,4}(?:\.\d{1,5}){2,}$")
 

@@ -22,7 +22,9 @@ def _detector(use_ner: bool) -> PresidioDetector:
 def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -> str:
     """Changes whenever the detector code, its configuration or a labelled set changes."""
     digest = hashlib.sha256(json.dumps([backend, sorted(thresholds.items())]).encode())
-    files = sorted(REDACTION_CODE.glob("*.py")) + sorted((golden_dir / "privacy").glob("*.*"))
+    from strata_pipeline.evaluation.pii_sets import privacy_dir
+
+    files = sorted(REDACTION_CODE.glob("*.py")) + sorted(privacy_dir(golden_dir).glob("*.*"))
     files.append(Path(__file__).resolve().parents[1] / "evaluation" / "privacy.py")
     for path in files:
         digest.update(path.name.encode() + path.read_bytes())

@@ -89,7 +89,10 @@ CORES = (
         "street then number",
         rf"\b{CAP}[ ]+(?:{LOW_PARTICLE}[ ]+)*(?i:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Markt|Laan|Straat|Gracht|Kade|Plein|Vej|Gade|Road|Street|Lane|Avenue)[ ]+{NUMBER}(?!\d)",
     ),
-    ("number, street, number", rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}(?:[ ]+\p{{Ll}}[\p{{L}}\p{{M}}]*\.?){{0,3}}[ ]+\d{{1,4}}[A-Za-z]?\b\.?"),
+    (
+        "number, street, number",
+        rf"\b\d{{1,5}}[ ]+(?:{LOW_PARTICLE}\.?[ ]+)?{STREET_WORDS}(?:[ ]+\p{{Ll}}[\p{{L}}\p{{M}}]*\.?){{0,3}}[ ]+\d{{1,4}}[A-Za-z]?\b\.?",
+    ),
     (
         "street then number",
         rf"\b{STREET_WORDS}[ ]+(?i:u\.|utca|út|tér|ulica|cesta|vei|vej|veg|gata|gate|gade|katu|tie|kapu|sokak|caddesi|sokağı)[ ]+{NUMBER}(?!\d)",
@@ -149,7 +152,9 @@ NOT_A_PLACE = regex.compile(
 )
 
 
-PHONE_LINE = regex.compile(r"[+(]?\d[\d ().\-/]{6,}\d(?:[ ]*(?:x|ext)\.?[ ]*\d+)?[ ]*(?:[-–][ ]*\p{L}+)?[ ]*(?:$|\n|\\|,)")
+PHONE_LINE = regex.compile(
+    r"[+(]?\d[\d ().\-/]{6,}\d(?:[ ]*(?:x|ext)\.?[ ]*\d+)?[ ]*(?:[-–][ ]*\p{L}+)?[ ]*(?:$|\n|\\|,)"
+)
 
 
 @dataclass(frozen=True)

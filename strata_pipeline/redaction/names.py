@@ -272,9 +272,13 @@ GREETING_WORDS = frozenset(
 )
 
 
+LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())
+
+
 def _leading_context(word: str) -> bool:
+    """Words that open a name-shaped run without being part of the name: "Mrs", "Hi", "The"."""
     lowered = word.casefold().rstrip(".,")
-    return lowered in HONORIFICS or lowered in GREETING_WORDS
+    return lowered in HONORIFICS or lowered in GREETING_WORDS or lowered in LEADING_WORDS
 
 
 def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
@@ -283,7 +287,7 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     i, n = 0, len(tokens)
     while i < n:
-        if not _is_name_shaped(tokens[i].text) or tokens[i].text.casefold() in PARTICLES:
+        if not _is_name_shaped(tokens[i].text) or tokens[i].text in PARTICLES:
             i += 1
             continue
         j, words = i + 1, 1
@@ -304,9 +308,9 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
             if INITIAL.match(token.text):
                 j, words = j + 1, words + 1
                 continue
-            if token.text.casefold() in PARTICLES:
+            if token.text in PARTICLES:
                 k = j
-                while k < n and tokens[k].text.casefold() in PARTICLES and k - j < 3:
+                while k < n and tokens[k].text in PARTICLES and k - j < 3:
                     k += 1  # "van der", "de la"
                 if k < n and _is_name_shaped(tokens[k].text):
                     j = k
@@ -316,7 +320,7 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
                 j, words = j + 1, words + 1
                 continue
             break
-        while j - 1 > i and (tokens[j - 1].text.casefold() in PARTICLES or INITIAL.match(tokens[j - 1].text)):
+        while j - 1 > i and (tokens[j - 1].text in PARTICLES or INITIAL.match(tokens[j - 1].text)):
             j -= 1  # a run ends on a name word, not "van" or "K."
         first = i
         while first < j - 1 and _leading_context(tokens[first].text):
@@ -384,8 +388,13 @@ def _score_run(
         score += 0.25
         reasons.append("role label")
     if VERB_AFTER.match(after):
-        score += 0.15
+        lone_opener = sentence_initial and len(words) == 1 and evidence[0] > 0.2
+        score += 0.3 if lone_opener else 0.15  # "Bartele is from ...": the subject of a sentence
         reasons.append("verb after")
+    line = text[_line_start(text, start) : _line_end(text, end)]
+    if len(words) >= 2 and all(e > 0.2 for e in evidence) and line.strip(" \t>|*•-,;") == text[start:end]:
+        score += 0.15
+        reasons.append("alone on its line")
     if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
         speakers = len(re.findall(r"(?m)^[ \t\[\]0-9:APMapm]*[^\W\d_][\w.\- ]{0,30}:[ \t]*\S", text))
         if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3 and speakers >= 2:
@@ -397,7 +406,8 @@ def _score_run(
     if len(lowered) > 1 and lowered[0] in PLACE_HEADS:
         score -= 0.6
         reasons.append(f"names a place: {words[0]!r}")
-    if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1:
+    at_line_start = not text[_line_start(text, start) : start].strip(" \t[]0-9:-")
+    if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1 and at_line_start:
         score -= 0.4
         reasons.append("field label")
     if re.search(r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+$", before) and (

@@ -68,7 +68,7 @@ POSTCODE = (
 )
 STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
-CITYW = rf"(?:\p{{Lu}}[\p{{L}}\p{{M}}'’]+(?:[-‑]\p{{L}}[\p{{L}}\p{{M}}'’]*)*(?![\d]))"
+CITYW = r"(?:\p{Lu}[\p{L}\p{M}'’]+(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
 # Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
 SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·}?]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"

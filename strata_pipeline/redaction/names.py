@@ -330,6 +330,11 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
     return runs
 
 
+def _only_time_stamp(prefix: str) -> bool:
+    """Is this start of a line empty or just a time stamp ("[09:14] ")?"""
+    return re.fullmatch(r"[\s\[\]()\d:.\-APMapm]*", prefix) is not None
+
+
 def _score_run(
     tokens: list[Token], i: int, j: int, text: str, index: NameIndex, ner_people: list[tuple[int, int]]
 ) -> PersonCandidate:
@@ -397,7 +402,7 @@ def _score_run(
         reasons.append("alone on its line")
     if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
         speakers = len(re.findall(r"(?m)^[ \t\[\]0-9:APMapm]*[^\W\d_][\w.\- ]{0,30}:[ \t]*\S", text))
-        if not before.split("\n")[-1].strip(" \t[]0-9:") and len(words) <= 3 and speakers >= 2:
+        if _only_time_stamp(before.split("\n")[-1]) and len(words) <= 3 and speakers >= 2:
             score += 0.3
             reasons.append("speaker")
     if re.match(r"^[ \t]+to[ \t]*:", after):
@@ -406,7 +411,7 @@ def _score_run(
     if len(lowered) > 1 and lowered[0] in PLACE_HEADS:
         score -= 0.6
         reasons.append(f"names a place: {words[0]!r}")
-    at_line_start = not text[_line_start(text, start) : start].strip(" \t[]0-9:-")
+    at_line_start = _only_time_stamp(text[_line_start(text, start) : start])
     if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1 and at_line_start:
         score -= 0.4
         reasons.append("field label")

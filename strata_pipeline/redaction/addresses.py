@@ -130,7 +130,7 @@ CORES = (
 CONTEXT_BEFORE = regex.compile(
     r"(?i:\baddress(?:ed)?|\baddr\.?|\blocated (?:at|on|in)|\blives? (?:at|on|in)|\bliving (?:at|on)|\bresid(?:es|ing|e) (?:at|on|in)"
     r"|\b(?:is|are|was) at|\bsent to|\bsend (?:it )?to|\bship(?:ped)? to|\bdeliver(?:ed|y)? (?:to|at)|\bmail(?:ed)? to"
-    r"|\bmeet (?:me |us )?at|\boffice is (?:at|on)|\bdrops? you off at|\bcorner of|\bc/o|\bon|\bat|\bto"
+    r"|\bmeet (?:me |us )?at|\boffice is (?:at|on)|\bdrops? you off at|\bcorner of|\bc/o|\bon|\bat|\bmove to"
     r"|\banschrift|\badresse|\bwohnt (?:in|am|an der)|\bindirizzo|\bdirecci[oó]n|\bdomicilio|\badres|\bwoont (?:aan|op|in))"
     r"[ ]*:?[ ]*(?:the )?$"
 )
@@ -265,7 +265,10 @@ def address_spans(text: str) -> list[AddressSpan]:
             word_commonness(w) >= 4.5 for w in regex.findall(r"\p{L}{4,}", value) if not _SUFFIX_WORD.fullmatch(w)
         ):
             continue  # "During 2013", "Chapter 12": a year or a common word is not a street
-        if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]) and not _calendar(value):
+        acronym = regex.match(r"\p{Lu}{2,4}\b", value) is not None  # "ISO 10218", "DIN 5008": standards
+        if CONTEXT_BEFORE.search(text[max(0, match.start() - 30) : match.start()]) and not (
+            _calendar(value) or acronym
+        ):
             found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
     grown = [AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason) for s in found]
     return _merge(grown)
@@ -296,6 +299,8 @@ def _plausible_bracketed(text: str, start: int, end: int) -> bool:
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
     if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
         return False
+    if not any(len(w) >= 3 and w[0].isupper() for w in words):
+        return False  # "24 V at up to 2": a street has a name
     return (
         all(word_commonness(w) < 4.5 for w in words if len(w) > 3)
         or CONTEXT_BEFORE.search(text[max(0, start - 30) : start]) is not None

@@ -66,7 +66,7 @@ POSTCODE = (
     r"(?:\d{5}(?:-\d{4})?|\d{4}[ ]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
     r"|[AC-FHKNPRTV-Y]\d{2}[ ]?[AC-FHKNPRTV-Y0-9]{4}|\d{2}-\d{3}|\d{3}[ ]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
 )
-STATE = r"(?:\p{Lu}{2}(?![\p{L}])|\(\p{Lu}{2}\))"
+STATE = r"(?:\p{Lu}{2}(?![\p{L}\d])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
 CITYW = r"(?:\p{Lu}[\p{L}\p{M}'’]+(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"

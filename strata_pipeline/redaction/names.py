@@ -288,7 +288,15 @@ def _leading_context(word: str) -> bool:
     return lowered in HONORIFICS or lowered in GREETING_WORDS or lowered in LEADING_WORDS
 
 
-def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
+def _common_opener(word: str, index: NameIndex) -> bool:
+    """An ordinary word that happens to be capitalised before a name ("Contact", "Ask", "Thanks")."""
+    if word.lower() in PLACE_HEADS:
+        return False  # "Room Aurora" stays whole, so it reads as a room
+    ranks = index.ranks(word)
+    return word_commonness(word) >= 4.5 and (ranks is None or ranks.best > 300)
+
+
+def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
     """Token index ranges [i, j) of name-shaped runs on one line: capitalised words, with initials and
     particles inside, hyphenated parts joined ("Anna-Lena")."""
     runs: list[tuple[int, int]] = []
@@ -330,8 +338,8 @@ def _runs(tokens: list[Token]) -> list[tuple[int, int]]:
         while j - 1 > i and (tokens[j - 1].text in PARTICLES or INITIAL.match(tokens[j - 1].text)):
             j -= 1  # a run ends on a name word, not "van" or "K."
         first = i
-        while first < j - 1 and _leading_context(tokens[first].text):
-            first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan": the first word is context, not part of the name
+        while first < j - 1 and (_leading_context(tokens[first].text) or _common_opener(tokens[first].text, index)):
+            first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan", "Contact Maria": context, not part of the name
         runs.append((first, j))
         i = j
     return runs
@@ -552,7 +560,7 @@ def person_candidates(
 ) -> list[PersonCandidate]:
     """Every name candidate in `text` with its score; the caller keeps those above its threshold."""
     candidates = [
-        _score_run(tokens, i, j, text, index, ner_people) for i, j in _last_first(tokens, _runs(tokens), text)
+        _score_run(tokens, i, j, text, index, ner_people) for i, j in _last_first(tokens, _runs(tokens, index), text)
     ]
     covered = [(c.start, c.end) for c in candidates]
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)

@@ -69,7 +69,7 @@ POSTCODE = (
 STATE = r"(?:\p{Lu}{2}(?![\p{L}\d])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
 CITYW = r"(?:\p{Lu}[\p{L}\p{M}'’]+(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*(?![\d]))"
-CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}|\(\p{{Lu}}[\p{{L}} ]+\))"
+CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}(?:[ ]\p{{Lu}}\b(?!\.))?|\(\p{{Lu}}[\p{{L}} ]+\))"
 # Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
 SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·}?]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
 
@@ -99,7 +99,7 @@ CORES = (
     ),
     (
         "intersection",
-        rf"(?i:\bthe corner of|\bcorner of)[ ]+(?:{NUMBER}[ ]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ ]+{NUMBER})?[ ]+and[ ]+(?:{NUMBER}[ ]+)?{STREET_WORDS}(?:[ ]+{NUMBER}(?!\d))?",
+        rf"(?i:\bthe corner of|\bcorner of)[ ]+(?:{NUMBER}[ ]+)?(?:{STREET_WORDS}|P\.?O\.? Box)(?:[ ]+{NUMBER})?(?:[ ]+(?:{EN_SUFFIX})\.?)?[ ]+and[ ]+(?:{NUMBER}[ ]+)?{STREET_WORDS}(?:[ ]+{NUMBER}(?!\d))?(?:[ ]+(?:{EN_SUFFIX})\b\.?)?",
     ),
     # a street with no street word, recognised by the postcode and city that follow it
     (
@@ -186,8 +186,11 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             country = _country_line(text, position + len(gap))
             return country if country else position
         candidate = position + len(gap)
-        if text[position - 1 : position] == "." and "\n" not in gap and text[candidate : candidate + 1].isupper():
-            return position  # "Genterstrasse 13. I now live...": a new sentence, not a town
+        new_sentence = (
+            text[position - 1 : position] == "." and "\n" not in gap and text[candidate : candidate + 1].isupper()
+        )
+        if new_sentence and not regex.match(UNIT, text[candidate : candidate + 12]):
+            return position  # "Genterstrasse 13. I now live...": a new sentence, not a town ("39. Suite 722" goes on)
         if NOT_A_PLACE.match(text[candidate : candidate + 20]):
             return position
         if "\n" in gap and PHONE_LINE.match(text, candidate):

@@ -9,11 +9,9 @@ Misses are shown for *dev* only: test is scored, never inspected.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
-from collections.abc import Callable
 
 from benchmarks.plain_presidio import PlainPresidio
+from benchmarks.timing import ms_per_kchar
 from strata_pipeline.evaluation.labels import LabelledDoc
 from strata_pipeline.evaluation.pii_sets import PARTS, SETS, load_set
 from strata_pipeline.evaluation.privacy import PII_TYPES, Detection, pii_matches, scores_from_matches
@@ -68,17 +66,6 @@ def show_misses(docs: list[LabelledDoc], matches, limit: int) -> None:
             print(f"    WRONG  {d.type:<10} {text[d.start : d.end]!r}")
         masked = [m for m in match.detections if isinstance(m, Detection)]
         print("    masked: " + ", ".join(f"{m.type}:{text[m.start : m.end]!r}" for m in masked))
-
-
-def ms_per_kchar(run: Callable[[str], object], texts: list[str], repeats: int = 3) -> float:
-    chars = sum(len(t) for t in texts)
-    timings = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        for text in texts:
-            run(text)
-        timings.append(time.perf_counter() - started)
-    return statistics.median(timings) * 1000 / (chars / 1000)
 
 
 def main() -> None:

@@ -7,13 +7,12 @@ All figures are measured in the same run on the same machine, so the ratios comp
 from __future__ import annotations
 
 import dataclasses
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import dagster as dg
 
+from benchmarks.timing import ms_per_kchar
 from strata_pipeline.cli import QUIET_LOGS
 from strata_pipeline.definitions import build_definitions
 from strata_pipeline.discovery.adapters import FolderAdapter
@@ -34,17 +33,6 @@ def sample_texts() -> list[str]:
         docs = discover_source_set(CORPUS / source_set, source_set, FolderAdapter())
         texts += [t for t in docs["text"].to_list() if t]
     return texts
-
-
-def ms_per_kchar(run, texts: list[str]) -> float:
-    chars = sum(len(t) for t in texts)
-    timings = []
-    for _ in range(REPEATS):
-        started = time.perf_counter()
-        for text in texts:
-            run(text)
-        timings.append(time.perf_counter() - started)
-    return statistics.median(timings) * 1000 / (chars / 1000)
 
 
 def stage_shares(partition: str = "products") -> dict[str, float]:
@@ -78,9 +66,9 @@ def main() -> None:
     for detector in (ner, regex):  # warm up: first calls load lazily
         redact_text(texts[0], detector, policy)
     costs = {
-        "secrets only": ms_per_kchar(find_secrets, texts),
-        "presidio-regex + secrets": ms_per_kchar(lambda t: redact_text(t, regex, policy), texts),
-        "presidio-ner + secrets": ms_per_kchar(lambda t: redact_text(t, ner, policy), texts),
+        "secrets only": ms_per_kchar(find_secrets, texts, REPEATS),
+        "presidio-regex + secrets": ms_per_kchar(lambda t: redact_text(t, regex, policy), texts, REPEATS),
+        "presidio-ner + secrets": ms_per_kchar(lambda t: redact_text(t, ner, policy), texts, REPEATS),
     }
     print(f"Redaction cost on the sample corpus ({len(texts)} documents, {chars:,} characters, median of {REPEATS})")
     print(f"{'backend':<28}{'ms / 1,000 chars':>18}{'x secrets only':>16}")

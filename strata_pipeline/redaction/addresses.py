@@ -22,6 +22,8 @@ from functools import lru_cache
 
 import regex
 
+from strata_pipeline.redaction.names import CALENDAR_WORDS, word_commonness
+
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
 CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
 CAP = rf"(?:{CAPW}\.?)"
@@ -260,8 +262,6 @@ def address_spans(text: str) -> list[AddressSpan]:
             if _calendar(match.group(0)):
                 continue  # "22 December 2024", "January 18, 2024" are dates
             found.append(AddressSpan(start, end, 0.85, reason))
-    from strata_pipeline.redaction.names import word_commonness
-
     for match in BARE_STREET.finditer(text):
         value = match.group(0)
         if regex.search(r"\b(?:19|20)\d\d$", value) or any(
@@ -278,16 +278,12 @@ def address_spans(text: str) -> list[AddressSpan]:
 
 
 def _calendar(value: str) -> bool:
-    from strata_pipeline.redaction.names import CALENDAR_WORDS
-
     return any(w.lower() in CALENDAR_WORDS for w in regex.findall(r"\p{L}+", value))
 
 
 def _plausible_street(value: str) -> bool:
     """ "Lindenstraße 27a" is a street; "During 2013" (ends like "-ring") or "Chapter 12" is not: the street
     word is no common word, and the number is no year."""
-    from strata_pipeline.redaction.names import word_commonness
-
     if regex.search(r"\b(?:19|20)\d\d\.?$", value):
         return False
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", value)
@@ -297,8 +293,6 @@ def _plausible_street(value: str) -> bool:
 def _plausible_bracketed(text: str, start: int, end: int) -> bool:
     """ "0807 Κυλλήνη 182" is an address; "2024 Annual Report 3" or "5 Whys 2" is not: the words between the
     numbers must not be common vocabulary, and a date or amount is not a building number."""
-    from strata_pipeline.redaction.names import word_commonness
-
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
     if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
         return False

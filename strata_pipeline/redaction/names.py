@@ -112,6 +112,12 @@ ROLE_BEFORE = re.compile(
     r"|\b(?:by|from|to|cc|bcc|with|signed|present|absent|chair|minutes|host|speaker|lead)[ \t]*:)[ \t]*$",
     re.IGNORECASE,
 )
+# Words just before a candidate that mark a person, with how much each counts.
+CUES_BEFORE = (
+    (GREETING_BEFORE, 0.35, "greeting"),
+    (INTRO_BEFORE, 0.35, "introduction"),
+    (ROLE_BEFORE, 0.25, "role label"),
+)
 VERB_AFTER = re.compile(
     r"^(?:'s\b|’s\b|[ \t]+(?:said|says|say|told|tells|asked|asks|wrote|writes|replied|replies|answered|explained"
     r"|confirmed|confirms|agreed|noted|added|mentioned|suggested|proposed|reported|reports|joined|joins|left"
@@ -154,7 +160,6 @@ CALENDAR_WORDS = frozenset(
 HYPHENATED_WORD = re.compile(r"[^\W\d_]+(?:[-‑'’][^\W\d_]+)*\.?")
 NAME_WORD = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*$")
 INITIAL = re.compile(r"^[A-ZÀ-Ý]\.?$")
-HANDLE = re.compile(r"(?<![\w@.])@?([a-z][a-z0-9]*(?:[._-][a-z0-9]+){0,2})(?=[:,\s]|$)")
 CHAT_SPEAKER = re.compile(
     r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?"
     r"(?:[ \t]?[AaPp][Mm])?[\])]?[ \t\-–]*)?"
@@ -419,15 +424,10 @@ def _score_run(
     if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
         score += 0.6
         reasons.append("honorific")
-    if GREETING_BEFORE.search(before):
-        score += 0.35
-        reasons.append("greeting")
-    if INTRO_BEFORE.search(before):
-        score += 0.35
-        reasons.append("introduction")
-    if ROLE_BEFORE.search(before):
-        score += 0.25
-        reasons.append("role label")
+    for cue, weight, reason in CUES_BEFORE:
+        if cue.search(before):
+            score += weight
+            reasons.append(reason)
     if VERB_AFTER.match(after):
         lone_opener = sentence_initial and len(words) == 1 and evidence[0] > 0.2
         score += 0.3 if lone_opener else 0.15  # "Bartele is from ...": the subject of a sentence
@@ -507,6 +507,7 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
 def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     """Chat speakers ("[09:14] anna.k: ...") and @mentions that name a person."""
     found: list[PersonCandidate] = []
+    speaker_lines = len(CHAT_SPEAKER.findall(text))
     patterns = (
         (CHAT_SPEAKER, 0.45, "chat speaker"),
         (CHAT_BRACKETED, 0.45, "chat speaker"),
@@ -516,7 +517,7 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
         for match in pattern.finditer(text):
             handle = match.group("handle").lstrip("@")
             lone_label = pattern is CHAT_SPEAKER and not match.group("time") and "." not in handle
-            if lone_label and len(CHAT_SPEAKER.findall(text)) < 2:
+            if lone_label and speaker_lines < 2:
                 continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
             if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
                 continue

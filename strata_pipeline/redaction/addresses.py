@@ -73,7 +73,7 @@ NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mob
 CITYW = r"(?:\p{Lu}[\p{L}\p{M}'’]+(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}(?:[ ]\p{{Lu}}\b(?!\.))?|\(\p{{Lu}}[\p{{L}} ]+\))"
 # Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
-SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·}?]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
+SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
 
 STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ ]+(?:{LOW_PARTICLE}[ ]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
 CORES = (

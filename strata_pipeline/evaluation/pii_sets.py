@@ -96,6 +96,7 @@ def load_set(golden_dir: Path, name: str, part: str) -> list[LabelledDoc]:
     folder = privacy_dir(golden_dir)
     if name == "presidio":
         return load_presidio(folder / f"presidio-{part}.jsonl")
-    if name == "snippets":
-        return load_snippets(folder / f"snippets-{part}.yaml")
+    if name == "snippets":  # a part may come in several files: snippets-dev.yaml, snippets-dev-b.yaml
+        files = sorted(folder.glob(f"snippets-{part}.yaml")) + sorted(folder.glob(f"snippets-{part}-*.yaml"))
+        return [doc for path in files for doc in load_snippets(path)]
     raise ValueError(f"Unknown PII set {name!r}: use one of {', '.join(SETS)}.")

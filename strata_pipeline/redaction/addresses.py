@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import regex
 
-from strata_pipeline.redaction.names import CALENDAR_WORDS, word_commonness
+from strata_pipeline.redaction.names import CALENDAR_WORDS, HEADER_NAME_WORDS, word_commonness
+from strata_pipeline.redaction.tables import table_cells
 
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
 CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
@@ -48,6 +49,7 @@ PREFIX = (
     "rue|avenue|av\\.|boulevard|bd|place|chemin|allée|impasse|quai|cours|route|square|passage|faubourg|rampe"
     "|calle|c/|avenida|avda\\.|paseo|plaza|camino|ronda|carrera|travesía|glorieta|pasaje|rambla|alameda"
     "|carretera|ctra\\.|pza\\.|trav\\.|rda\\.|cno\\.|rua|r\\.|travessa|largo|praça|estrada|via|viale|piazza|piazzale|corso|vicolo|borgo|strada"
+    "|vico|salita|callejón|cuesta|bajada|subida|urbanización|urb\\.|polígono|cruce|costanilla|bulevar|vía"
     "|contrada|lungomare|ul\\.|ulica|al\\.|aleja|os\\.|pl\\.|plac"
 )
 # Street words that end a compound name: German, Dutch, Nordic, Finnish, Estonian, Hungarian, Slavic.
@@ -61,7 +63,8 @@ COMPOUND = (
 NUMBER = r"(?:\d{1,5}(?:[ ]?[A-Za-z](?![\p{L}]))?(?:[ ]*[-/][ ]*\d{1,5}[A-Za-z]?)?(?:[ ]?(?:bis|ter))?\.?)"
 UNIT = (
     r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|Box|Dept\.?|Etage|"
-    r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|Interno|Int\.?|#)[ ]*#?[ ]*\w{1,6}\.?"
+    r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|(?i:interno|int\.)|Int\.?|Appartement|Appt\.?"
+    r"|Bâtiment|Bât\.?|Escalier|Esc\.?|(?i:escalier|étage|esc\.)|#)[ ]*#?[ ]*\w{1,6}(?:/\w{1,4})?\.?"
     r"|\d{1,2}[ ]?[º°ª][ ]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ ]+Floor)"
 )
 POSTCODE = (
@@ -141,11 +144,12 @@ BARE_STREET = regex.compile(rf"{STREET_WORDS}[ ]+{NUMBER}(?!\d)|{STREET_WORDS}[ 
 TAIL_PART = regex.compile(
     rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ ]+{CITY})?(?:[ ]*{STATE})?)"
     rf"|(?P<postal2>{STATE}[ ]+{POSTCODE})|(?P<number>{NUMBER}(?=[ ]*(?:,|\n|$)))"
-    rf"|(?P<city>{CITY}(?:,?[ ]*{STATE})?(?:,?[ ]*{POSTCODE})?))"
+    rf"|(?P<city>{CITY}(?:,?[ ]*{STATE}|,[ ]*\p{{L}}{{2,3}}(?=[ ]+{POSTCODE}))?(?:,?[ ]*{POSTCODE})?))"
 )
 LEAD_PART = regex.compile(
-    rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))[ ,]*$"
+    rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))(?:[ ,]*|[ ]+[–\-][ ]+)$"
 )
+REGION_LINE = regex.compile(r"[\p{L}\d][\p{L}\p{M}\d.'\- ]{0,24}?(?=[ ]*(?:\n|$))")
 # Words that end a line of an address block without being part of it.
 NOT_A_PLACE = regex.compile(
     r"(?i)^(?:tel|phone|fax|mobile|mobil|cell|desk|email|e-mail|mail|web|www|http|office|direct|t|m|e|f|p"
@@ -154,9 +158,43 @@ NOT_A_PLACE = regex.compile(
 )
 
 
+UNIT_LINE = regex.compile(rf"{UNIT}(?:,[ ]*{UNIT})*")
+STREET_LINE = regex.compile(
+    rf"{UNIT}(?:,[ ]*{UNIT})*|{NUMBER},?[ ]+{CAPW}(?:[ ]+(?:{LOW_PARTICLE}[ ]+)*{CAPW}){{0,3}}"
+    rf"|(?:{STREET_WORDS})[ ]+{NUMBER}(?:,[ ]*{UNIT})?"
+)
 PHONE_LINE = regex.compile(
     r"[+(]?\d[\d ().\-/]{6,}\d(?:[ ]*(?:x|ext)\.?[ ]*\d+)?[ ]*(?:[-–][ ]*\p{L}+)?[ ]*(?:$|\n|\\|,)"
 )
+
+
+# Column headers and form labels of address fields, in the languages we read.
+STREET_HEADER = regex.compile(
+    r"(?i)(?:street|address|addr\b|adresse?|anschrift|stra(?:ss|ß)e|indirizzo|direcci[oó]n|domicilio|calle|via$|rue$"
+    r"|straat|woonadres|huisnummer)"
+)
+PLACE_HEADER = regex.compile(
+    r"(?i)^(?:city|town|ort|wohnort|stadt|gemeinde|ville|commune|ciudad|localidad|municipio|città|comune|località"
+    r"|plaats|woonplaats|gemeente|zip|zip ?code|post ?code|postal ?code|postcode|plz|postleitzahl|cap|cp"
+    r"|code postal|c\.p\.|c[oó]digo postal|state|province|provincia|county|region|postnummer)$"
+)
+
+
+def column_address_spans(text: str) -> list[tuple[int, int, str]]:
+    """Address fields of tables and forms: a cell under a street header; a city or postcode cell when
+    its row is a person's record (it also holds a street or a name)."""
+    cells = table_cells(text)
+    personal_rows = {c.row for c in cells if STREET_HEADER.search(c.header) or HEADER_NAME_WORDS.match(c.header)}
+    spans = []
+    for cell in cells:
+        value = text[cell.start : cell.end]
+        if not regex.search(r"\p{L}|\d", value) or "@" in value or len(value) > 120:
+            continue
+        if STREET_HEADER.search(cell.header) and regex.search(r"\p{L}", value):
+            spans.append((cell.start, cell.end, f"column {cell.header!r}"))
+        elif PLACE_HEADER.match(cell.header) and cell.row in personal_rows:
+            spans.append((cell.start, cell.end, f"column {cell.header!r} of a person's record"))
+    return spans
 
 
 @dataclass(frozen=True)
@@ -197,6 +235,12 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             return position
         if "\n" in gap and PHONE_LINE.match(text, candidate):
             return position  # the next line is a phone number
+        if "\n" in gap and "," in gap.rsplit("\n", 1)[-1]:
+            # a line that starts with a comma continues the one before: a state or region ("\n, MA")
+            region = REGION_LINE.match(text, candidate)
+            if region:
+                position = region.end()
+                continue
         part = TAIL_PART.match(text, candidate)
         if not part or part.end() == candidate:
             return position
@@ -208,7 +252,7 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
         if (
             part.group("city")
             and rest
-            and not regex.match(r"[ ]*(?:,|\n|\t|$|\(|\.[ ]|\.$|\?|!|;|\p{Ll})", rest)
+            and not regex.match(r"[ ]*(?:,|\n|\t|$|\(|\.(?:\s|$)|\?|!|;|\p{Ll})", rest)
             and not regex.match(rf"[ ]+(?:{POSTCODE}|{STATE}|{UNIT})", text[part_end : part_end + 12])
         ):
             return position
@@ -249,8 +293,31 @@ def _grow_backward(text: str, start: int) -> int:
     return start
 
 
+def _grow_backward_lines(text: str, start: int, max_lines: int = 2) -> int:
+    """An address that starts a line may continue the lines above it: "Flat 2/1 / 118 Gallowgate /
+    Glasgow G1 5AX", "Zur Alten Ziegelei 11 / 84030 Landshut". Take in street and unit lines."""
+    for _ in range(max_lines):
+        line_start = text.rfind("\n", 0, start) + 1
+        if text[line_start:start].strip() or line_start == 0:
+            return start
+        previous_start = text.rfind("\n", 0, line_start - 1) + 1
+        line = text[previous_start : line_start - 1]
+        value = line.strip(" \t>|*•·")
+        if not value or not STREET_LINE.fullmatch(value) or _calendar(value):
+            return start
+        if not UNIT_LINE.fullmatch(value) and not _plausible_street(value):
+            return start
+        start = previous_start + line.index(value)
+    return start
+
+
 def address_spans(text: str) -> list[AddressSpan]:
     """Postal addresses in `text`, each grown to its whole extent; overlapping finds are merged."""
+    return list(_address_spans(text))
+
+
+@lru_cache(maxsize=16)  # the name recogniser asks for the same text's addresses as the address recogniser
+def _address_spans(text: str) -> tuple[AddressSpan, ...]:
     found: list[AddressSpan] = []
     for reason, pattern in _cores():
         for match in pattern.finditer(text):
@@ -273,8 +340,18 @@ def address_spans(text: str) -> list[AddressSpan]:
             _calendar(value) or acronym
         ):
             found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
-    grown = [AddressSpan(_grow_backward(text, s.start), _grow_forward(text, s.end), s.score, s.reason) for s in found]
-    return _merge(grown)
+    grown = [
+        AddressSpan(
+            _grow_backward_lines(text, _grow_backward(text, s.start)), _grow_forward(text, s.end), s.score, s.reason
+        )
+        for s in found
+    ]
+    grown += [  # a field the grammar already read keeps the grammar's finer spans
+        AddressSpan(start, end, 0.8, reason)
+        for start, end, reason in column_address_spans(text)
+        if not any(g.start < end and start < g.end for g in grown)
+    ]
+    return tuple(_merge(grown))
 
 
 def _calendar(value: str) -> bool:

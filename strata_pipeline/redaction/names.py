@@ -67,15 +67,31 @@ THING_WORDS = frozenset(
         "award prize report meeting workshop summit conference release edition series day week month year "
         "festival league club association council ministry department committee agency river lake mountain "
         "valley island beach coast county district province state republic kingdom city town village "
-        "straße strasse platz weg allee gasse rue via calle piazza corso plein straat gracht laan"
+        "straße strasse platz weg allee gasse rue via calle piazza corso plein straat gracht laan "
+        "hbf bahnhof gare estación stazione conseil consulting trading logistics"
+    ).split()
+)
+# Job titles under a name in a signature ("Compliance Officer", "Directora Financiera"): never names.
+JOB_WORDS = frozenset(
+    (
+        "officer coordinator manager director directora director directeur directrice head lead engineer "
+        "analyst consultant specialist assistant associate administrator architect developer designer "
+        "accountant accountmanager controller counsel advisor adviser executive president vice secretary "
+        "treasurer clerk technician supervisor representative intern trainee auditor recruiter buyer planner "
+        "responsabile direttore direttrice impiegato impiegata ingegnere tecnico commerciale "
+        "geschäftsführer geschäftsführerin leiter leiterin referent referentin sachbearbeiter sachbearbeiterin "
+        "berater beraterin prokurist vertrieb einkauf chargé chargée gérant gérante ingénieur ingénieure "
+        "gerente jefe jefa coordinador coordinadora asesor asesora responsable financiera financiero "
+        "adviseur medewerker beheerder bedrijfsleider teamleider"
     ).split()
 )
 COMPANY_SUFFIX = re.compile(
-    r"^,?[ \t]*(?:&[ \t]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
+    r"^,?[ ]*(?:&[ ]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
     r"|&[ \t]*(?:Co|Cie|Sons|Söhne|Partners|Associates|Asociados|Associati|Figli|Fils|Hijos)\b"
     r"|GmbH|mbH|AG\b|KG\b|KGaA|OHG|e\.V\.|SE\b|Ltd|Limited"
     r"|LLC|LLP|Inc\b|PLC|Corp\b|Corporation|Company|Co\.|S\.?A\.?S?\b|S\.?p\.?A\.?|S\.?L\.?\b|S\.?r\.?l\.?|SARL|B\.?V\.?"
-    r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions)",
+    r"|N\.?V\.?|Oy\b|AB\b|A/S|ApS|Pty|Group|Holdings?|Partners|Wine|Foods|Bank|Capital|Consulting|Solutions"
+    r"|FZE\b|FZCO\b|FZ-LLC|DMCC\b|K\.?K\.?\b|Pte\b|Sdn\.? Bhd)",
 )
 SIGN_OFFS = frozenset(
     (
@@ -104,7 +120,8 @@ ROLE_BEFORE = re.compile(
     r"|assignee|assigned to|reporter|reported by|requester|requested by|approved by|approver|reviewed by"
     r"|reviewer|signed by|prepared by|written by|created by|updated by|directed by|attn|attention"
     r"|employee|manager|customer|client|patient|tenant|applicant|candidate|driver|visitor|participants?"
-    r"|attendees?|organi[sz]er|account holder|cardholder"
+    r"|attendees?|organi[sz]er|account holder|cardholder|recipient|addressee|beneficiary|guarantor"
+    r"|destinatari[oa]|destinataire|empfänger(?:in)?|begünstigter|beneficiario|bénéficiaire|ontvanger"
     r"|vorname|nachname|ansprechpartner(?:in)?|kontakt|verantwortlich|kontoinhaber|prénom|nom|responsable"
     r"|titulaire|nombre|apellidos?|contacto|titular|nome|cognome|referente|intestatario|naam|voornaam"
     r"|achternaam|contactpersoon)[ \t]*[:=\-–?]?"
@@ -143,6 +160,8 @@ LABEL_WORDS = frozenset(
         "description comment comments tags category title to from cc bcc sent reply answer question iban bic swift "
         "pnr sales cardholder kontoinhaber titulaire titular intestatario rekeninghouder betreff objet asunto "
         "oggetto onderwerp attendees apologies participants present absent agenda minutes "
+        "caller callee beller melder reporter requester assignee approver recipient destinatario destinataria "
+        "empfänger destinataire "
         # forms of address that are not names: "Sehr geehrte Damen und Herren", "Messieurs"
         "damen herren messieurs mesdames señores señoras signori signore heren dames"
     ).split()
@@ -154,7 +173,8 @@ CALENDAR_WORDS = frozenset(
         "montag dienstag mittwoch donnerstag "
         "freitag samstag sonntag janvier février mars avril mai juin juillet août septembre octobre novembre "
         "décembre lundi mardi mercredi jeudi vendredi samedi dimanche enero febrero marzo abril mayo junio julio "
-        "agosto septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes sábado domingo"
+        "agosto septiembre octubre noviembre diciembre lunes martes miércoles jueves viernes sábado domingo "
+        "mon tue tues wed thu thur thurs fri"
     ).split()
 )
 HYPHENATED_WORD = re.compile(r"[^\W\d_]+(?:[-‑'’][^\W\d_]+)*\.?")
@@ -172,6 +192,15 @@ CHAT_BRACKETED = re.compile(
 )
 TIME_AFTER = re.compile(r"^[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*$", re.MULTILINE)
 MENTION = re.compile(r"(?<![\w.])@(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30}[A-Za-z0-9])")
+
+
+def _reads_like_a_message(text: str, colon_end: int) -> bool:
+    """Is the rest of a "Word: ..." line a chat message rather than a field value? A value is a name,
+    a number, a code or an address ("Fax: 296-210-4357", "Melder: Thijs Koopmans", "PNR: K7QX2M");
+    a message has ordinary lower-case words ("Gabrjel: What a wife.")."""
+    rest = text[colon_end : _line_end(text, colon_end)]
+    rest = re.sub(r"\S+@\S+|https?://\S+|\b(?:ext|x)\.?\s*\d+", " ", rest)
+    return any(w.islower() and len(w) >= 2 for w in re.findall(r"[^\W\d_]+", rest))
 
 
 @lru_cache(maxsize=200_000)
@@ -245,6 +274,15 @@ def _after_sign_off(text: str, position: int) -> bool:
         if cleaned in SIGN_OFFS:
             return True
     return False
+
+
+def _cell_start(text: str, position: int) -> int:
+    return max(text.rfind(sep, 0, position) for sep in "\n\t|;,") + 1
+
+
+def _cell_end(text: str, position: int) -> int:
+    ends = [e for e in (text.find(sep, position) for sep in "\n\t|;,") if e >= 0]
+    return min(ends) if ends else len(text)
 
 
 def _column_header(text: str, position: int) -> str | None:
@@ -356,6 +394,11 @@ def _hyphenated_evidence(word: str, index: NameIndex) -> float:
     return sum(token_name_evidence(p, index) for p in parts) / len(parts) if parts else 0.0
 
 
+def _only_list_mark(prefix: str) -> bool:
+    """Is this start of a line empty or a list mark ("- ", "3. ", "2) ", "• ")?"""
+    return re.fullmatch(r"[ \t]*(?:[-*•·–]|\d{1,3}[.)]|[a-z][.)])?[ \t]*", prefix) is not None
+
+
 def _only_time_stamp(prefix: str) -> bool:
     """Is this start of a line empty or just a time stamp ("[09:14] ")?"""
     return re.fullmatch(r"[\s\[\]()\d:.\-APMapm]*", prefix) is not None
@@ -372,8 +415,10 @@ def _score_run(
     lowered = [w.lower().rstrip(".") for w in words]
     if any(w in CALENDAR_WORDS for w in lowered) or all(w in SIGN_OFF_WORDS for w in lowered):
         return PersonCandidate(start, end, 0.0, ["calendar word or sign-off"])
-    if len(lowered) == 1 and lowered[0] in LABEL_WORDS:
-        return PersonCandidate(start, end, 0.0, ["field label"])
+    if len(lowered) == 1 and lowered[0] in LABEL_WORDS | HONORIFICS:
+        return PersonCandidate(start, end, 0.0, ["field label or title"])
+    if any(w in JOB_WORDS for w in lowered):
+        return PersonCandidate(start, end, 0.0, ["job title"])
     if any(w in THING_WORDS for w in lowered[1:]) or (len(lowered) > 1 and lowered[-1] in THING_WORDS):
         return PersonCandidate(start, end, 0.0, ["names a place or thing"])
 
@@ -429,7 +474,8 @@ def _score_run(
             score += weight
             reasons.append(reason)
     if VERB_AFTER.match(after):
-        lone_opener = sentence_initial and len(words) == 1 and evidence[0] > 0.2
+        # "Refund approved": a common word opening a sentence is no subject name
+        lone_opener = sentence_initial and len(words) == 1 and evidence[0] > 0.2 and word_commonness(words[0]) < 3.5
         score += 0.3 if lone_opener else 0.15  # "Bartele is from ...": the subject of a sentence
         reasons.append("verb after")
     line = text[_line_start(text, start) : _line_end(text, end)]
@@ -438,7 +484,14 @@ def _score_run(
         reasons.append("alone on its line")
     if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
         speakers = len(re.findall(r"(?m)^[ \t\[\]0-9:APMapm]*[^\W\d_][\w.\- ]{0,30}:[ \t]*\S", text))
-        if _only_time_stamp(before.split("\n")[-1]) and len(words) <= 3 and speakers >= 2:
+        timed = before.split("\n")[-1].strip() != ""
+        colon = end + after.index(":") + 1
+        if (
+            _only_time_stamp(before.split("\n")[-1])
+            and len(words) <= 3
+            and speakers >= 2
+            and (timed or _reads_like_a_message(text, colon))
+        ):
             score += 0.3
             reasons.append("speaker")
     if re.match(r"^[ \t]+to[ \t]*:", after):
@@ -462,14 +515,30 @@ def _score_run(
     if _after_sign_off(text, start) and start - _line_start(text, start) <= 2:
         score += 0.45
         reasons.append("signature")
+    caps = [w for w in words if w.isupper() and len(w) >= 2]
+    given = [w for w in words if not w.isupper()]
+    if (
+        caps
+        and given
+        and words[: len(caps)] == caps
+        and len(caps) <= 2
+        and all(w[0].isupper() and any(c.islower() for c in w) for w in given)
+        and _only_list_mark(text[_line_start(text, start) : start])
+    ):
+        score += 0.5 if title_line else 0.25  # a register line, not a heading: undo the title-line doubt
+        reasons.append("SURNAME Given at the start of a line")  # "ETCHEVERRY Peio — Comptabilité"
     header = _column_header(text, start)
     if header is not None and HEADER_NAME_WORDS.match(header):
         score += 0.5
         reasons.append(f"column {header!r}")
+        cell = text[_cell_start(text, start) : _cell_end(text, end)]
+        if cell.strip(' \t|;,"') == text[start:end]:
+            score = max(score, 0.65)  # "N'DIAYE" alone in a Nom column: the header says what it is
+            reasons.append("fills its cell")
     if COMPANY_SUFFIX.match(after):
         score -= 0.9
         reasons.append("company suffix")
-    next_word = re.match(r"[ \t]+([^\W\d_]+)", after)
+    next_word = re.match(r"[ ]+([^\W\d_]+)", after)  # not across a tab: that is the next cell
     if next_word and next_word.group(1)[0].isupper() and next_word.group(1).casefold() in THING_WORDS:
         score -= 0.8
         reasons.append(f"followed by {next_word.group(1)!r}")
@@ -478,6 +547,9 @@ def _score_run(
 
 def _words(tokens: list[Token], i: int, j: int) -> int:
     return sum(1 for t in tokens[i:j] if _is_name_shaped(t.text) and t.text.casefold() not in PARTICLES)
+
+
+LIST_CONTINUES = re.compile(r",[ ]*[^\W\d_][\w'’\-]*(?:[ ]*,|[ ]+(?:and|or|und|et|y|e|en|og|och)[ ]+)")
 
 
 def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
@@ -495,7 +567,9 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
             cell_start = not before or before[-1] in "\n|;\t:" or ROLE_BEFORE.search(text[max(0, start - 40) : start])
             cell_end = not after or after[0] in "\n|;\t,(<" or after.startswith("\\n")
             two_full_names = _words(tokens, i, j) >= 2 and _words(tokens, i2, j2) >= 2  # a list of full names
-            if cell_start and cell_end and j2 - i2 <= 3 and not two_full_names:
+            # "Marie, Melody, Brooke and Anna": a comma list of first names, not "Last, First"
+            list_goes_on = LIST_CONTINUES.match(after) is not None
+            if cell_start and cell_end and j2 - i2 <= 3 and not two_full_names and not list_goes_on:
                 joined.append((i, j2))
                 k += 2
                 continue
@@ -507,6 +581,7 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
 def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     """Chat speakers ("[09:14] anna.k: ...") and @mentions that name a person."""
     found: list[PersonCandidate] = []
+    unsure: list[re.Match[str]] = []
     speaker_lines = len(CHAT_SPEAKER.findall(text))
     patterns = (
         (CHAT_SPEAKER, 0.45, "chat speaker"),
@@ -519,6 +594,8 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
             lone_label = pattern is CHAT_SPEAKER and not match.group("time") and "." not in handle
             if lone_label and speaker_lines < 2:
                 continue  # "Attendees: ..." is a label; a speaker has a time stamp, a handle's shape or company
+            if lone_label and (handle.casefold() in LABEL_WORDS or not _reads_like_a_message(text, match.end())):
+                continue  # "Fax: 296-210-4357", "Melder: Thijs Koopmans": a form field, not a speaker
             if ROLE_BEFORE.search(handle + ":") or handle.casefold() in CALENDAR_WORDS:
                 continue
             if any(p.lower() in MACHINE_WORDS for p in re.split(r"[._\-]", handle)):
@@ -530,12 +607,77 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
                 continue
             evidence = max(token_name_evidence(p, index) for p in parts if len(p) >= 2) if len(handle) > 2 else 0.0
             if pattern is CHAT_SPEAKER and not match.group("time") and (evidence < 0.3 or "_" in handle):
+                if ("_" not in handle and NAME_WORD.match(handle) and handle[0].isupper()) or (
+                    handle.islower() and username_names_a_person(handle, index)
+                ):
+                    unsure.append(match)  # "Gabrjel: What a wife.": a speaker if the others are people
                 continue  # "api_key:", "Hostname:" in a config dump: keys, not people
             score = base + 0.4 * max(0.0, evidence)
             if (len(parts) >= 2 and len(parts[0]) == 1) or len(parts[-1]) == 1:
                 score += 0.15  # "m.schroeder", "anna.k": the shape of a personal handle
             start = match.start("handle") + (1 if match.group("handle").startswith("@") else 0)
             found.append(PersonCandidate(start, start + len(handle), round(min(1.0, score), 3), [reason]))
+    speakers = sum(1 for c in found if c.reasons == ["chat speaker"])
+    for match in unsure if speakers >= 2 else []:
+        start = match.start("handle")
+        found.append(PersonCandidate(start, match.end("handle"), 0.55, ["speaker in a dialogue between people"]))
+    return found
+
+
+USERNAME_BEFORE = re.compile(
+    r"(?i)\b(?:user(?:name)?|account|login|logon|uid|assigned to|assignee|owner|agent|reporter|requester"
+    r"|benutzer(?:name)?|utilisateur|usuario|utente|gebruiker)[ \t]*[:=]?[ \t]*$"
+)
+USERNAME_HEADER = re.compile(r"(?i)^(?:user(?:[ _]?(?:name|id))?|login|uid|account|sam ?account ?name|handle|owner)$")
+USERNAME = re.compile(r"(?<![\w.@/\\-])[a-z][a-z0-9]*(?:[._-][a-z0-9]+)?(?![\w@/\\]|\.\w)")
+
+
+AIRLINE_NAME = re.compile(
+    r"(?<![\w/])(?P<name>[A-ZÀ-ÖØ-ÞĀ-Ž][A-ZÀ-ÖØ-ÞĀ-Ž'\-]+/[A-ZÀ-ÖØ-ÞĀ-Ž][A-ZÀ-ÖØ-ÞĀ-Ž'\-]+(?: [A-ZÀ-ÖØ-ÞĀ-Ž]{2,})?)"
+    r"(?= +(?:MR|MRS|MS|MISS|MSTR|DR|PROF)\b)"
+)
+
+
+def register_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
+    """Passenger and booking lists write "OKONKWO/CHIDI MR": surname, slash, given name, title."""
+    return [
+        PersonCandidate(m.start("name"), m.end("name"), 0.7, ["SURNAME/GIVEN with a title"])
+        for m in AIRLINE_NAME.finditer(text)
+    ]
+
+
+def username_names_a_person(handle: str, index: NameIndex) -> bool:
+    """ "jkowalski", "k.schroeder", "anna.k", "hkoivisto": an initial and a listed surname, or a listed
+    first name and an initial, and not an ordinary word ("root", "backup")."""
+    parts = [p for p in re.split(r"[._-]", handle) if p]
+    if any(p.isdigit() for p in parts) or word_commonness(handle) >= 2.5:
+        return False
+
+    def listed(word: str, limit: int = 5000) -> bool:
+        ranks = index.ranks(word)
+        return ranks is not None and ranks.best <= limit and word_commonness(word) < 3.5
+
+    if len(parts) == 2:
+        first, last = parts
+        return (
+            (len(first) == 1 and listed(last)) or (len(last) <= 2 and listed(first)) or (listed(first) and listed(last))
+        )
+    word = parts[0]
+    return len(word) >= 4 and (listed(word[1:]) or (listed(word[2:]) and len(word) >= 6))
+
+
+def username_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
+    """Account names that name a person, where the text says they are accounts: "user tbergstrom",
+    "Assigned to: jkowalski", a username column."""
+    found = []
+    for match in USERNAME.finditer(text):
+        handle = match.group(0)
+        if len(handle) < 4 or not username_names_a_person(handle, index):
+            continue
+        before = text[max(0, match.start() - 30) : match.start()]
+        header = _column_header(text, match.start())
+        if USERNAME_BEFORE.search(before) or (header is not None and USERNAME_HEADER.match(header)):
+            found.append(PersonCandidate(match.start(), match.end(), 0.6, ["account name of a person"]))
     return found
 
 
@@ -556,13 +698,31 @@ def lowercase_candidates(tokens: list[Token], text: str, index: NameIndex) -> li
     return found
 
 
+GENERATION = re.compile(r",?[ ]+(?:Jr|Sr|Jnr|Snr)\.?(?![\w])|[ ]+(?:II|III|IV)\b")
+
+
+def _with_generation(candidate: PersonCandidate, text: str) -> PersonCandidate:
+    """ "Sven Zimmer Jr.", "John Doe III": the suffix belongs to the name."""
+    suffix = GENERATION.match(text, candidate.end)
+    if suffix and candidate.score > 0:
+        return PersonCandidate(candidate.start, suffix.end(), candidate.score, candidate.reasons)
+    return candidate
+
+
 def person_candidates(
-    tokens: list[Token], text: str, index: NameIndex, ner_people: list[tuple[int, int]]
+    tokens: list[Token],
+    text: str,
+    index: NameIndex,
+    ner_people: list[tuple[int, int]],
+    address_starts: list[int] | None = None,
 ) -> list[PersonCandidate]:
-    """Every name candidate in `text` with its score; the caller keeps those above its threshold."""
+    """Every name candidate in `text` with its score; the caller keeps those above its threshold.
+    `address_starts` are where postal addresses begin: the line above one names its addressee."""
     candidates = [
-        _score_run(tokens, i, j, text, index, ner_people) for i, j in _last_first(tokens, _runs(tokens, index), text)
+        _with_generation(_score_run(tokens, i, j, text, index, ner_people), text)
+        for i, j in _last_first(tokens, _runs(tokens, index), text)
     ]
+    _addressees(candidates, text, address_starts or [])
     covered = [(c.start, c.end) for c in candidates]
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
         value = text[start:end]
@@ -575,7 +735,36 @@ def person_candidates(
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)
-    return candidates + handle_candidates(text, index) + lowercase_candidates(tokens, text, index)
+    return (
+        candidates
+        + handle_candidates(text, index)
+        + lowercase_candidates(tokens, text, index)
+        + username_candidates(text, index)
+        + register_candidates(text, index)
+    )
+
+
+def _addressees(candidates: list[PersonCandidate], text: str, address_starts: list[int]) -> None:
+    """An address block starts with its addressee: "Ella Carlsen / Takamisawa Co. Ltd / 99 Fitzherbert St".
+    A name-shaped line one or two lines above an address (a company line may sit between) is lifted."""
+    for candidate in candidates:
+        if candidate.score <= 0.0 or len(text[candidate.start : candidate.end].split()) < 2:
+            continue
+        line = text[_line_start(text, candidate.start) : _line_end(text, candidate.end)]
+        if line.strip(" \t>|*•-,;") != text[candidate.start : candidate.end]:
+            continue  # the name must fill its line
+        below = _line_end(text, candidate.end)
+        for _ in range(2):
+            if below >= len(text):
+                break
+            next_start = below + 1
+            while next_start < len(text) and text[next_start] in " \t\n":
+                next_start += 1
+            if any(next_start <= a <= _line_end(text, next_start) for a in address_starts):
+                candidate.score = round(candidate.score + 0.35, 3)
+                candidate.reasons.append("addressee above an address")
+                break
+            below = _line_end(text, next_start)
 
 
 def _same_person_again(candidates: list[PersonCandidate], text: str, index: NameIndex, threshold: float = 0.5) -> None:
@@ -603,18 +792,25 @@ LIST_GAP = re.compile(
 
 
 def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: float = 0.5) -> None:
-    """A word listed beside names is likely a name too: "Regina, Isabel and Sean"."""
-    ordered = sorted(candidates, key=lambda c: c.start)
-    for k, candidate in enumerate(ordered):
-        if not 0.25 <= candidate.score < threshold:
-            continue
-        neighbours = [ordered[k - 1]] if k else []
-        neighbours += [ordered[k + 1]] if k + 1 < len(ordered) else []
-        for other in neighbours:
-            gap = (
-                text[other.end : candidate.start] if other.end <= candidate.start else text[candidate.end : other.start]
-            )
-            if other.score >= threshold and LIST_GAP.match(gap):
+    """A word listed beside names is likely a name too: "Regina, Isabel and Sean". In a list of three
+    or more where at least half are names, every name-shaped item is taken."""
+    ordered = sorted((c for c in candidates if c.score > 0.0), key=lambda c: c.start)
+    chains: list[list[PersonCandidate]] = []
+    for candidate in ordered:
+        if chains and LIST_GAP.match(text[chains[-1][-1].end : candidate.start]):
+            chains[-1].append(candidate)
+        else:
+            chains.append([candidate])
+    for chain in chains:
+        accepted = sum(c.score >= threshold for c in chain)
+        for k, candidate in enumerate(chain):
+            if candidate.score >= threshold:
+                continue
+            if len(chain) >= 3 and accepted * 2 >= len(chain) and candidate.score >= 0.2:
+                candidate.score = round(threshold + 0.05, 3)
+                candidate.reasons.append(f"in a list of names ({accepted} of {len(chain)})")
+            elif candidate.score >= 0.25 and any(
+                chain[m].score >= threshold for m in (k - 1, k + 1) if 0 <= m < len(chain)
+            ):
                 candidate.score = round(candidate.score + 0.15, 3)
                 candidate.reasons.append("listed with a name")
-                break

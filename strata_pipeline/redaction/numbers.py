@@ -26,7 +26,7 @@ PHONE_SHAPE = re.compile(
     r"(?:(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0\)[ \t.\-]?)?)?"  # +41 (0), 0031
     r"(?:\(\d{1,5}\)[ \t.\-]?)?"  # (415), (07700)
     r"\d{1,13}(?:[ .\-/]\d{1,8}){0,5}"
-    r"(?:[ \t]*(?:x|ext\.?|extension|Durchwahl|poste|int\.?)[ \t]*\d{1,5})?"
+    r"(?:[ \t]*(?:x|ext\.?|extension|Durchwahl|poste|int\.?|toestel|tst\.?|interno)[ \t]*\d{1,5})?"
     r"(?![\w]|[.,]\d|-\d)"
 )
 PHONE_WORDS = re.compile(
@@ -40,7 +40,8 @@ NOT_PHONE_WORDS = re.compile(
     r"|account|acct|iban|bic|vat|ust|tax|siret|siren|policy|claim|réclamation|reclamación|pedido|commande"
     r"|rechnung|auftrag|bestellung|ticketnummer|kundennr|customer|client|tracking|version|ver|v|build|release"
     r"|firmware|patch|kb|isbn|issn|doi|batch|lot|room|page|pages|chapter|section|step|figure|table|year|amount"
-    r"|total|eur|usd|gbp|chf|centre|center|kostenstelle|code|€|\$|£)\b\.?|[#№€$£])[ \t:.\-]*$"
+    r"|total|eur|usd|gbp|chf|centre|center|kostenstelle|code|€|\$|£)\b\.?|[#№€$£])"
+    r"(?:[ \t]+(?:number|no|nr|nummer|numéro|número|numero)\b\.?)?[ \t:.\-]*$"  # "customer number:"
 )
 DATE_OR_TIME = re.compile(
     r"^(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}(?::\d{2})?|\d{4}-\d{2})$"
@@ -106,11 +107,13 @@ def phone_spans(text: str) -> list[NumberSpan]:
             continue
         if re.fullmatch(r"(?:19|20)\d\d[ \t]*[-–/][ \t]*(?:(?:19|20)\d\d|\d\d)", value):
             continue  # "2019-2025", "2024/25": years
+        before = text[max(0, match.start() - 30) : match.start()]
+        if re.match(r"(?:19|20)\d\d[-/]\d", value) and not PHONE_WORDS.search(before):
+            continue  # "2024/11873", "2024-03-1187": a case or ticket number filed by year
         if DATE_START.match(value) or re.match(r"[ \t]*:\d", text[match.start() + len(value) :]):
             continue  # "2014-03-21 05:12", "12.03.2024 14:00"
         if re.fullmatch(r"\d{1,3}(?:\.\d{1,3}){3}", value):
             continue  # an IPv4 address
-        before = text[max(0, match.start() - 30) : match.start()]
         if NOT_PHONE_WORDS.search(before):
             continue
         grouped = bool(re.search(r"\d[ \t.\-/()]+\d", value)) or value.startswith(("+", "("))

@@ -70,7 +70,12 @@ class Finding:
 
 
 # "version 4.2.0.1", "build 10.0.1.7", "v2.1.0.3": four numbers that are not an IP address.
-VERSION_BEFORE = re.compile(r"(?:\b(?:version|ver|build|release|firmware|assembly|v)\.?[ \t:=]*|\bv)$", re.I)
+VERSION_BEFORE = re.compile(
+    r"(?:\b(?:version|ver|build|release|firmware|assembly|patch|agent|client|app|sdk|driver|v"
+    r"|(?:update|upgrade)[ds]?(?:[ \t]+to)?)\.?[ \t:=]*|\bv)$",
+    re.I,
+)
+VERSION_AFTER = re.compile(r"^[ \t]*(?:client|update|upgrade|release|build|version|patch|firmware|agent)\b", re.I)
 
 
 @dataclass
@@ -104,7 +109,10 @@ class PiiPolicy:
             return "keep_role_contact"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
-        if finding.entity == "IP_ADDRESS" and VERSION_BEFORE.search(text[max(0, finding.start - 24) : finding.start]):
+        if finding.entity == "IP_ADDRESS" and (
+            VERSION_BEFORE.search(text[max(0, finding.start - 24) : finding.start])
+            or VERSION_AFTER.match(text[finding.end : finding.end + 16])
+        ):
             return "version_number"
         return "redact"
 

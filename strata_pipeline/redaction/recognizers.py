@@ -36,7 +36,7 @@ class PersonRecognizer(EntityRecognizer):
         people = [(e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON"]
         return [
             RecognizerResult("PERSON", c.start, c.end, c.score, recognition_metadata=_metadata(self))
-            for c in person_candidates(list(doc), text, name_index(), people)
+            for c in person_candidates(list(doc), text, name_index(), people, [a.start for a in address_spans(text)])
             if c.score >= PERSON_AUDIT_FLOOR
         ]
 

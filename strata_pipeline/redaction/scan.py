@@ -4,7 +4,9 @@ Two things trip tokenizers without changing what a document says:
 - line breaks exported as the two characters backslash and n ("Mackay\\n\\nLa Sagne");
 - delimited rows with no space after the separator ("C-10482,Aino Hämäläinen,aino@...;"), which
   spaCy reads as one token. In a block of lines with the same number of separators, unquoted
-  separators become tabs.
+  separators become tabs;
+- quoting marks at the start of every line of a block ("> ", ">> ", "| ", "}} "): e-mail replies and
+  pasted chat quote whole blocks, and the marks hide that a line starts a name or an address.
 """
 
 from __future__ import annotations
@@ -52,7 +54,27 @@ def delimited_as_tabs(text: str) -> str:
     return "\n".join(lines)
 
 
+# A run of 1-4 marks that are neither letters, digits, brackets that open a field, nor list bullets.
+_QUOTE_MARK = re.compile(r"^[ \t]*([^\w\s\[(\-*•+#\"'“‘$€£@]{1,4})[ \t]?")
+
+
+def unquoted_blocks(text: str) -> str:
+    """Blank the quoting marks that two or more consecutive lines start with."""
+    lines = text.split("\n")
+    marks = [m.group(1) if (m := _QUOTE_MARK.match(line)) else None for line in lines]
+    for k, line in enumerate(lines):
+        mark = marks[k]
+        shared = mark is not None and (
+            (k > 0 and marks[k - 1] == mark) or (k + 1 < len(lines) and marks[k + 1] == mark)
+        )
+        if shared:
+            match = _QUOTE_MARK.match(line)
+            assert match is not None
+            lines[k] = " " * match.end() + line[match.end() :]
+    return "\n".join(lines)
+
+
 def scan_text(text: str) -> str:
     """The same-length text that detectors analyse in place of `text`."""
     scanned = re.sub(r"\\n", " \n", text)
-    return delimited_as_tabs(scanned)
+    return delimited_as_tabs(unquoted_blocks(scanned))

@@ -80,18 +80,23 @@ def main() -> None:
         if not args.backends or any(n.startswith(p) for p in args.backends.split(","))
     }
     sets = {(s, p): load_set(GOLDEN, s, p) for s in args.sets.split(",") for p in PARTS}
+    pooled: dict[str, dict[str, list]] = {name: {"test": [], "dev": []} for name in chosen}
     for set_name in args.sets.split(","):
         print(f"\n{set_name}: recall (R), precision (P), planted values (n); test is the figure, dev beside it")
         for name, (detector, policy) in chosen.items():
             per_part, dev_matches = {}, None
             for part in ("test", "dev"):
                 matches = pii_matches(detector, policy, sets[(set_name, part)])
+                pooled[name][part] += matches
                 per_part[part] = scores_from_matches(matches)
                 if part == "dev":
                     dev_matches = matches
             print(quality_table(name, per_part))
             if args.misses and name.startswith("strata (presidio-ner"):
                 show_misses(sets[(set_name, "dev")], dev_matches, args.misses)
+    print("\nall sets pooled (the headline figures): test, dev beside it")
+    for name, parts in pooled.items():
+        print(quality_table(name, {part: scores_from_matches(matches) for part, matches in parts.items()}))
 
     texts = [d.text for docs in sets.values() for d in docs][::3]  # a third of every set keeps the run short
     print(f"\nDetection cost on the same {len(texts)} texts ({sum(map(len, texts)):,} characters), median of 3")

@@ -68,7 +68,8 @@ THING_WORDS = frozenset(
         "festival league club association council ministry department committee agency river lake mountain "
         "valley island beach coast county district province state republic kingdom city town village "
         "straße strasse platz weg allee gasse rue via calle piazza corso plein straat gracht laan "
-        "hbf bahnhof gare estación stazione conseil consulting trading logistics"
+        "hbf bahnhof gare estación stazione conseil consulting trading logistics hub depot plant warehouse "
+        "factory store shop branch authority"
     ).split()
 )
 # Job titles under a name in a signature ("Compliance Officer", "Directora Financiera"): never names.
@@ -112,7 +113,8 @@ GREETING_BEFORE = re.compile(
 )
 INTRO_BEFORE = re.compile(
     r"(?:\bmy name is|\bname is|\bi['’]m|\bi am|\bthis is|\bcall me|\bnamed|\bcalled|\bknown as|\bje m'appelle"
-    r"|\bich bin|\bich heiße|\bme llamo|\bmi chiamo|\bik ben|\bsoy|\bsono)[ \t]+$",
+    r"|\bich bin|\bich heiße|\bme llamo|\bmi chiamo|\bik ben|\bsoy|\bsono"
+    r"|\bin the name of|\ba nombre de|\bau nom de|\bim namen von|\bauf den namen|\ba nome di|\bop naam van)\s+$",
     re.IGNORECASE,
 )
 ROLE_BEFORE = re.compile(
@@ -129,11 +131,19 @@ ROLE_BEFORE = re.compile(
     r"|\b(?:by|from|to|cc|bcc|with|signed|present|absent|chair|minutes|host|speaker|lead)[ \t]*:)[ \t]*$",
     re.IGNORECASE,
 )
+# "your case worker, Dolores Yazzie,": a role noun, a comma, then the person (an apposition).
+APPOSITION_BEFORE = re.compile(
+    r"(?i)\b(?:worker|operator|engineer|manager|officer|director|lead|treasurer|colleague|assistant|analyst"
+    r"|consultant|technician|representative|coordinator|supervisor|owner|guarantor|contact|advisor|adviser"
+    r"|secretary|clerk|nurse|doctor|lawyer|accountant|auditor|landlord|tenant|customer|client|interpreter)"
+    r"[ \t]*,[ \t]*$"
+)
 # Words just before a candidate that mark a person, with how much each counts.
 CUES_BEFORE = (
     (GREETING_BEFORE, 0.35, "greeting"),
     (INTRO_BEFORE, 0.35, "introduction"),
     (ROLE_BEFORE, 0.25, "role label"),
+    (APPOSITION_BEFORE, 0.25, "apposition to a role"),
 )
 VERB_AFTER = re.compile(
     r"^(?:'s\b|’s\b|[ \t]+(?:said|says|say|told|tells|asked|asks|wrote|writes|replied|replies|answered|explained"
@@ -314,7 +324,10 @@ MACHINE_WORDS = frozenset(
     "deploy monitor monitoring cron daemon webhook pagerduty opsgenie sentry grafana".split()
 )
 # First words of names of rooms, places and projects ("Room Aurora", "Lake Louise", "Project Phoenix").
-PLACE_HEADS = frozenset("room hotel project team operation camp lake port cape mount fort villa station hall".split())
+PLACE_HEADS = frozenset(
+    "room hotel project team operation camp lake port cape mount fort villa station hall "
+    "klantenservice kundenservice kundendienst service support departamento servicio sala".split()
+)
 UNIT_WORDS = frozenset("apt apartment suite ste unit flat floor room box bldg building".split())
 GREETING_WORDS = frozenset(
     "hi hello hey dear hallo liebe lieber bonjour salut cher chère hola ciao caro cara gentile hoi beste "
@@ -564,7 +577,12 @@ def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> 
             end = tokens[j2 - 1].idx + len(tokens[j2 - 1].text)
             before = text[:start].rstrip(" ")
             after = text[end:].lstrip(" ")
-            cell_start = not before or before[-1] in "\n|;\t:" or ROLE_BEFORE.search(text[max(0, start - 40) : start])
+            cell_start = (
+                not before
+                or before[-1] in "\n|;\t:"
+                or ROLE_BEFORE.search(text[max(0, start - 40) : start])
+                or re.search(r"(?:^|\n)[ \t]*(?:[-*•·–]|\d{1,3}[.)])$", before)  # "2) Bakshi, Ananya"
+            )
             cell_end = not after or after[0] in "\n|;\t,(<" or after.startswith("\\n")
             two_full_names = _words(tokens, i, j) >= 2 and _words(tokens, i2, j2) >= 2  # a list of full names
             # "Marie, Melody, Brooke and Anna": a comma list of first names, not "Last, First"

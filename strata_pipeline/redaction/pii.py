@@ -55,7 +55,7 @@ ROLE_MAILBOXES = frozenset(
         "vertrieb verkauf einkauf buchhaltung kontakt personal bewerbung kundenservice service-client contact "
         "commercial compta comptabilite facturation recrutement rh ventas compras contabilidad administracion "
         "atencion rrhh empleo vendite acquisti amministrazione contabilita ufficio assistenza verkoop inkoop "
-        "administratie boekhouding klantenservice"
+        "administratie boekhouding klantenservice facturacion fatturazione rechnung rechnungen factures reclamaciones"
     ).split()
 )
 

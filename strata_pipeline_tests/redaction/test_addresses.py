@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.redaction.addresses import address_spans
+from strata_pipeline.redaction.scan import scan_text
 
 
 def addresses(text: str) -> list[str]:
@@ -70,3 +71,39 @@ def test_spans_carry_a_score_and_the_rule_that_found_them() -> None:
     [span] = address_spans("Heilbronner Straße 150, 70191 Stuttgart")
     assert span.score >= 0.5
     assert span.reason == "street then number"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # street and unit lines above a postcode-and-city line belong to the same block
+        ("Guarantor:\nFlat 2/1\n118 Gallowgate\nGlasgow G1 5AX\n", "Flat 2/1\n118 Gallowgate\nGlasgow G1 5AX"),
+        ("Henrike Mittelstaedt\nZur Alten Ziegelei 11\n84030 Landshut\n", "Zur Alten Ziegelei 11\n84030 Landshut"),
+        (
+            "M. Théophile Brunschwig\nAppartement 12, escalier B\n12 rue des Lilas\n67000 Strasbourg\n",
+            "Appartement 12, escalier B\n12 rue des Lilas\n67000 Strasbourg",
+        ),
+        # a line starting with a comma continues the one above: a state or region
+        ("Ship to 12 Main Street\nSpringfield\n, IL\n 62704", "12 Main Street\nSpringfield\n, IL\n 62704"),
+        # units in lower case, after a dash, before the street
+        (
+            "in Corso Vittorio Emanuele II 214, int. 7, 10139 Torino.",
+            "Corso Vittorio Emanuele II 214, int. 7, 10139 Torino",
+        ),
+        ("Unit 1504 – 88 Harbour Street\nToronto, ON M5J 0C3", "Unit 1504 – 88 Harbour Street\nToronto, ON M5J 0C3"),
+    ],
+)
+def test_address_blocks_over_several_lines(text: str, expected: str) -> None:
+    assert addresses(text) == [expected]
+
+
+def test_a_heading_line_with_a_year_is_not_taken_into_the_address() -> None:
+    assert addresses("Invoice 2024\n12 Main Street\nSpringfield, IL 62704") == ["12 Main Street\nSpringfield, IL 62704"]
+
+
+def test_quoted_blocks_are_read_without_their_marks() -> None:
+    text = "> Ella Carlsen\n> 99 Fitzherbert Street\n> Suite 748\n> Beachlands"
+    scanned = scan_text(text)
+    assert [text[s.start : s.end] for s in address_spans(scanned)] == [
+        "99 Fitzherbert Street\n> Suite 748\n> Beachlands"
+    ]

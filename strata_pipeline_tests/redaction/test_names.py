@@ -226,3 +226,72 @@ def test_lowercase_candidates(nlp: spacy.language.Language, index: NameIndex, te
     found = lowercase_candidates(list(nlp(text)), text, index)
     assert [text[c.start : c.end] for c in found] == expected
     assert all(c.score >= 0.5 and c.reasons == ["lower-case listed name"] for c in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # registers: SURNAME Given at the start of a line, SURNAME/GIVEN with a title
+        (
+            "Badge queue:\n- KALNIŅŠ Edgars — Riga Port Authority\n- MWANGI Wanjiru — Nairobi Hub\n",
+            ["KALNIŅŠ Edgars", "MWANGI Wanjiru"],
+        ),
+        ("PNR X7QK2L\n1. OKONKWO/CHIDI MR\n2. WIŚNIEWSKA/HALINA MRS\n", ["OKONKWO/CHIDI", "WIŚNIEWSKA/HALINA"]),
+        # a list of names takes in the items the detector doubts on their own
+        ("They had 6: Marie, Melody, Brooke, Anna, Brian and April.", ["Marie", "Melody", "Brooke", "Anna", "Brian"]),
+        # account names that name a person, where the text says they are accounts
+        ("Assigned to: jkowalski", ["jkowalski"]),
+        ("failed login for user k.schroeder from 10.42.7.118", ["k.schroeder"]),
+        # a speaker in a dialogue between people, though the name is unknown
+        (
+            "Gabrjel: What a wife.\nChristopher: Remember me?\nRobert: You saved my life!",
+            ["Gabrjel", "Christopher", "Robert"],
+        ),
+        # generational suffixes belong to the name; an apposition to a role marks a person
+        ("including Eduard Kvarda Jr. of First Merchants", ["Eduard Kvarda Jr."]),
+        ("contact your case worker, Dolores Yazzie, at the office", ["Dolores Yazzie"]),
+        # a cell of a name column, whatever its shape
+        ("Nom;Prénom;Ville\nN'DIAYE;Mamadou;Lyon\n", ["N'DIAYE", "Mamadou"]),
+    ],
+)
+def test_people_in_registers_lists_accounts_and_dialogues(
+    ner: PresidioDetector, text: str, expected: list[str]
+) -> None:
+    assert people(ner, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # form fields are not chat speakers: their values are names, numbers and codes
+        "Trifon Yudin\nMobile: 386 3694\nDesk: 001-585-653-8607\nFax: 296-210-4357\n",
+        "Melder: Thijs Koopmans\nDatum: 12-03-2024\nOmschrijving: laptop gestolen",
+        "PASSENGER: DUPONT Jean-Baptiste MR\nPNR: K7QX2M   FLIGHT: AF1846\n",
+        # job titles under a name, titles alone, weekday abbreviations, a common word opening a sentence
+        "Best,\nMariam Al-Khatib\nCompliance Officer\n",
+        "Cordiali saluti,\nIng. Gianluca Sbarbaro\nResponsabile Qualità\n",
+        "Call 505-555-0137 (Mon–Thu).",
+        "Refund approved for order #A-771203.",
+        # ordinary accounts
+        "failed login for user root from 10.0.0.1",
+    ],
+)
+def test_labels_titles_and_accounts_that_are_not_people(ner: PresidioDetector, text: str) -> None:
+    names = people(ner, text)
+    assert not any(
+        w in names
+        for w in (
+            "Mobile",
+            "Desk",
+            "Fax",
+            "Melder",
+            "Datum",
+            "PNR",
+            "Compliance Officer",
+            "Ing",
+            "Responsabile Qualità",
+            "Thu",
+            "Refund",
+            "root",
+        )
+    )

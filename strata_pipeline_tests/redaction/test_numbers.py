@@ -70,6 +70,10 @@ def test_phone_numbers(text: str, expected: str) -> None:
         "ISBN 978-3-16-148410-0",
         "EUR 4,168.50",
         "pi is 3.14159265",
+        # case and ticket numbers filed by year, and numbers labelled as a customer's
+        "Rückrufbitte zu Vorgang 2024/11873 vom 03.05.2024",
+        "Ticket n° 2024-03-1187 – rappel client",
+        "Your customer number: 0044 1290 7731 (please quote it)",
     ],
 )
 def test_not_phone_numbers(text: str) -> None:

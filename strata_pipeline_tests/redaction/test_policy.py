@@ -78,6 +78,8 @@ def test_person_findings_are_decided_by_score(text: str, value: str, score: floa
         ("Client version 4.2.0.1 is current.", "4.2.0.1", "version_number"),
         ("Installed build 10.0.1.7 yesterday.", "10.0.1.7", "version_number"),
         ("Firmware v2.1.0.3 fixes it.", "2.1.0.3", "version_number"),
+        ("My VPN drops since the 4.2.0.1 client update.", "4.2.0.1", "version_number"),
+        ("Agent 4.2.0.1 was rolled out.", "4.2.0.1", "version_number"),
         ("Blocked 10.20.30.40 at the firewall.", "10.20.30.40", "redact"),
         ("src=192.168.38.128 app=portal", "192.168.38.128", "redact"),
     ],

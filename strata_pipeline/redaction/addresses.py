@@ -68,7 +68,7 @@ UNIT = (
     r"|\d{1,2}[ ]?[º°ª][ ]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ ]+Floor)"
 )
 POSTCODE = (
-    r"(?:\d{5}(?:-\d{4})?|\d{4}[ ]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
+    r"(?:\d{6}(?!\d)|\d{5}(?:-\d{4})?|\d{4}[ ]?[A-Z]{2}(?![\p{L}])|[A-Z]\d[A-Z][ ]?\d[A-Z]\d|[A-Z]{1,2}\d[A-Z\d]?[ ]?\d[A-Z]{2}"
     r"|[AC-FHKNPRTV-Y]\d{2}[ ]?[AC-FHKNPRTV-Y0-9]{4}|\d{2}-\d{3}|\d{3}[ ]\d{2}|[A-Z]{1,2}-\d{4,5}|\d{3,4})"
 )
 STATE = r"(?:\p{Lu}{2}(?![\p{L}\d])|\(\p{Lu}{2}\))"
@@ -88,7 +88,7 @@ CORES = (
     ),
     (
         "street then number",
-        rf"\b(?:{STREET_WORDS}[ \-])?(?:\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})|(?<=-)(?i:{COMPOUND}))(?:[ ]+{CAP})?[ ]+{NUMBER}(?!\d)",
+        rf"\b(?:{STREET_WORDS}[ \-](?:{LOW_PARTICLE}[ ]+)*)?(?:\p{{Lu}}[\p{{L}}\p{{M}}]*(?i:{COMPOUND})|(?<=-)(?i:{COMPOUND}))(?:[ ]+{CAP})?[ ]+{NUMBER}(?!\d)",
     ),
     (
         "street then number",
@@ -109,7 +109,7 @@ CORES = (
     # a street with no street word, recognised by the postcode and city that follow it
     (
         "street, postcode, city",
-        rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ ]+{STREET_WORDS})[ ]+{NUMBER},?[ ]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CAPW}(?!\d)",
+        rf"\b(?:{STREET_WORDS}|(?:Am|An der|Auf der|Im|In der|Zum|Zur)[ ]+{STREET_WORDS})[ ]+{NUMBER},?[ ]+(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:[ ]?[A-Z]{{2}})?[ ]+{CITY}(?!\d)",
     ),
     (
         "number, street, city, postcode",
@@ -144,7 +144,7 @@ BARE_STREET = regex.compile(rf"{STREET_WORDS}[ ]+{NUMBER}(?!\d)|{STREET_WORDS}[ 
 TAIL_PART = regex.compile(
     rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ ]+{CITY})?(?:[ ]*{STATE})?)"
     rf"|(?P<postal2>{STATE}[ ]+{POSTCODE})|(?P<number>{NUMBER}(?=[ ]*(?:,|\n|$)))"
-    rf"|(?P<city>{CITY}(?:,?[ ]*{STATE}|,[ ]*\p{{L}}{{2,3}}(?=[ ]+{POSTCODE}))?(?:,?[ ]*{POSTCODE})?))"
+    rf"|(?P<city>{CITY}(?:[ ]\d{{1,2}}(?![\d.:/]))?(?:,?[ ]*{STATE}|,[ ]*\p{{L}}{{2,3}}(?=[ ]+{POSTCODE}))?(?:,?[ ]*{POSTCODE})?))"
 )
 LEAD_PART = regex.compile(
     rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))(?:[ ,]*|[ ]+[–\-][ ]+)$"
@@ -170,7 +170,7 @@ PHONE_LINE = regex.compile(
 
 # Column headers and form labels of address fields, in the languages we read.
 STREET_HEADER = regex.compile(
-    r"(?i)(?:street|address|addr\b|adresse?|anschrift|stra(?:ss|ß)e|indirizzo|direcci[oó]n|domicilio|calle|via$|rue$"
+    r"(?i)(?:street|address|addr\b|adres(?:se)?|anschrift|stra(?:ss|ß)e|indirizzo|direcci[oó]n|domicilio|calle|via$|rue$"
     r"|straat|woonadres|huisnummer)"
 )
 PLACE_HEADER = regex.compile(

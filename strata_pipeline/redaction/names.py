@@ -200,6 +200,10 @@ CHAT_BRACKETED = re.compile(
     r"(?m)^[ \t]*(?P<time>[\[(]?(?:\d{4}-\d{2}-\d{2}[ T])?\d{1,2}:\d{2}(?::\d{2})?[\])]?[ \t]*)?"
     r"<(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30})>[ \t]"
 )
+# "aiyana  2:41 PM  can someone share ...": a chat export with the time after the speaker
+CHAT_TIME_AFTER = re.compile(
+    r"(?m)^[ \t]*(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30}?)[ \t]+(?P<time>\d{1,2}:\d{2}(?:[ \t]?[AaPp][Mm])?)[ \t]+\S"
+)
 TIME_AFTER = re.compile(r"^[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*$", re.MULTILINE)
 MENTION = re.compile(r"(?<![\w.])@(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30}[A-Za-z0-9])")
 
@@ -369,10 +373,18 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             if (
                 token.text in ("-", "‑")
                 and not previous.whitespace_
+                and not token.whitespace_
                 and j + 1 < n
-                and _is_name_shaped(tokens[j + 1].text)
+                and (
+                    _is_name_shaped(tokens[j + 1].text)
+                    or (
+                        tokens[j + 1].text.islower()
+                        and 2 <= len(tokens[j + 1].text) <= 4
+                        and previous.text[0].isupper()
+                    )
+                )
             ):
-                j += 2  # "Anna-Lena" split by the tokenizer
+                j += 2  # "Anna-Lena" split by the tokenizer; "Seo-yeon", "Min-jun"
                 continue
             if not previous.whitespace_ and not (INITIAL.match(previous.text) and previous.text.endswith(".")):
                 break
@@ -407,6 +419,34 @@ def _hyphenated_evidence(word: str, index: NameIndex) -> float:
     return sum(token_name_evidence(p, index) for p in parts) / len(parts) if parts else 0.0
 
 
+NAMED_AFTER_BEFORE = re.compile(
+    r"(?i)\b(?:salle|rue|avenue|boulevard|quai|lycée|collège|école|musée|métro|gare|aéroport|aeroporto|aeropuerto"
+    r"|airport|stazione|estación|estadio|stadium|museo|museum|sala|teatro|théâtre|theatre|hospital|hôpital|ospedale"
+    r"|piazza|plaza|calle|via|straße|strasse|platz|allee|institut|institute|universität|university|université"
+    r"|hotel|hôtel|room|hall|ward|wing|building|bâtiment|campus|school|scuola|escuela|schule|bridge|pont|ponte"
+    r"|prix|premio|preis|award|prize|foundation|fondation|stiftung|fondazione|fundación)"
+    r"[ \t]+(?:(?:de|du|des|la|le|di|del)[ \t]+)?$"
+)
+NAMED_AFTER_AFTER = re.compile(
+    r"(?i)^[ \t]+(?:airport|lecture|lectures|award|awards|prize|foundation|institute|center|centre|museum"
+    r"|stadium|memorial|bridge|embankment|hospital|university|college|school|library|theatre|theater|hall"
+    r"|fellowship|scholarship|medal|building|tower|square|park|street|road|avenue)\b"
+)
+
+
+def _compound_noun(word: str, index: NameIndex) -> bool:
+    """ "Hotelkontingente", "Standplanung", "Versicherungsnehmer": a long capitalised word that is no listed
+    name and ends in an ordinary German or Dutch noun. Names built the same way ("Hoffmann") are listed."""
+    if len(word) < 9 or not word[0].isupper() or index.ranks(word) is not None:
+        return False
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return any(
+        zipf_frequency(lowered[k:], language) >= 3.5 for k in range(3, len(lowered) - 3) for language in ("de", "nl")
+    )
+
+
 def _only_list_mark(prefix: str) -> bool:
     """Is this start of a line empty or a list mark ("- ", "3. ", "2) ", "• ")?"""
     return re.fullmatch(r"[ \t]*(?:[-*•·–]|\d{1,3}[.)]|[a-z][.)])?[ \t]*", prefix) is not None
@@ -422,7 +462,9 @@ def _score_run(
 ) -> PersonCandidate:
     start, end = tokens[i].idx, tokens[j - 1].idx + len(tokens[j - 1].text)
     # Words of the span, hyphenated parts kept together ("Anna-Lena", "Wi-Fi"), without initials and particles.
-    words = [w for w in HYPHENATED_WORD.findall(text[start:end]) if w not in PARTICLES and not INITIAL.match(w)]
+    words = [
+        w for w in HYPHENATED_WORD.findall(text[start:end]) if w.casefold() not in PARTICLES and not INITIAL.match(w)
+    ]
     words = words or [tokens[i].text]
     reasons: list[str] = []
     lowered = [w.lower().rstrip(".") for w in words]
@@ -515,7 +557,9 @@ def _score_run(
         reasons.append(f"names a place: {words[0]!r}")
     at_line_start = _only_time_stamp(text[_line_start(text, start) : start])
     if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1 and at_line_start:
-        score -= 0.4
+        ranks = index.ranks(words[0])
+        given_name = ranks is not None and ranks.first <= 1000
+        score = score - 0.4 if given_name else 0.0  # "Leaver:", "Bezorger:", "Versicherungsnehmer:" are labels
         reasons.append("field label")
     if re.search(r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+$", before) and (
         "NER place" in " ".join(reasons) or not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words)
@@ -548,6 +592,15 @@ def _score_run(
         if cell.strip(' \t|;,"') == text[start:end]:
             score = max(score, 0.65)  # "N'DIAYE" alone in a Nom column: the header says what it is
             reasons.append("fills its cell")
+    if len(words) == 1 and _compound_noun(words[0], index):
+        score -= 0.6
+        reasons.append("a compound noun")  # "Standplanung", "Hotelkontingente": German nouns are capitalised
+    if NAMED_AFTER_BEFORE.search(before):
+        score -= 0.6
+        reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
+    if NAMED_AFTER_AFTER.match(after):
+        score -= 0.6
+        reasons.append("a thing named after a person")  # "Charles de Gaulle airport", "Alan Turing Lecture"
     if COMPANY_SUFFIX.match(after):
         score -= 0.9
         reasons.append("company suffix")
@@ -604,6 +657,7 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
     patterns = (
         (CHAT_SPEAKER, 0.45, "chat speaker"),
         (CHAT_BRACKETED, 0.45, "chat speaker"),
+        (CHAT_TIME_AFTER, 0.45, "chat speaker"),
         (MENTION, 0.45, "mention"),
     )
     for pattern, base, reason in patterns:

@@ -71,7 +71,7 @@ class Finding:
 
 # "version 4.2.0.1", "build 10.0.1.7", "v2.1.0.3": four numbers that are not an IP address.
 VERSION_BEFORE = re.compile(
-    r"(?:\b(?:version|ver|build|release|firmware|assembly|patch|agent|client|app|sdk|driver|v"
+    r"(?:\b(?:version|ver|build|release|firmware|assembly|patch|agent|client|app|sdk|driver|notes|v"
     r"|(?:update|upgrade)[ds]?(?:[ \t]+to)?)\.?[ \t:=]*|\bv)$",
     re.I,
 )
@@ -89,8 +89,6 @@ class PiiPolicy:
         if local_part.lower() in self.role_mailboxes:
             return True
         tokens = [t for t in re.split(r"[-._+]", local_part) if t]
-        if not any(t.lower() in self.role_mailboxes for t in tokens):
-            return False
         from strata_pipeline.redaction.names import word_commonness
 
         index = name_index()
@@ -99,6 +97,9 @@ class PiiPolicy:
             ranks = index.ranks(token)
             return ranks is not None and (ranks.best <= 300 or (ranks.best <= 3000 and word_commonness(token) < 4.0))
 
+        if not any(t.lower() in self.role_mailboxes for t in tokens):
+            # "travel@", "awards@", "fleet-ops@": ordinary words that name no one are a function's mailbox
+            return all(t.isalpha() and word_commonness(t.lower()) >= 3.5 and not personal(t) for t in tokens)
         return not any(t.lower() not in self.role_mailboxes and personal(t) for t in tokens)
 
     def decide(self, finding: Finding, text: str) -> str:

@@ -250,6 +250,10 @@ def test_lowercase_candidates(nlp: spacy.language.Language, index: NameIndex, te
         # generational suffixes belong to the name; an apposition to a role marks a person
         ("including Eduard Kvarda Jr. of First Merchants", ["Eduard Kvarda Jr."]),
         ("contact your case worker, Dolores Yazzie, at the office", ["Dolores Yazzie"]),
+        # hyphenated Korean given names, capitalised particles, Slack exports with the time after the speaker
+        ("Hi Seo-yeon,\nThanks for the deck.", ["Seo-yeon"]),
+        ("Alessandro De Luca aggiorna sullo stato della gara.", ["Alessandro De Luca"]),
+        ("aiyana  2:41 PM  can someone share the doc?\nmarek  2:42 PM  here it is", ["aiyana", "marek"]),
         # a cell of a name column, whatever its shape
         ("Nom;Prénom;Ville\nN'DIAYE;Mamadou;Lyon\n", ["N'DIAYE", "Mamadou"]),
     ],
@@ -274,6 +278,11 @@ def test_people_in_registers_lists_accounts_and_dialogues(
         "Refund approved for order #A-771203.",
         # ordinary accounts
         "failed login for user root from 10.0.0.1",
+        # capitalised German compounds, places and things named after people, labels of forms
+        "TOP 1: Standplanung und Hotelkontingente",
+        "je te confirme la réservation de la salle Victor Hugo pour le séminaire",
+        "Flights via Charles de Gaulle airport must be booked early.",
+        "Leaver: Jordan Whitfield (Customer Success)",
     ],
 )
 def test_labels_titles_and_accounts_that_are_not_people(ner: PresidioDetector, text: str) -> None:
@@ -293,5 +302,10 @@ def test_labels_titles_and_accounts_that_are_not_people(ner: PresidioDetector, t
             "Thu",
             "Refund",
             "root",
+            "Standplanung",
+            "Hotelkontingente",
+            "Victor Hugo",
+            "Charles de Gaulle",
+            "Leaver",
         )
     )

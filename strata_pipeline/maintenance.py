@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-from qdrant_client import models as qm
 
 from strata_pipeline.embedding.cache import VectorCache
-from strata_pipeline.indexing.store import ensure_collection, scroll_payloads
+from strata_pipeline.indexing.engine import PointRecord, PointStore
 from strata_pipeline.indexing.versions import (
     current_version,
     new_version_name,
@@ -68,14 +67,13 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
     folder = version_dir(index_dir, source_set, name)
     folder.mkdir(parents=True)
     collection = qdrant.collection_for(source_set, name)
-    with qdrant.writer(folder, current) as (client, seeded):
+    with qdrant.writer(folder, current, collection, current.dim) as (store, seeded):
         if not seeded:  # a server: copy every other point into the new collection
-            ensure_collection(client, collection, current.dim)
             with qdrant.reader(current) as source:
-                _copy_points_except(source, current.collection, client, collection, doc_id)
-        before = client.count(collection, exact=True).count if seeded else current.point_count
-        client.delete(collection, points_selector=_doc_filter(doc_id), wait=True)
-        points = client.count(collection, exact=True).count
+                _copy_points_except(source, store, doc_id)
+        before = store.count() if seeded else current.point_count
+        store.delete_where({"doc_id": doc_id})
+        points = store.count()
     sidecar_rows, audit_rows = _copy_sidecar_without(current.sidecar_path, folder / "sidecar.sqlite", doc_id)
     version = dataclasses.replace(current, version=name, path=str(folder), collection=collection, point_count=points)
     write_manifest(version)
@@ -97,23 +95,17 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
     return Removal(source_set, doc_id, name, before - points, sidecar_rows, audit_rows, asset_rows, cached, len(pruned))
 
 
-def _doc_filter(doc_id: str) -> qm.FilterSelector:
-    return qm.FilterSelector(
-        filter=qm.Filter(must=[qm.FieldCondition(key="doc_id", match=qm.MatchValue(value=doc_id))])
-    )
-
-
-def _copy_points_except(source, source_collection: str, target, target_collection: str, doc_id: str) -> None:
-    batch: list[qm.PointStruct] = []
-    for record in scroll_payloads(source, source_collection, with_vectors=True):
-        if (record.payload or {}).get("doc_id") == doc_id:
+def _copy_points_except(source: PointStore, target: PointStore, doc_id: str) -> None:
+    batch: list[PointRecord] = []
+    for record in source.records():
+        if record.payload.get("doc_id") == doc_id:
             continue
-        batch.append(qm.PointStruct(id=record.id, vector=record.vector, payload=record.payload))
+        batch.append(record)
         if len(batch) == 256:
-            target.upsert(target_collection, points=batch, wait=True)
+            target.upsert(batch)
             batch = []
     if batch:
-        target.upsert(target_collection, points=batch, wait=True)
+        target.upsert(batch)
 
 
 def _copy_sidecar_without(source: Path, target: Path, doc_id: str) -> tuple[int, int]:

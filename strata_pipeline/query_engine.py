@@ -9,13 +9,12 @@ import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
-from qdrant_client import QdrantClient
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
+from strata_pipeline.indexing.engine import PointStore
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
-from strata_pipeline.retrieval.exact_index import ExactIndex
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
 from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
 
@@ -60,23 +59,19 @@ class QueryEngine:
         self.reranker = reranker if reranker is not None and reranker.enabled else None
         if self.reranker is not None:
             self.reranker.load()  # fail here, with what to set, rather than on the first query
-        self._clients: dict[str, QdrantClient] = {}
-        exact: dict[str, ExactIndex] = {}
+        self._stores: dict[str, PointStore] = {}
         try:
             for name, version in versions.items():
-                self._clients[name] = qdrant.open_reader(version)
-                if qdrant.embedded:  # exact in-process search; a Qdrant server is fast on its own
-                    exact[name] = ExactIndex.build(self._clients[name], version.collection)
+                self._stores[name] = qdrant.open_reader(version)
         except Exception:
             self.close()
             raise
         self.retriever = Retriever(
             embedder.query_dense,
             embedder.query_sparse,
-            {name: (self._clients[name], v.collection) for name, v in versions.items()},
+            dict(self._stores),
             rrf_k=config.rrf_k,
             candidates=config.candidates,
-            exact=exact,
         )
 
     def redact_query(self, query: str) -> Audited:
@@ -197,9 +192,9 @@ class QueryEngine:
         return [float(np.dot(query, v)) for v in self.embedder.embed_dense(sentences)]
 
     def close(self) -> None:
-        for client in self._clients.values():
-            client.close()
-        self._clients.clear()
+        for store in self._stores.values():
+            store.close()
+        self._stores.clear()
 
     def __enter__(self) -> QueryEngine:
         return self

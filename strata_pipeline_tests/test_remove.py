@@ -10,11 +10,11 @@ import dagster as dg
 import polars as pl
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
-from qdrant_client import QdrantClient
 
 from serving.app import create_app
 from strata_pipeline.cli import main
 from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.indexing.engine import EdgeStore
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline_tests.conftest import make_settings, run_partition
 from strata_pipeline_tests.test_cli import env_for
@@ -53,11 +53,8 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
 
     after = current_version(settings.index_dir, "ops")
     assert after.version != before.version and not before.folder.exists()  # older versions are gone
-    client = QdrantClient(path=str(after.qdrant_path))
-    try:
-        docs = {p.payload["doc_id"] for p in client.scroll(after.collection, limit=100)[0]}
-    finally:
-        client.close()
+    with EdgeStore.open(after.store_path) as store:  # read while nothing else holds it, and in place
+        docs = {hit.payload["doc_id"] for hit in store.scroll(["doc_id"])}
     assert docs == {"team/rota.md"} and after.point_count == 1
     db = sqlite3.connect(after.sidecar_path)
     try:

@@ -5,7 +5,7 @@ import polars as pl
 
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION
-from strata_pipeline.indexing.store import INDEX_SCHEMA, collection_dim, ensure_collection, scroll_payloads, sync_points
+from strata_pipeline.indexing.store import INDEX_SCHEMA, sync_points
 from strata_pipeline.indexing.versions import (
     IndexVersion,
     current_version,
@@ -46,16 +46,12 @@ def qdrant_collection(
     folder = version_dir(corpus.index_dir, source_set, name)
     collection = qdrant.collection_for(source_set, name)
     dim = len(embeddings["dense"][0]) if embeddings.height else embedder.dim
-    with qdrant.writer(folder, previous) as (client, seeded):
-        ensure_collection(client, collection, dim)
+    with qdrant.writer(folder, previous, collection, dim) as (store, seeded):
         stats = sync_points(
-            client,
-            collection,
-            embeddings,
-            progress=lambda done, total: context.log.info(f"upserted {done}/{total} points"),
+            store, embeddings, progress=lambda done, total: context.log.info(f"upserted {done}/{total} points")
         )
-        points = client.count(collection, exact=True).count
-        stored_dim = collection_dim(client, collection)
+        points = store.count()
+        stored_dim = store.dim()
     version = IndexVersion(
         source_set=source_set,
         version=name,
@@ -73,7 +69,7 @@ def qdrant_collection(
         metadata={
             "version": name,
             "collection": collection,
-            "backend": "embedded" if qdrant.embedded else "server",
+            "backend": qdrant.engine,
             "points": points,
             "upserted": stats.upserted,
             "deleted": stats.deleted,
@@ -94,8 +90,8 @@ def qdrant_collection_point_count(
     qdrant: QdrantResource, qdrant_collection: IndexVersion, chunks: pl.DataFrame
 ) -> dg.AssetCheckResult:
     """The new version holds exactly one point per chunk: nothing lost, nothing duplicated."""
-    with qdrant.reader(qdrant_collection) as client:
-        points = client.count(qdrant_collection.collection, exact=True).count
+    with qdrant.reader(qdrant_collection) as store:
+        points = store.count()
     return dg.AssetCheckResult(passed=points == chunks.height, metadata={"points": points, "chunks": chunks.height})
 
 
@@ -104,8 +100,8 @@ def qdrant_collection_vector_dims(
     qdrant: QdrantResource, embedder: EmbedderResource, qdrant_collection: IndexVersion
 ) -> dg.AssetCheckResult:
     """The collection's dense vectors have the dimension the configured model produces."""
-    with qdrant.reader(qdrant_collection) as client:
-        stored = collection_dim(client, qdrant_collection.collection)
+    with qdrant.reader(qdrant_collection) as store:
+        stored = store.dim()
     expected = embedder.dim
     return dg.AssetCheckResult(
         passed=stored == expected and qdrant_collection.model == embedder.model,
@@ -120,8 +116,8 @@ def qdrant_collection_no_leaks(
 ) -> dg.AssetCheckResult:  # fmt: skip
     """No point payload of the new version holds a secret, a planted sensitive value or personal data
     the policy redacts. Any hit blocks enrichment, evaluation and publishing."""
-    with qdrant.reader(qdrant_collection) as client:
-        payloads = [p.payload or {} for p in scroll_payloads(client, qdrant_collection.collection)]
+    with qdrant.reader(qdrant_collection) as store:
+        payloads = [hit.payload for hit in store.scroll()]
     texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
     planted = planted_values(Path(corpus.golden_dir), context.partition_key)
     leaks = find_leaks(texts, planted, pii.plan_detector(), pii.policy())

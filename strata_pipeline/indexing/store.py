@@ -1,22 +1,22 @@
-"""Qdrant collection layout and incremental sync. Works on any QdrantClient (embedded or server)."""
+"""Index point layout and incremental sync, on any `PointStore` (Qdrant Edge or a Qdrant server)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import polars as pl
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
-DENSE = "dense"
-SPARSE = "bm25"
-IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
-# Bumped when the collection layout changes; a version of another schema is rebuilt, not seeded.
-INDEX_SCHEMA = 4
+from strata_pipeline.indexing.engine import DENSE, IDS, SPARSE, ModelMismatchError, PointRecord, PointStore
+
+__all__ = ["DENSE", "IDS", "INDEX_SCHEMA", "SPARSE", "ModelMismatchError", "PointStore", "sync_points"]
+
+# Bumped when the index layout changes; a version of another schema is rebuilt, not seeded.
+# 5: Qdrant Edge shards replace qdrant-client's local mode.
+INDEX_SCHEMA = 5
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",
@@ -57,55 +57,11 @@ class SyncStats:
     deleted_docs: int
 
 
-class ModelMismatchError(RuntimeError):
-    pass
-
-
-def ensure_collection(client: QdrantClient, name: str, dim: int) -> None:
-    """Create the collection with named dense + BM25 sparse vectors, or check the existing one."""
-    if client.collection_exists(name):
-        existing = collection_dim(client, name)
-        if existing != dim:
-            raise ModelMismatchError(
-                f"Collection {name!r} holds {existing}-d vectors but the embedding model makes {dim}-d ones. "
-                "Vectors of different models are never mixed: re-index into a new collection."
-            )
-        return
-    client.create_collection(
-        name,
-        vectors_config={DENSE: qm.VectorParams(size=dim, distance=qm.Distance.COSINE)},
-        sparse_vectors_config={
-            SPARSE: qm.SparseVectorParams(modifier=qm.Modifier.IDF),
-            IDS: qm.SparseVectorParams(modifier=qm.Modifier.IDF),
-        },
-    )
-
-
-def collection_dim(client: QdrantClient, name: str) -> int:
-    vectors = client.get_collection(name).config.params.vectors
-    assert isinstance(vectors, dict), "Strata collections use named vectors"
-    return vectors[DENSE].size
-
-
-def scroll_payloads(
-    client: QdrantClient, collection: str, fields: list[str] | bool = True, with_vectors: bool = False
-) -> Iterator[qm.Record]:
-    """Every point of the collection, page by page."""
-    offset = None
-    while True:
-        points, offset = client.scroll(
-            collection, limit=1000, offset=offset, with_payload=fields, with_vectors=with_vectors
-        )
-        yield from points
-        if offset is None:
-            return
-
-
-def existing_points(client: QdrantClient, collection: str) -> dict[str, tuple[str, str]]:
-    """point id -> (hash of the payload and vectors' inputs, doc_id), for every point in the collection."""
+def existing_points(store: PointStore) -> dict[str, tuple[str, str]]:
+    """point id -> (hash of the payload and vectors' inputs, doc_id), for every point in the store."""
     return {
-        str(p.id): ((p.payload or {}).get("content_hash", ""), (p.payload or {}).get("doc_id", ""))
-        for p in scroll_payloads(client, collection, ["content_hash", "doc_id"])
+        hit.id: (hit.payload.get("content_hash", ""), hit.payload.get("doc_id", ""))
+        for hit in store.scroll(["content_hash", "doc_id"])
     }
 
 
@@ -119,20 +75,20 @@ def content_hash(row: dict) -> str:
 
 
 def sync_points(
-    client: QdrantClient,
-    collection: str,
+    store: PointStore,
     embeddings: pl.DataFrame,
     batch_size: int = 256,
     progress: Callable[[int, int], None] | None = None,
 ) -> SyncStats:
-    """Make the collection hold exactly the given chunks: upsert new or changed, delete the rest."""
+    """Make the store hold exactly the given chunks: upsert new or changed, delete the rest, in batches
+    (a failure keeps what was written)."""
     frame = embeddings.with_columns(
         pl.struct("source_set", "doc_id", "chunk_index")
         .map_elements(lambda r: point_id(r["source_set"], r["doc_id"], r["chunk_index"]), return_dtype=pl.String)
         .alias("point_id"),
         pl.Series("content_hash", [content_hash(r) for r in embeddings.iter_rows(named=True)], dtype=pl.String),
     )
-    existing = existing_points(client, collection)
+    existing = existing_points(store)
     wanted = set(frame["point_id"].to_list())
     stale = [pid for pid in existing if pid not in wanted]
     gone_docs = {existing[pid][1] for pid in stale} - set(frame["doc_id"].to_list())
@@ -142,10 +98,10 @@ def sync_points(
         )
     )
     for start in range(0, len(stale), 1000):
-        client.delete(collection, points_selector=qm.PointIdsList(points=stale[start : start + 1000]))
+        store.delete(stale[start : start + 1000])
     for start in range(0, changed.height, batch_size):
         batch = changed.slice(start, batch_size)
-        client.upsert(collection, points=[_to_point(row) for row in batch.iter_rows(named=True)], wait=True)
+        store.upsert([_to_record(row) for row in batch.iter_rows(named=True)])
         if progress is not None:
             progress(min(start + batch_size, changed.height), changed.height)
     return SyncStats(
@@ -156,12 +112,12 @@ def sync_points(
     )
 
 
-def _to_point(row: dict) -> qm.PointStruct:
-    vectors: dict = {
-        DENSE: row["dense"],
-        SPARSE: qm.SparseVector(indices=row["sparse_indices"], values=row["sparse_values"]),
-    }
-    if row.get("ids_indices"):
-        vectors[IDS] = qm.SparseVector(indices=row["ids_indices"], values=row["ids_values"])
+def _to_record(row: dict) -> PointRecord:
     payload = {key: row[key] for key in PAYLOAD_COLUMNS} | {"content_hash": row["content_hash"]}
-    return qm.PointStruct(id=row["point_id"], vector=vectors, payload=payload)
+    return PointRecord(
+        id=row["point_id"],
+        dense=list(row["dense"]),
+        sparse=(list(row["sparse_indices"]), list(row["sparse_values"])),
+        ids=(list(row.get("ids_indices") or []), list(row.get("ids_values") or [])),
+        payload=payload,
+    )

@@ -7,13 +7,17 @@ never served. With a Qdrant server the same hand-off uses a collection alias.
 
 Layout under `<STRATA_HOME>/index/<source_set>/`:
     CURRENT                       name of the published version
-    versions/<version>/qdrant/    embedded Qdrant store (absent with a Qdrant server)
+    versions/<version>/edge/      the Qdrant Edge shard (absent with a Qdrant server)
     versions/<version>/sidecar.sqlite
     versions/<version>/manifest.json
+
+Manifests hold no absolute path: a version's folder is where its manifest was found, so the whole
+`STRATA_HOME` can be moved or copied and still serves.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -30,7 +34,7 @@ class IndexVersion:
 
     source_set: str
     version: str
-    path: str  # the version folder
+    path: str  # the version folder (in a manifest on disk: ".", the manifest's own folder)
     collection: str  # Qdrant collection name holding this version's points
     model: str
     dim: int
@@ -43,8 +47,9 @@ class IndexVersion:
         return Path(self.path)
 
     @property
-    def qdrant_path(self) -> Path:
-        return self.folder / "qdrant"
+    def store_path(self) -> Path:
+        """The embedded Qdrant Edge shard of this version."""
+        return self.folder / "edge"
 
     @property
     def sidecar_path(self) -> Path:
@@ -80,8 +85,11 @@ def current_version_name(index_dir: Path, source_set: str) -> str | None:
 
 
 def read_manifest(index_dir: Path, source_set: str, version: str) -> IndexVersion | None:
-    path = version_dir(index_dir, source_set, version) / "manifest.json"
-    return IndexVersion.from_json(path.read_text(encoding="utf-8")) if path.exists() else None
+    folder = version_dir(index_dir, source_set, version)
+    path = folder / "manifest.json"
+    if not path.exists():
+        return None
+    return dataclasses.replace(IndexVersion.from_json(path.read_text(encoding="utf-8")), path=str(folder))
 
 
 def current_version(index_dir: Path, source_set: str) -> IndexVersion | None:
@@ -91,7 +99,7 @@ def current_version(index_dir: Path, source_set: str) -> IndexVersion | None:
 
 def write_manifest(version: IndexVersion) -> None:
     version.folder.mkdir(parents=True, exist_ok=True)
-    _atomic_write(version.folder / "manifest.json", version.to_json())
+    _atomic_write(version.folder / "manifest.json", dataclasses.replace(version, path=".").to_json())
 
 
 def publish(index_dir: Path, version: IndexVersion) -> None:
@@ -136,9 +144,9 @@ def prune_versions_with_manifests(
 def seed_from(previous: IndexVersion | None, target: Path) -> bool:
     """Start an embedded version as a copy of the published one, so a run only writes the diff.
 
-    Published versions are immutable, so copying their files needs no lock.
+    Published versions are sealed and never written again, so copying their files needs no lock.
     """
-    if previous is None or not previous.qdrant_path.is_dir():
+    if previous is None or not previous.store_path.is_dir():
         return False
-    shutil.copytree(previous.qdrant_path, target, ignore=shutil.ignore_patterns(".lock"), dirs_exist_ok=True)
+    shutil.copytree(previous.store_path, target, dirs_exist_ok=True)
     return True

@@ -1,25 +1,27 @@
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import dagster as dg
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
+from strata_pipeline.indexing.engine import EdgeStore, PointStore, ServerStore
 from strata_pipeline.indexing.versions import IndexVersion, publish, seed_from
+
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
 
 EMBEDDED_COLLECTION = "chunks"
 
 
 class QdrantResource(dg.ConfigurableResource):
-    """Embedded Qdrant on disk by default; set `url` (QDRANT_URL) to use a server or cluster.
+    """Qdrant Edge in process by default; set `url` (QDRANT_URL) to use a Qdrant server or cluster.
 
-    Each index version is its own embedded store (or, on a server, its own collection behind an
-    alias), so a writer never touches what readers are serving.
+    Each index version is its own Edge shard (or, on a server, its own collection behind an alias),
+    so a writer never touches what readers are serving. A sealed shard is opened by any number of
+    processes at once: API workers, the CLI and the eval read the published version in place.
     """
 
     url: str = ""
@@ -30,69 +32,63 @@ class QdrantResource(dg.ConfigurableResource):
     def embedded(self) -> bool:
         return not self.url
 
+    @property
+    def engine(self) -> str:
+        return "qdrant-edge" if self.embedded else "qdrant-server"
+
     def alias(self, source_set: str) -> str:
         return f"{self.collection_prefix}-{source_set}"
 
     def collection_for(self, source_set: str, version: str) -> str:
         return EMBEDDED_COLLECTION if self.embedded else f"{self.collection_prefix}-{source_set}-{version}"
 
-    def _server(self) -> QdrantClient:
+    def _client(self) -> QdrantClient:
+        from qdrant_client import QdrantClient
+
         return QdrantClient(url=self.url, api_key=self.api_key or None, timeout=60)
 
     @contextmanager
-    def writer(self, folder: Path, previous: IndexVersion | None) -> Iterator[tuple[QdrantClient, bool]]:
-        """A client for a new version; embedded versions start as a copy of the published one.
+    def writer(
+        self, folder: Path, previous: IndexVersion | None, collection: str, dim: int
+    ) -> Iterator[tuple[PointStore, bool]]:
+        """A store for a new version; embedded versions start as a copy of the published one, and are
+        sealed (flushed, readable by other processes) when the block ends without an error.
 
-        Yields (client, seeded) where `seeded` says whether the previous points were copied.
+        Yields (store, seeded) where `seeded` says whether the previous points were copied.
         """
-        if not self.embedded:
-            client = self._server()
-            try:
-                yield client, False
-            finally:
-                client.close()
-            return
-        seeded = seed_from(previous, folder / "qdrant")
-        client = QdrantClient(path=str(folder / "qdrant"))
+        if self.embedded:
+            seeded = seed_from(previous, folder / "edge")
+            store: PointStore = EdgeStore.open_or_create(folder / "edge", dim)
+        else:
+            seeded = False
+            store = ServerStore.open_or_create(self._client(), collection, dim)
         try:
-            yield client, seeded
+            yield store, seeded
+            store.seal()
         finally:
-            client.close()
+            store.close()
 
     @contextmanager
-    def reader(self, version: IndexVersion) -> Iterator[QdrantClient]:
-        """Open a version for reading, and close it (and any private copy) afterwards."""
-        client, scratch = self._open_reader(version)
+    def reader(self, version: IndexVersion) -> Iterator[PointStore]:
+        """Open a version for reading, and close it afterwards."""
+        store = self.open_reader(version)
         try:
-            yield client
+            yield store
         finally:
-            client.close()
-            if scratch:
-                shutil.rmtree(scratch, ignore_errors=True)
+            store.close()
 
-    def open_reader(self, version: IndexVersion) -> QdrantClient:
-        """A long-lived reader for the API; the caller closes it when it switches versions."""
-        return self._open_reader(version)[0]
-
-    def _open_reader(self, version: IndexVersion) -> tuple[QdrantClient, str | None]:
-        """The embedded store admits one process at a time. If another process (say the API)
-        holds this version, read from a private copy instead: published versions never change.
-        """
-        if not self.embedded:
-            return self._server(), None
-        try:
-            return QdrantClient(path=str(version.qdrant_path)), None
-        except RuntimeError as exc:
-            if "already accessed" not in str(exc):
-                raise
-        scratch = tempfile.mkdtemp(prefix="strata-qdrant-")
-        shutil.copytree(version.qdrant_path, scratch, ignore=shutil.ignore_patterns(".lock"), dirs_exist_ok=True)
-        return QdrantClient(path=scratch), scratch
+    def open_reader(self, version: IndexVersion) -> PointStore:
+        """A long-lived reader (the API, a CLI command); the caller closes it."""
+        if self.embedded:
+            return EdgeStore.open(version.store_path)
+        return ServerStore(self._client(), version.collection)
 
     def publish(self, index_dir: Path, version: IndexVersion) -> None:
         """Flip the served version: the alias on a server, and always the CURRENT pointer."""
         if not self.embedded:
-            client = self._server()
+            from qdrant_client import models as qm
+
+            client = self._client()
             try:
                 client.update_collection_aliases(
                     change_aliases_operations=[
@@ -111,7 +107,7 @@ class QdrantResource(dg.ConfigurableResource):
         """Delete server collections of pruned versions (embedded ones go with their folder)."""
         if self.embedded or not versions:
             return
-        client = self._server()
+        client = self._client()
         try:
             for version in versions:
                 if client.collection_exists(version.collection):

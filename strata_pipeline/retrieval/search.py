@@ -1,8 +1,9 @@
 """Hybrid retrieval: dense, BM25 and exact-identifier prefetches fused by Qdrant with reciprocal-rank
 fusion, plus each candidate's rank in every list for the debug view.
 
-One batch call to Qdrant holds the fused query (prefetches + RRF, k configurable) and the three
-plain queries whose rankings explain it. The fused order is Qdrant's own.
+One batch call to the engine (Qdrant Edge in process, or a Qdrant server) holds the fused query
+(prefetches + weighted RRF, k configurable) and the plain queries whose rankings explain it. The
+fused order is Qdrant's own; both engines execute the same `HybridQuery`.
 """
 
 from __future__ import annotations
@@ -10,17 +11,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
 from strata_pipeline.embedding.identifiers import identifier_vector
-from strata_pipeline.indexing.store import DENSE, IDS, SPARSE
+from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
 from strata_pipeline.retrieval.priors import apply_priors, asks_about_history
-
-if TYPE_CHECKING:
-    from strata_pipeline.retrieval.exact_index import ExactIndex
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -29,8 +23,6 @@ MODES = ("dense", "sparse", "hybrid")
 # (see the README's retrieval table), and the edge settles rank ties between the two lists its way.
 DEFAULT_WEIGHTS = {DENSE: 1.0, SPARSE: 1.25, IDS: 2.0}
 EXACT_MATCH_MAX = 5  # at most this many chunks may share an identifier for it to count as an exact hit
-
-SparseVec = tuple[list[int], list[float]]
 
 
 @dataclass
@@ -79,8 +71,7 @@ class QueryVectors:
 
 
 def hybrid_search(
-    client: QdrantClient,
-    collection: str,
+    store: PointStore,
     vectors: QueryVectors,
     limit: int,
     candidates: int = 40,
@@ -88,13 +79,13 @@ def hybrid_search(
     mode: str = "hybrid",
     weights: dict[str, float] | None = None,
 ) -> list[Candidate]:
-    """Top `limit` chunks for one collection, each annotated with its rank in every list."""
-    return rank(query_lists(client, collection, vectors, candidates, rrf_k, weights), mode)[:limit]
+    """Top `limit` chunks of one index version, each annotated with its rank in every list."""
+    return rank(query_lists(store, vectors, candidates, rrf_k, weights), mode)[:limit]
 
 
 @dataclass(frozen=True)
 class Lists:
-    """One Qdrant round trip: every candidate with its per-list ranks, and Qdrant's fused order."""
+    """One engine round trip: every candidate with its per-list ranks, and Qdrant's fused order."""
 
     candidates: dict[str, Candidate]
     fused: list[str]  # point ids in Qdrant's RRF order
@@ -103,41 +94,29 @@ class Lists:
 
 
 def query_lists(
-    client: QdrantClient,
-    collection: str,
+    store: PointStore,
     vectors: QueryVectors,
     candidates: int = 40,
     rrf_k: int = RRF_K,
     weights: dict[str, float] | None = None,
-    where: qm.Filter | None = None,
+    where: Where | None = None,
 ) -> Lists:
-    """`where` restricts every list by payload. Strata never needs it for source-sets (each is its own
-    collection); it exists for deployments that share a collection, and to measure what that costs."""
+    """`where` restricts every list by payload (a field and the value, or values, it must hold): for
+    deployments that share one collection between groups, and to measure what filtering costs."""
     weights = weights or DEFAULT_WEIGHTS
-    common = {"limit": candidates, "with_payload": True, "filter": where}
-    lists: dict[str, qm.QueryRequest] = {
-        DENSE: qm.QueryRequest(query=vectors.dense, using=DENSE, **common),
-        SPARSE: qm.QueryRequest(query=_sparse(vectors.sparse), using=SPARSE, **common),
-    }
-    if vectors.ids[0]:
-        lists[IDS] = qm.QueryRequest(query=_sparse(vectors.ids), using=IDS, **common)
-    names = list(lists)
-    fused = qm.QueryRequest(
-        prefetch=[qm.Prefetch(query=r.query, using=r.using, filter=where, limit=candidates) for r in lists.values()],
-        query=qm.RrfQuery(rrf=qm.Rrf(k=rrf_k, weights=[weights[n] for n in names])),
-        limit=candidates,
-        with_payload=True,
-    )
-    responses = client.query_batch_points(collection, requests=[*lists.values(), fused])
+    query = HybridQuery(vectors.dense, vectors.sparse, vectors.ids, candidates, rrf_k, weights, where)
+    lists = store.query(query)
     by_id: dict[str, Candidate] = {}
-    for name, response in zip(names, responses, strict=False):
-        for position, point in enumerate(response.points, start=1):
-            cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-            cand.ranks[name], cand.scores[name] = position, float(point.score)
-    for point in responses[-1].points:
-        cand = by_id.setdefault(str(point.id), Candidate(str(point.id), point.payload or {}))
-        cand.fused_score = float(point.score)
-    return Lists(by_id, [str(p.id) for p in responses[-1].points], rrf_k, weights)
+    for name, hits in lists.items():
+        if name == FUSED:
+            continue
+        for position, hit in enumerate(hits, start=1):
+            cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.payload))
+            cand.ranks[name], cand.scores[name] = position, hit.score
+    for hit in lists[FUSED]:
+        cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.payload))
+        cand.fused_score = hit.score
+    return Lists(by_id, [hit.id for hit in lists[FUSED]], rrf_k, weights)
 
 
 def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
@@ -247,10 +226,6 @@ def merge_and_fuse(
     return hybrid_order(pool, fused, k, weights, historical)
 
 
-def _sparse(vector: SparseVec) -> qm.SparseVector:
-    return qm.SparseVector(indices=vector[0], values=vector[1])
-
-
 class UnknownSourceSetError(LookupError):
     """A query named a source-set that has no published index."""
 
@@ -260,21 +235,16 @@ SparseQuery = Callable[[str], SparseVec]
 
 
 class Retriever:
-    """Hybrid search over one or more index versions (one collection per source-set).
-
-    `exact` holds an in-process ExactIndex per embedded source-set: the same lists as Qdrant's query,
-    without the embedded store's point-by-point Python. Source-sets without one query Qdrant.
-    """
+    """Hybrid search over one or more index versions (one store per source-set)."""
 
     def __init__(
         self,
         dense_query: DenseQuery,
         sparse_query: SparseQuery,
-        indexes: dict[str, tuple[QdrantClient, str]],
+        indexes: dict[str, PointStore],
         rrf_k: int = RRF_K,
         candidates: int = 40,
         weights: dict[str, float] | None = None,
-        exact: dict[str, ExactIndex] | None = None,
     ) -> None:
         self._dense_query = dense_query
         self._sparse_query = sparse_query
@@ -282,7 +252,6 @@ class Retriever:
         self.rrf_k = rrf_k
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
-        self.exact = exact or {}
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -296,8 +265,8 @@ class Retriever:
     def search_modes(
         self, query: str, limit: int, source_sets: list[str] | None = None, modes: tuple[str, ...] = MODES
     ) -> dict[str, list[Candidate]]:
-        """The rankings of several modes from one embedding of the query and one Qdrant round trip
-        per collection: every mode reads the same candidate lists."""
+        """The rankings of several modes from one embedding of the query and one engine round trip
+        per source-set: every mode reads the same candidate lists."""
         unknown = set(source_sets or ()) - set(self.indexes)
         if unknown:
             raise UnknownSourceSetError(
@@ -317,9 +286,5 @@ class Retriever:
         return {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
 
     def lists(self, source_set: str, vectors: QueryVectors, depth: int) -> Lists:
-        """One source-set's candidate lists: from its ExactIndex when it has one, else from Qdrant."""
-        client, collection = self.indexes[source_set]
-        exact = self.exact.get(source_set)
-        if exact is not None:
-            return exact.query_lists(client, vectors, depth, self.rrf_k, self.weights)
-        return query_lists(client, collection, vectors, depth, self.rrf_k, self.weights)
+        """One source-set's candidate lists."""
+        return query_lists(self.indexes[source_set], vectors, depth, self.rrf_k, self.weights)

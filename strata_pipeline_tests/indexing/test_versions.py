@@ -50,7 +50,7 @@ def test_new_version_names_sort_by_time() -> None:
 def test_manifest_roundtrip(tmp_path: Path) -> None:
     version = make_version(tmp_path, "v1")
     assert version.folder == tmp_path / "handbook" / "versions" / "v1"
-    assert version.qdrant_path == version.folder / "qdrant"
+    assert version.store_path == version.folder / "edge"
     assert version.sidecar_path == version.folder / "sidecar.sqlite"
     assert (version.folder / "manifest.json").is_file()
     assert read_manifest(tmp_path, "handbook", "v1") == version
@@ -149,22 +149,32 @@ def test_prune_returns_none_for_a_version_without_manifest(tmp_path: Path) -> No
     assert prune_versions_with_manifests(tmp_path, "handbook", keep=2) == [("v0", None)]
 
 
-def test_seed_from_copies_the_store_without_its_lock(tmp_path: Path) -> None:
+def test_seed_from_copies_the_published_shard(tmp_path: Path) -> None:
     previous = make_version(tmp_path, "v1")
-    store = previous.qdrant_path
-    (store / "collection" / "handbook_v1").mkdir(parents=True)
-    (store / "collection" / "handbook_v1" / "storage.sqlite").write_bytes(b"points")
-    (store / "meta.json").write_text("{}", encoding="utf-8")
-    (store / ".lock").write_text("tmp lock", encoding="utf-8")
-    target = tmp_path / "new" / "qdrant"
+    store = previous.store_path
+    (store / "segments" / "s1").mkdir(parents=True)
+    (store / "segments" / "s1" / "data").write_bytes(b"points")
+    (store / "edge_config.json").write_text("{}", encoding="utf-8")
+    target = tmp_path / "new" / "edge"
     assert seed_from(previous, target) is True
-    assert (target / "collection" / "handbook_v1" / "storage.sqlite").read_bytes() == b"points"
-    assert (target / "meta.json").read_text(encoding="utf-8") == "{}"
-    assert not (target / ".lock").exists()
-    assert (store / ".lock").exists()  # the published version is untouched
+    assert (target / "segments" / "s1" / "data").read_bytes() == b"points"
+    assert (target / "edge_config.json").read_text(encoding="utf-8") == "{}"
+    assert (store / "segments" / "s1" / "data").exists()  # the published version is untouched
+
+
+def test_a_moved_home_still_finds_its_versions(tmp_path: Path) -> None:
+    """Manifests hold no absolute path: a copied STRATA_HOME serves from the copy."""
+    import shutil
+
+    make_version(tmp_path / "a", "v1")
+    assert '"path": "."' in (tmp_path / "a" / "handbook" / "versions" / "v1" / "manifest.json").read_text()
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    shutil.rmtree(tmp_path / "a")
+    moved = read_manifest(tmp_path / "b", "handbook", "v1")
+    assert moved is not None and moved.folder == tmp_path / "b" / "handbook" / "versions" / "v1"
 
 
 def test_seed_from_nothing(tmp_path: Path) -> None:
     assert seed_from(None, tmp_path / "target") is False
-    assert seed_from(make_version(tmp_path, "v1"), tmp_path / "target") is False  # no qdrant folder (server mode)
+    assert seed_from(make_version(tmp_path, "v1"), tmp_path / "target") is False  # no edge folder (server mode)
     assert not (tmp_path / "target").exists()

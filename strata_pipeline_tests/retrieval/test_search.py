@@ -1,16 +1,18 @@
-"""Reciprocal-rank fusion and hybrid search on a real embedded Qdrant with hand-made vectors."""
+"""Reciprocal-rank fusion and hybrid search with hand-made vectors, on both engines behind the seam:
+a real Qdrant Edge shard, and qdrant-client's in-memory mode standing in for a Qdrant server. The same
+`HybridQuery` must give the same lists, scores and fused order on both."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from qdrant_client import QdrantClient
-from qdrant_client import models as qm
 
 from strata_pipeline.embedding.identifiers import identifier_vector
-from strata_pipeline.indexing.store import DENSE, IDS, SPARSE, ensure_collection
+from strata_pipeline.indexing.engine import DENSE, IDS, SPARSE, EdgeStore, PointRecord, PointStore, ServerStore
 from strata_pipeline.retrieval.search import (
     DEFAULT_WEIGHTS,
     RRF_K,
@@ -40,41 +42,52 @@ POINTS = {
     "gamma": ([0.0, 1.0, 0.0, 0.0], [2, 3], [1.0, 1.0]),
     "delta": ([0.0, 0.0, 1.0, 0.0], [4], [1.0]),
 }
-POINT_IDS = {name: i + 1 for i, name in enumerate(POINTS)}
 # Only delta's text names an identifier.
 IDENTIFIERS = {"delta": "Fault E-1042 resets the drive."}
 
 
-def sparse(vector: tuple[list[int], list[float]]) -> qm.SparseVector:
-    return qm.SparseVector(indices=vector[0], values=vector[1])
+def point_uuid(source_set: str, name: str) -> str:
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{source_set}/{name}"))
 
 
-def fill(client: QdrantClient, collection: str, source_set: str, names: list[str]) -> None:
-    ensure_collection(client, collection, 4)
-    client.upsert(
-        collection,
-        points=[
-            qm.PointStruct(
-                id=POINT_IDS[name],
-                vector={
-                    DENSE: POINTS[name][0],
-                    SPARSE: qm.SparseVector(indices=POINTS[name][1], values=POINTS[name][2]),
-                    **({IDS: sparse(identifier_vector(IDENTIFIERS[name]))} if name in IDENTIFIERS else {}),
-                },
-                payload={"chunk_id": f"{name}.md#0", "doc_id": f"{name}.md", "source_set": source_set, "text": name},
+def fill(store: PointStore, source_set: str, names: list[str]) -> None:
+    store.upsert(
+        [
+            PointRecord(
+                point_uuid(source_set, name),
+                POINTS[name][0],
+                (POINTS[name][1], POINTS[name][2]),
+                identifier_vector(IDENTIFIERS[name]) if name in IDENTIFIERS else ([], []),
+                {"chunk_id": f"{name}.md#0", "doc_id": f"{name}.md", "source_set": source_set, "text": name},
             )
             for name in names
-        ],
-        wait=True,
+        ]
     )
 
 
+@pytest.fixture(params=["edge", "server"])
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[str], PointStore]]:
+    opened: list[PointStore] = []
+    client = QdrantClient(location=":memory:")
+
+    def make(name: str) -> PointStore:
+        if request.param == "edge":
+            store: PointStore = EdgeStore.create(tmp_path / name, 4)
+        else:
+            store = ServerStore.open_or_create(client, name, 4)
+        opened.append(store)
+        return store
+
+    yield make
+    for store in opened:
+        store.close()
+
+
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[QdrantClient]:
-    client = QdrantClient(path=str(tmp_path / "qdrant"))
-    fill(client, "handbook", "handbook", ["alpha", "beta", "gamma", "delta"])
-    yield client
-    client.close()
+def store(make_store: Callable[[str], PointStore]) -> PointStore:
+    handbook = make_store("handbook")
+    fill(handbook, "handbook", ["alpha", "beta", "gamma", "delta"])
+    return handbook
 
 
 # Dense query closest to alpha, then beta; sparse query term 2 (beta, gamma) and term 3 (gamma only).
@@ -90,8 +103,8 @@ def q(k: int) -> float:
     return 1 / (k + 59)
 
 
-def test_hybrid_search_records_every_rank_and_qdrant_fuses(client: QdrantClient) -> None:
-    hits = hybrid_search(client, "handbook", QUERY, limit=10, weights=EQUAL)
+def test_hybrid_search_records_every_rank_and_qdrant_fuses(store: PointStore) -> None:
+    hits = hybrid_search(store, QUERY, limit=10, weights=EQUAL)
     ranks = {c.doc_id: (c.dense_rank, c.sparse_rank, c.identifier_rank) for c in hits}
     # Dense: alpha (cos .995), beta (.855), gamma (.0995); delta is orthogonal (0.0) and still returned.
     assert ranks == {
@@ -114,28 +127,28 @@ def test_hybrid_search_records_every_rank_and_qdrant_fuses(client: QdrantClient)
     assert alpha.chunk_id == "alpha.md#0" and alpha.payload["text"] == "alpha"
 
 
-def test_a_named_identifier_puts_the_exact_chunk_first(client: QdrantClient) -> None:
+def test_a_named_identifier_puts_the_exact_chunk_first(store: PointStore) -> None:
     vectors = QueryVectors(DENSE_QUERY, SPARSE_QUERY, identifier_vector("what is e-1042?"))
-    hits = hybrid_search(client, "handbook", vectors, limit=10)
+    hits = hybrid_search(store, vectors, limit=10)
     assert hits[0].doc_id == "delta.md" and hits[0].identifier_rank == 1
     assert hits[0].fused_score == pytest.approx(q(4) + 1 / (1 / 2 + 59))  # identifier list weighs 2
 
 
-def test_single_list_modes_rank_by_that_list(client: QdrantClient) -> None:
-    dense = hybrid_search(client, "handbook", QUERY, limit=10, mode="dense")
+def test_single_list_modes_rank_by_that_list(store: PointStore) -> None:
+    dense = hybrid_search(store, QUERY, limit=10, mode="dense")
     assert [c.doc_id for c in dense] == ["alpha.md", "beta.md", "gamma.md", "delta.md"]
-    sparse = hybrid_search(client, "handbook", QUERY, limit=10, mode="sparse")
+    sparse = hybrid_search(store, QUERY, limit=10, mode="sparse")
     assert [c.doc_id for c in sparse] == ["gamma.md", "beta.md"]
     with pytest.raises(ValueError, match="Unknown retrieval mode"):
-        hybrid_search(client, "handbook", QUERY, limit=3, mode="magic")
+        hybrid_search(store, QUERY, limit=3, mode="magic")
 
 
-def test_hybrid_search_limit_and_custom_k(client: QdrantClient) -> None:
-    assert [c.doc_id for c in hybrid_search(client, "handbook", QUERY, limit=2, weights=EQUAL)] == [
+def test_hybrid_search_limit_and_custom_k(store: PointStore) -> None:
+    assert [c.doc_id for c in hybrid_search(store, QUERY, limit=2, weights=EQUAL)] == [
         "gamma.md",
         "beta.md",
     ]
-    hits = hybrid_search(client, "handbook", QUERY, limit=10, rrf_k=1, weights=EQUAL)
+    hits = hybrid_search(store, QUERY, limit=10, rrf_k=1, weights=EQUAL)
     assert {c.doc_id: c.fused_score for c in hits} == {
         "gamma.md": pytest.approx(1 / 3 + 1),
         "beta.md": pytest.approx(1.0),
@@ -144,10 +157,10 @@ def test_hybrid_search_limit_and_custom_k(client: QdrantClient) -> None:
     }
 
 
-def test_default_weights_give_bm25_the_edge(client: QdrantClient) -> None:
+def test_default_weights_give_bm25_the_edge(store: PointStore) -> None:
     """Weighted RRF (Qdrant's formula 1 / (rank / weight + k - 1)) with BM25 at 1.25."""
     assert DEFAULT_WEIGHTS[SPARSE] > DEFAULT_WEIGHTS[DENSE]
-    hits = hybrid_search(client, "handbook", QUERY, limit=10)
+    hits = hybrid_search(store, QUERY, limit=10)
     fused = {c.doc_id: c.fused_score for c in hits}
     assert fused["beta.md"] == pytest.approx(1 / 61 + 1 / (2 / 1.25 + 59))
     assert fused["gamma.md"] == pytest.approx(1 / 62 + 1 / (1 / 1.25 + 59))
@@ -163,17 +176,16 @@ def test_candidate_defaults() -> None:
     assert (cand.dense_score, cand.sparse_score, cand.fused_score) == (None, None, 0.0)
 
 
-def test_retriever_across_two_collections(client: QdrantClient) -> None:
-    fill(client, "products", "products", ["beta", "delta"])
+def test_retriever_across_two_collections(store: PointStore, make_store: Callable[[str], PointStore]) -> None:
+    products = make_store("products")
+    fill(products, "products", ["beta", "delta"])
     queries: list[str] = []
 
     def dense_query(text: str) -> list[float]:
         queries.append(text)
         return DENSE_QUERY
 
-    retriever = Retriever(
-        dense_query, lambda text: SPARSE_QUERY, {"handbook": (client, "handbook"), "products": (client, "products")}
-    )
+    retriever = Retriever(dense_query, lambda text: SPARSE_QUERY, {"handbook": store, "products": products})
     hits = retriever.search("vacation days", limit=3)
     assert queries == ["vacation days"]  # the query is embedded once for all collections
     # Each list is merged across collections by raw score before fusing: ranks are unique per list.
@@ -193,16 +205,18 @@ def test_retriever_across_two_collections(client: QdrantClient) -> None:
     ]
 
 
-def test_retriever_unknown_source_set_is_a_lookup_error(client: QdrantClient) -> None:
-    retriever = Retriever(lambda t: DENSE_QUERY, lambda t: SPARSE_QUERY, {"handbook": (client, "handbook")})
+def test_retriever_unknown_source_set_is_a_lookup_error(store: PointStore) -> None:
+    retriever = Retriever(lambda t: DENSE_QUERY, lambda t: SPARSE_QUERY, {"handbook": store})
     # A LookupError (KeyError or the package's own subclass), naming every unknown source-set.
     with pytest.raises(LookupError, match=r"No published index for source-set\(s\): archive, zeta"):
         retriever.search("anything", limit=3, source_sets=["handbook", "zeta", "archive"])
     assert len(retriever.search("anything", limit=3, source_sets=["handbook"])) == 3
 
 
-def test_a_payload_filter_restricts_every_list(client: QdrantClient) -> None:
-    where = qm.Filter(must=[qm.FieldCondition(key="doc_id", match=qm.MatchAny(any=["beta.md", "delta.md"]))])
-    lists = query_lists(client, "handbook", QUERY, where=where)
+def test_a_payload_filter_restricts_every_list(store: PointStore) -> None:
+    lists = query_lists(store, QUERY, where={"doc_id": ["beta.md", "delta.md"]})
     assert {c.doc_id for c in lists.candidates.values()} == {"beta.md", "delta.md"}
     assert [c.doc_id for c in rank(lists, "hybrid")] == ["beta.md", "delta.md"]
+
+    one = query_lists(store, QUERY, where={"doc_id": "gamma.md"})
+    assert [c.doc_id for c in rank(one, "hybrid")] == ["gamma.md"]

@@ -247,9 +247,7 @@ class EdgeStore(PointStore):
         lists = query.lists()
         vectors = {n: v if n == DENSE else qe.SparseVector(*v) for n, v in lists.items()}  # type: ignore[misc]
         plain = [
-            qe.QueryRequest(
-                limit=query.candidates, query=qe.Query.Nearest(v, using=n), filter=where, with_payload=True
-            )
+            qe.QueryRequest(limit=query.candidates, query=qe.Query.Nearest(v, using=n), filter=where, with_payload=True)
             for n, v in vectors.items()
         ]
         fused = qe.QueryRequest(

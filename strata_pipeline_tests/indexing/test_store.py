@@ -169,9 +169,7 @@ def test_same_doc_in_two_source_sets_are_distinct_points(store: PointStore) -> N
 
 def test_syncing_an_empty_frame_empties_the_collection(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
-    assert sync_points(store, frame(ROWS).clear()) == SyncStats(
-        upserted=0, deleted=4, unchanged=0, deleted_docs=3
-    )
+    assert sync_points(store, frame(ROWS).clear()) == SyncStats(upserted=0, deleted=4, unchanged=0, deleted_docs=3)
     assert store.count() == 0
 
 

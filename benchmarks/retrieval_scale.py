@@ -36,7 +36,17 @@ from strata_pipeline.evaluation.report import evaluate, summarise, unknown_label
 from strata_pipeline.indexing.engine import EdgeStore, PointRecord, PointStore, Where
 from strata_pipeline.indexing.store import PAYLOAD_COLUMNS, point_id, sync_points
 from strata_pipeline.resources.embedder import EmbedderResource
-from strata_pipeline.retrieval.search import DEFAULT_WEIGHTS, MODES, RRF_K, QueryVectors, Retriever, query_lists, rank
+from strata_pipeline.retrieval.search import (
+    DEFAULT_WEIGHTS,
+    MODES,
+    RANK_FIELDS,
+    RRF_K,
+    QueryVectors,
+    Retriever,
+    complete_payloads,
+    query_lists,
+    rank,
+)
 from strata_pipeline.settings import PROJECT_ROOT
 
 GOLDEN_DIR = PROJECT_ROOT / "golden"
@@ -173,8 +183,8 @@ class PrecomputedRetriever(Retriever):
 def filtered_hybrid(store: PointStore, vectors: QueryVectors, where: Where, limit: int) -> list[str]:
     """The same hybrid query on the mixed shard, every list restricted by a payload filter: what a
     single shared collection (or a document-group filter) costs."""
-    lists = query_lists(store, vectors, CANDIDATES, RRF_K, DEFAULT_WEIGHTS, where)
-    return [c.doc_id for c in rank(lists, "hybrid")[:limit]]
+    lists = query_lists(store, vectors, CANDIDATES, RRF_K, DEFAULT_WEIGHTS, where, list_fields=RANK_FIELDS)
+    return [c.doc_id for c in complete_payloads(rank(lists, "hybrid")[:limit], {SOURCE_SET: store})]
 
 
 def quality(retriever: Retriever, golden: GoldenSet, docs: set[str]) -> dict[str, float]:
@@ -281,8 +291,8 @@ def header(real: RealCorpus, golden: GoldenSet) -> None:
         f"Latency: /search's retrieval (Retriever.search, hybrid, k={SEARCH_K}, {CANDIDATES} candidates per list, "
         f"one query_batch\nof dense, BM25 and identifier lists plus their weighted RRF on the Edge shard) with the "
         f"query vectors computed\nbeforehand, {PASSES} passes over every question; numpy baseline = float32 matrix @ "
-        f"query, argpartition top {CANDIDATES}.\nThe payload-filter variant runs the same query on '{MIXED}' with "
-        f"source_set == {SOURCE_SET} on every list."
+        f"query, argpartition top {CANDIDATES}.\nThe payload-filter variant runs the same query on '{MIXED}' (twice "
+        f"the points) with source_set == {SOURCE_SET} on every list."
     )
 
 

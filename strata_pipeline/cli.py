@@ -380,11 +380,18 @@ def redact(source, as_json: bool, jsonl: bool) -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True)
-def serve(host: str, port: int) -> None:
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes; each opens the published Qdrant Edge shards read-only and loads its own models.",
+)
+def serve(host: str, port: int, workers: int) -> None:
     """Run the query API (FastAPI) over the published index."""
     import uvicorn
 
-    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port)
+    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers)
 
 
 @main.command()

@@ -33,6 +33,7 @@ class Candidate:
     scores: dict[str, float] = field(default_factory=dict)  # list name -> that list's score
     fused_score: float = 0.0  # RRF score in hybrid mode, else the single list's score
     prior: float = 1.0  # the document's ranking prior applied to fused_score (see retrieval/priors.py)
+    partial: bool = False  # the payload holds only RANK_FIELDS (see complete_payloads)
 
     @property
     def dense_rank(self) -> int | None:
@@ -93,6 +94,12 @@ class Lists:
     weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
 
 
+# The payload fields ranking reads (ids, priors, parents): the plain lists return only these, and
+# results that need the rest fetch it (`complete_payloads`); reading every candidate's text was the
+# largest cost of a query.
+RANK_FIELDS = ["chunk_id", "doc_id", "source_set", "rank_weight", "rank_rule", "superseded", "parent_id"]
+
+
 def query_lists(
     store: PointStore,
     vectors: QueryVectors,
@@ -100,23 +107,37 @@ def query_lists(
     rrf_k: int = RRF_K,
     weights: dict[str, float] | None = None,
     where: Where | None = None,
+    list_fields: list[str] | None = None,
 ) -> Lists:
     """`where` restricts every list by payload (a field and the value, or values, it must hold): for
-    deployments that share one collection between groups, and to measure what filtering costs."""
+    deployments that share one collection between groups, and to measure what filtering costs.
+    `list_fields` limits the payload of candidates that only the plain lists return."""
     weights = weights or DEFAULT_WEIGHTS
-    query = HybridQuery(vectors.dense, vectors.sparse, vectors.ids, candidates, rrf_k, weights, where)
+    query = HybridQuery(vectors.dense, vectors.sparse, vectors.ids, candidates, rrf_k, weights, where, list_fields)
     lists = store.query(query)
-    by_id: dict[str, Candidate] = {}
+    by_id: dict[str, Candidate] = {hit.id: Candidate(hit.id, hit.payload) for hit in lists[FUSED]}
+    for hit in lists[FUSED]:
+        by_id[hit.id].fused_score = hit.score
     for name, hits in lists.items():
         if name == FUSED:
             continue
         for position, hit in enumerate(hits, start=1):
-            cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.payload))
+            cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.payload, partial=list_fields is not None))
             cand.ranks[name], cand.scores[name] = position, hit.score
-    for hit in lists[FUSED]:
-        cand = by_id.setdefault(hit.id, Candidate(hit.id, hit.payload))
-        cand.fused_score = hit.score
     return Lists(by_id, [hit.id for hit in lists[FUSED]], rrf_k, weights)
+
+
+def complete_payloads(results: list[Candidate], stores: dict[str, PointStore]) -> list[Candidate]:
+    """Fetch the whole payload of results that carry only the ranking fields, one call per store."""
+    missing: dict[str, list[str]] = {}
+    for cand in results:
+        if cand.partial:
+            missing.setdefault(cand.payload.get("source_set", ""), []).append(cand.point_id)
+    fetched = {pid: payload for name, ids in missing.items() for pid, payload in stores[name].payloads(ids).items()}
+    return [
+        dataclasses.replace(c, payload=fetched.get(c.point_id, c.payload), partial=False) if c.partial else c
+        for c in results
+    ]
 
 
 def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
@@ -279,12 +300,16 @@ class Retriever:
         results = [self.lists(n, vectors, depth) for n in names]
         historical = asks_about_history(query)
         if len(results) == 1:
-            return {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
-        # Ranks from different collections do not compare (each has its own rank 1), so merge each
-        # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
-        pool = [c for lists in results for c in lists.candidates.values()]
-        return {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
+            ranked = {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
+        else:
+            # Ranks from different collections do not compare (each has its own rank 1), so merge each
+            # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
+            pool = [c for lists in results for c in lists.candidates.values()]
+            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
+        stores = {name: self.indexes[name] for name in names}
+        return {mode: complete_payloads(hits, stores) for mode, hits in ranked.items()}
 
     def lists(self, source_set: str, vectors: QueryVectors, depth: int) -> Lists:
-        """One source-set's candidate lists."""
-        return query_lists(self.indexes[source_set], vectors, depth, self.rrf_k, self.weights)
+        """One source-set's candidate lists: whole payloads for fused candidates, ranking fields for the rest."""
+        store = self.indexes[source_set]
+        return query_lists(store, vectors, depth, self.rrf_k, self.weights, list_fields=RANK_FIELDS)

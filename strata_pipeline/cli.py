@@ -10,7 +10,6 @@ import time
 import uuid
 
 import click
-import polars as pl
 
 from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
 
@@ -144,6 +143,8 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
         reasons = the_plan.documents.group_by("decision", "rule").len().sort("len", descending=True)
         for decision, rule, count in reasons.iter_rows():
             click.echo(f"  {count:>5}  {decision:<13} {rule}")
+        import polars as pl  # imported here: a query command should not pay for it
+
         for row in the_plan.documents.filter(pl.col("decision") == "exclude").head(20).iter_rows(named=True):
             detail = f" [{row['error_code']}]" if row["error_code"] else ""
             click.echo(f"         excluded  {row['doc_id']}  ({row['rule']}){detail}")
@@ -242,15 +243,21 @@ def _query_options(fn):
 )
 def search(query: str, source_set: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
-    from serving.app import explained_from, hit_from
+    remote = _ask_server("/search", {"query": query, "k": k, "source_set": source_set, "explain": explain})
+    if remote is not None:
+        query, hits, explained = remote["query"], remote["hits"], remote.get("candidates") or []
+        unscored = "-"
+    else:
+        from strata_pipeline.responses import explained_from, hit_from
 
-    with _engine(load_settings()) as engine:
-        query = engine.redact_query(query).text
-        hits = [hit_from(i, c).model_dump() for i, c in enumerate(engine.search(query, k, _one(source_set)), start=1)]
-        explained = (
-            [explained_from(e).model_dump() for e in engine.explain(query, k, _one(source_set))] if explain else []
-        )
-        unscored = "-" if engine.reranker is not None else "not configured"  # "-": past the reranked top N
+        with _engine(load_settings()) as engine:
+            query = engine.redact_query(query).text
+            found = engine.search(query, k, _one(source_set))
+            hits = [hit_from(i, c).model_dump() for i, c in enumerate(found, start=1)]
+            explained = (
+                [explained_from(e).model_dump() for e in engine.explain(query, k, _one(source_set))] if explain else []
+            )
+            unscored = "-" if engine.reranker is not None else "not configured"  # "-": past the reranked top N
     if as_json:
         click.echo(
             json.dumps({"query": query, "hits": hits, **({"candidates": explained} if explain else {})}, indent=2)
@@ -282,30 +289,54 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 @_query_options
 def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
-    from strata_pipeline.redaction.guard import AnswerWithheld
+    body = {"query": question, "k": k, "source_set": source_set}
+    answer = _ask_server("/ask", body)
+    if answer is not None:
+        hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
+    else:
+        from strata_pipeline.redaction.guard import AnswerWithheld
+        from strata_pipeline.responses import ask_response, hit_from
 
-    with _engine(load_settings()) as engine:
-        question = engine.redact_query(question).text
-        hits = engine.search(question, k, _one(source_set))
-        try:
-            answer = engine.ask(question, k, candidates=hits)
-        except AnswerWithheld as exc:
-            raise click.ClickException(str(exc)) from exc
+        with _engine(load_settings()) as engine:
+            question = engine.redact_query(question).text
+            found = engine.search(question, k, _one(source_set))
+            try:
+                answer = ask_response(question, engine.ask(question, k, candidates=found)).model_dump()
+            except AnswerWithheld as exc:
+                raise click.ClickException(str(exc)) from exc
+            hits = [hit_from(i, c).model_dump() for i, c in enumerate(found, 1)]
     if as_json:
-        from serving.app import ask_response, hit_from
+        click.echo(json.dumps({**answer, "hits": hits}, indent=2))
+        return
+    if answer["abstained"]:
+        click.echo(f"(no answer) {answer['reason']}")
+        return
+    click.echo(answer["answer"])
+    for c in answer["citations"]:
+        click.echo(f"  [{c['chunk_id']}] {c['source_set']}/{c['doc_id']} lines {c['line_start']}-{c['line_end']}")
 
-        payload = {
-            **ask_response(question, answer).model_dump(),
-            "hits": [hit_from(i, c).model_dump() for i, c in enumerate(hits, 1)],
-        }
-        click.echo(json.dumps(payload, indent=2))
-        return
-    if answer.abstained:
-        click.echo(f"(no answer) {answer.reason}")
-        return
-    click.echo(answer.text)
-    for c in answer.citations:
-        click.echo(f"  [{c.chunk_id}] {c.source_set}/{c.doc_id} lines {c.line_start}-{c.line_end}")
+
+def _ask_server(path: str, body: dict) -> dict | None:
+    """When STRATA_API_URL names a running `strata serve`, ask it: nothing to load here, so a command
+    answers in a fraction of a second. None when it is unset or unreachable (then search locally)."""
+    url = os.environ.get("STRATA_API_URL", "").rstrip("/")
+    if not url:
+        return None
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        url + path, data=json.dumps(body).encode("utf-8"), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            return json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        detail = exc.read().decode("utf-8", "replace")[:500]
+        raise click.ClickException(f"{url}{path} answered HTTP {exc.code}: {detail}") from exc
+    except (urllib.error.URLError, OSError) as exc:
+        click.echo(f"(STRATA_API_URL={url} did not answer: {exc}; searching locally)", err=True)
+        return None
 
 
 def _one(source_set: str | None) -> list[str] | None:

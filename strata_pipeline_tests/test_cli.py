@@ -112,3 +112,43 @@ def test_search_explain_shows_ranks_and_dropped_candidates(stack: Stack) -> None
     assert lines[1].split()[0] == "1" and lines[2].split()[0] == "2"
     assert "(dropped: beyond top 2)" in lines[3] and "not configured" in lines[1]
     assert lines[1].split()[5] == "1.00"  # no ranking rule matches these sample documents
+
+
+def test_search_and_ask_go_to_a_running_server_when_strata_api_url_is_set(stack: Stack) -> None:
+    """The same answers as the local path, from the real app served by uvicorn; a dead URL falls back."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from serving.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(stack.settings), host="127.0.0.1", port=port, log_level="error"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(300):
+            if server.started:
+                break
+            time.sleep(0.1)
+        env = env_for(stack.settings.home, stack.settings.corpus_root)
+        question = "What is the mileage rate for a personal car on a business trip?"
+        local = json.loads(CliRunner().invoke(main, ["search", question, "--json", "--k", "3"], env=env).output)
+        remote_env = env | {"STRATA_API_URL": f"http://127.0.0.1:{port}", "STRATA_HOME": "/nonexistent"}
+        result = CliRunner().invoke(main, ["search", question, "--json", "--k", "3"], env=remote_env)
+        assert result.exit_code == 0, result.output
+        assert [h["chunk_id"] for h in json.loads(result.output)["hits"]] == [h["chunk_id"] for h in local["hits"]]
+        asked = CliRunner().invoke(main, ["ask", question, "--json"], env=remote_env)
+        assert asked.exit_code == 0, asked.output
+        answer = json.loads(asked.output)
+        assert answer["citations"] and answer["hits"][0]["doc_id"] == "travel/travel-reimbursement.md"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    dead = env_for(stack.settings.home, stack.settings.corpus_root) | {"STRATA_API_URL": f"http://127.0.0.1:{port}"}
+    fallback = CliRunner().invoke(main, ["search", question, "--json", "--k", "3"], env=dead)
+    assert fallback.exit_code == 0 and "did not answer" in fallback.output

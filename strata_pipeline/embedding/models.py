@@ -9,6 +9,7 @@ the Hugging Face hub for users with a network.
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
 from pathlib import Path
 
@@ -89,9 +90,30 @@ def prepare_bm25_stopwords(models_dir: Path) -> Path:
     return target
 
 
+def _punctuation_file(models_dir: Path) -> Path:
+    """fastembed's BM25 builds its punctuation set by testing every Unicode code point (about 0.9 s
+    per model load, most of a CLI search's start-up). The set depends only on the Unicode database,
+    so it is computed once and kept beside the stop words."""
+    import unicodedata
+
+    path = models_dir / f"bm25-punctuation-{unicodedata.unidata_version}.txt"
+    if not path.exists():
+        from fastembed.common.utils import get_all_punctuation
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text("".join(sorted(get_all_punctuation())), encoding="utf-8")
+        os.replace(tmp, path)
+    return path
+
+
 def load_sparse_model(name: str, models_dir: Path, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
     """BM25 analyses text in its own language (stemmer + stop words); other sparse models ignore it."""
     if name == "Qdrant/bm25":
+        import fastembed.sparse.bm25 as bm25
+
+        punctuation = set(_punctuation_file(models_dir).read_text(encoding="utf-8"))
+        bm25.get_all_punctuation = lambda: punctuation  # the same set, read instead of recomputed
         return SparseTextEmbedding(
             name,
             specific_model_path=str(prepare_bm25_stopwords(models_dir)),

@@ -3,10 +3,13 @@ every answer is audited by the same detectors before it leaves the service, fail
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
-from strata_pipeline.redaction.pii import PiiPolicy
+from strata_pipeline.redaction.pii import Finding, PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
+from strata_pipeline.redaction.screen import might_hold_personal_data
 
 
 class AnswerWithheld(RuntimeError):
@@ -19,13 +22,33 @@ class Audited:
     redactions: int  # values replaced by the audit
 
 
+class _NothingFound:
+    """The detector for a query the screen cleared: secrets are still scanned by `redact_text`."""
+
+    name = "screened"
+
+    def detect(self, text: str) -> list[Finding]:
+        return []
+
+
 class PrivacyGuard:
-    def __init__(self, detector: PiiDetector, policy: PiiPolicy) -> None:
-        self.detector = detector
+    """`detector` may be a factory: the detector (seconds to load) is then built on first use, and a
+    query the screen clears (no digit, @, capital past the first word or listed name) never needs it."""
+
+    def __init__(self, detector: PiiDetector | Callable[[], PiiDetector], policy: PiiPolicy) -> None:
+        self._detector = detector
         self.policy = policy
+
+    @cached_property
+    def detector(self) -> PiiDetector:
+        made = self._detector
+        return made if hasattr(made, "detect") else made()  # type: ignore[operator]
 
     def redact_query(self, query: str) -> Audited:
         """The query with secrets and personal data replaced by placeholders."""
+        if not might_hold_personal_data(query):
+            result = redact_text(query, _NothingFound(), self.policy)
+            return Audited(result.text, sum(1 for a in result.audit if a.decision == "redact"))
         return self._redact(query)
 
     def audit_answer(self, text: str) -> Audited:

@@ -59,7 +59,7 @@ class PiiResource(dg.ConfigurableResource):
 
     def guard(self) -> PrivacyGuard:
         """Query redaction and answer audit with the same detector and policy as ingestion."""
-        return PrivacyGuard(self.detector(), self.policy())
+        return PrivacyGuard(self.detector, self.policy())  # built on first use: most queries never need it
 
     def privacy_figures(self, golden_dir: str | Path) -> dict[str, float]:
         """PII recall/precision of this configuration on the labelled dev/test sets (test is the headline),

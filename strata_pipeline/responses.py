@@ -1,0 +1,164 @@
+"""What search, ask and audit return, as the API serves them and the CLI prints them with --json.
+
+Plain pydantic models and their converters: importing this module loads no web framework, so the
+CLI can answer without the API's start-up cost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+
+from strata_pipeline.answering.answer import Answer
+from strata_pipeline.retrieval.rerank import RERANK
+from strata_pipeline.retrieval.search import Candidate
+
+if TYPE_CHECKING:
+    from strata_pipeline.query_engine import Explained
+
+
+class SearchRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    k: int = Field(default=5, ge=1, le=50)
+    source_set: str | None = None
+    explain: bool = False  # /search only: also list every candidate with its ranks and fate
+
+
+class Hit(BaseModel):
+    rank: int
+    chunk_id: str
+    doc_id: str
+    source_set: str
+    title: str
+    heading: str
+    heading_path: str
+    parent_id: str  # the section an answer reads from
+    text: str
+    line_start: int
+    line_end: int
+    char_start: int
+    char_end: int
+    page: int | None
+    dense_rank: int | None
+    sparse_rank: int | None
+    identifier_rank: int | None  # rank among chunks holding an identifier the query names
+    dense_score: float | None
+    sparse_score: float | None
+    fused_score: float
+    prior: float = 1.0  # the document's ranking prior (rules' ranking:), multiplied into the fused score
+    rank_rule: str = ""  # the ranking rule that set the prior, "" when none did
+    rerank_score: float | None = None  # the cross-encoder's score; None when no reranker is configured
+
+
+class ExplainedCandidate(BaseModel):
+    chunk_id: str
+    doc_id: str
+    source_set: str
+    dense_rank: int | None
+    sparse_rank: int | None
+    identifier_rank: int | None
+    fused_score: float
+    prior: float
+    rank_rule: str
+    rerank_score: float | None
+    position: int | None
+    dropped: str | None
+
+
+class SearchResponse(BaseModel):
+    query: str  # as searched: personal data and secrets replaced by placeholders
+    query_redactions: int
+    hits: list[Hit]
+    candidates: list[ExplainedCandidate] | None = None  # with explain=true
+
+
+class CitationOut(BaseModel):
+    chunk_id: str
+    doc_id: str
+    source_set: str
+    line_start: int
+    line_end: int
+    page: int | None
+    quote: str
+
+
+class AskResponse(BaseModel):
+    question: str  # as answered: personal data and secrets replaced by placeholders
+    answer: str
+    abstained: bool
+    reason: str
+    mode: str
+    citations: list[CitationOut]
+    redactions: int  # personal-data values the answer audit removed from the answer
+
+
+class AuditEntry(BaseModel):
+    source_set: str
+    doc_id: str
+    entity: str
+    start: int
+    length: int
+    detector: str
+    score: float
+    decision: str
+    placeholder: str | None
+
+
+def hit_from(rank: int, c: Candidate) -> Hit:
+    p = c.payload
+    return Hit(
+        rank=rank,
+        chunk_id=c.chunk_id,
+        doc_id=c.doc_id,
+        source_set=p.get("source_set", ""),
+        title=p.get("title", ""),
+        heading=p.get("heading", ""),
+        heading_path=p.get("heading_path", ""),
+        parent_id=p.get("parent_id", ""),
+        text=p.get("text", ""),
+        line_start=p.get("line_start", 0),
+        line_end=p.get("line_end", 0),
+        char_start=p.get("char_start", 0),
+        char_end=p.get("char_end", 0),
+        page=p.get("page"),
+        dense_rank=c.dense_rank,
+        sparse_rank=c.sparse_rank,
+        identifier_rank=c.identifier_rank,
+        dense_score=c.dense_score,
+        sparse_score=c.sparse_score,
+        fused_score=c.fused_score,
+        prior=c.prior,
+        rank_rule=p.get("rank_rule") or "",
+        rerank_score=c.scores.get(RERANK),
+    )
+
+
+def explained_from(e: Explained) -> ExplainedCandidate:
+    c = e.candidate
+    return ExplainedCandidate(
+        chunk_id=c.chunk_id,
+        doc_id=c.doc_id,
+        source_set=c.payload.get("source_set", ""),
+        dense_rank=c.dense_rank,
+        sparse_rank=c.sparse_rank,
+        identifier_rank=c.identifier_rank,
+        fused_score=c.fused_score,
+        prior=c.prior,
+        rank_rule=c.payload.get("rank_rule") or "",
+        rerank_score=e.rerank_score,
+        position=e.position,
+        dropped=e.dropped,
+    )
+
+
+def ask_response(question: str, answer: Answer) -> AskResponse:
+    return AskResponse(
+        question=question,
+        answer=answer.text,
+        abstained=answer.abstained,
+        reason=answer.reason,
+        mode=answer.mode,
+        citations=[CitationOut(**c.__dict__) for c in answer.citations],
+        redactions=answer.redactions,
+    )

@@ -53,3 +53,4 @@ bench: install
 	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.retrieval_scale
+	$(BIN)/python -m benchmarks.serving

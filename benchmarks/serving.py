@@ -1,0 +1,150 @@
+"""Serving speed: `strata search` start-up, cold, and `/search` throughput by worker count, measured in
+one run over the index `make demo` publishes (`python -m benchmarks.serving`, part of `make bench`).
+
+- CLI: wall time of `strata search` as a new process, searching locally (models loaded in the
+  process) and through `STRATA_API_URL` (asking a running `strata serve`); median of 5.
+- API: `strata serve --workers N` started as users start it; 1, 16 and 64 concurrent clients send
+  the golden questions to `/search` for a fixed time each (an asyncio client over httpx); requests/s
+  and p50/p95/p99 latency per client count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.settings import PROJECT_ROOT, load_settings
+
+BIN = Path(sys.executable).parent
+CLIENTS = (1, 16, 64)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def questions() -> list[str]:
+    found = []
+    for name in ("handbook", "products"):
+        golden = load_golden(PROJECT_ROOT / "golden", name)
+        found += [q.question for q in golden.questions] if golden else []
+    return found or ["How many weeks of parental leave?"]
+
+
+def cli_seconds(env: dict[str, str], runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(
+            [str(BIN / "strata"), "search", "How many weeks of paid parental leave?", "--k", "3"],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+class Server:
+    def __init__(self, workers: int) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [str(BIN / "strata"), "serve", "--port", str(self.port), "--workers", str(workers)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+
+    def wait(self, texts: list[str]) -> None:
+        deadline = time.time() + 180
+        while time.time() < deadline:
+            try:
+                # every worker loads its engine on its first query: warm them all
+                for text in texts[:16]:
+                    httpx.post(f"{self.url}/search", json={"query": text}, timeout=60).raise_for_status()
+                return
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        raise RuntimeError("strata serve did not answer within 180 s")
+
+    def stop(self) -> None:
+        os.killpg(self.process.pid, 15)
+        self.process.wait(timeout=30)
+
+
+async def load(url: str, texts: list[str], clients: int, seconds: float) -> tuple[float, list[float]]:
+    latencies: list[float] = []
+    stop = time.perf_counter() + seconds
+
+    async def client(offset: int, http: httpx.AsyncClient) -> None:
+        n = offset
+        while time.perf_counter() < stop:
+            started = time.perf_counter()
+            response = await http.post(f"{url}/search", json={"query": texts[n % len(texts)], "k": 5})
+            response.raise_for_status()
+            latencies.append((time.perf_counter() - started) * 1000)
+            n += 1
+
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
+        started = time.perf_counter()
+        await asyncio.gather(*(client(i, http) for i in range(clients)))
+        elapsed = time.perf_counter() - started
+    return len(latencies) / elapsed, latencies
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", default="1,4", help="worker counts to compare")
+    parser.add_argument("--seconds", type=float, default=10.0, help="load time per client count")
+    args = parser.parse_args()
+    settings = load_settings()
+    if not any((settings.index_dir).glob("*/CURRENT")):
+        sys.exit(f"No published index under {settings.index_dir}: run `make demo` first.")
+    texts = questions()
+    env = {**os.environ, "STRATA_API_URL": ""}
+    print(f"Index: {settings.index_dir}; {len(texts)} golden questions; {os.cpu_count()} CPUs")
+    local = cli_seconds(env)
+    rows = []
+    for workers in [int(w) for w in args.workers.split(",")]:
+        server = Server(workers)
+        try:
+            server.wait(texts)
+            if workers == 1:
+                remote = cli_seconds({**env, "STRATA_API_URL": server.url})
+            for clients in CLIENTS:
+                rate, lat = asyncio.run(load(server.url, texts, clients, args.seconds))
+                rows.append((workers, clients, rate, pct(lat, 0.5), pct(lat, 0.95), pct(lat, 0.99), len(lat)))
+        finally:
+            server.stop()
+    print(f"\n`strata search` as a new process, median of 5: local {local:.2f} s; via STRATA_API_URL {remote:.2f} s")
+    print(f"\n/search under load ({args.seconds:.0f} s per row):")
+    print(f"{'workers':>8}{'clients':>9}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'n':>7}")
+    for workers, clients, rate, p50, p95, p99, n in rows:
+        print(f"{workers:>8}{clients:>9}{rate:>9.1f}{p50:>9.1f}{p95:>9.1f}{p99:>9.1f}{n:>7}")
+    base = {c: r for w, c, r, *_ in rows if w == rows[0][0]}
+    for workers, clients, rate, *_ in rows:
+        if workers != rows[0][0]:
+            print(f"  {workers} workers / {rows[0][0]} at {clients} clients: {rate / base[clients]:.2f}x requests/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -52,5 +52,6 @@ clean:
 bench: install
 	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.redaction
+	$(BIN)/python -m benchmarks.embedding
 	$(BIN)/python -m benchmarks.retrieval_scale
 	$(BIN)/python -m benchmarks.serving

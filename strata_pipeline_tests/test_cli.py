@@ -152,3 +152,25 @@ def test_search_and_ask_go_to_a_running_server_when_strata_api_url_is_set(stack:
     dead = env_for(stack.settings.home, stack.settings.corpus_root) | {"STRATA_API_URL": f"http://127.0.0.1:{port}"}
     fallback = CliRunner().invoke(main, ["search", question, "--json", "--k", "3"], env=dead)
     assert fallback.exit_code == 0 and "did not answer" in fallback.output
+
+
+def test_a_copied_strata_home_serves_the_same_answers(stack: Stack, tmp_path: Path) -> None:
+    """Manifests hold no absolute path and Edge shards are plain folders: copy the home, delete nothing,
+    point STRATA_HOME at the copy, and search gives the same hits from the copy's own files."""
+    import shutil
+
+    copy = tmp_path / "moved-home"
+    shutil.copytree(stack.settings.home, copy, ignore=shutil.ignore_patterns("dagster_home"))
+    question = "How long is the standard warranty on RX robots?"
+    original = CliRunner().invoke(
+        main, ["search", question, "--json", "--k", "5"], env=env_for(stack.settings.home, stack.settings.corpus_root)
+    )
+    moved = CliRunner().invoke(
+        main, ["search", question, "--json", "--k", "5"], env=env_for(copy, stack.settings.corpus_root)
+    )
+    assert original.exit_code == 0 and moved.exit_code == 0, moved.output
+    hits = [(h["source_set"], h["chunk_id"], h["fused_score"]) for h in json.loads(moved.output)["hits"]]
+    assert hits == [(h["source_set"], h["chunk_id"], h["fused_score"]) for h in json.loads(original.output)["hits"]]
+    assert hits and all(
+        '"path": "."' in manifest.read_text() for manifest in (copy / "index").glob("*/versions/*/manifest.json")
+    )

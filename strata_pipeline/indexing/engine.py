@@ -191,39 +191,24 @@ class EdgeStore(PointStore):
 
         return int(self._shard.count(qe.CountRequest(exact=True)))
 
-    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
-        import qdrant_edge as qe
-
-        offset = None
-        while True:
-            records, offset = self._shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=1000, with_payload=fields if fields is not None else True)
-            )
-            for record in records:
-                yield Hit(str(record.id), 0.0, dict(record.payload or {}))
-            if offset is None:
-                return
-
-    def records(self) -> Iterator[PointRecord]:
+    def _pages(self, payload: list[str] | bool, vectors: bool, limit: int) -> Iterator[Any]:
         import qdrant_edge as qe
 
         offset = None
         while True:
             found, offset = self._shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=500, with_payload=True, with_vector=True)
+                qe.ScrollRequest(offset=offset, limit=limit, with_payload=payload, with_vector=vectors)
             )
-            for record in found:
-                vectors = record.vector or {}
-                sparse, ids = vectors.get(SPARSE), vectors.get(IDS)
-                yield PointRecord(
-                    str(record.id),
-                    list(vectors.get(DENSE) or []),
-                    (list(sparse.indices), list(sparse.values)) if sparse else ([], []),
-                    (list(ids.indices), list(ids.values)) if ids else ([], []),
-                    dict(record.payload or {}),
-                )
+            yield from found
             if offset is None:
                 return
+
+    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
+        for record in self._pages(fields if fields is not None else True, False, 1000):
+            yield Hit(str(record.id), 0.0, dict(record.payload or {}))
+
+    def records(self) -> Iterator[PointRecord]:
+        return map(_to_record, self._pages(True, True, 500))
 
     def payloads(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:
@@ -297,6 +282,20 @@ class EdgeStore(PointStore):
             self._shard = None
 
 
+def _to_record(point: Any) -> PointRecord:
+    """A scrolled point of either engine (both name their vectors and give sparse ones .indices and
+    .values) as a PointRecord."""
+    vectors = point.vector if isinstance(point.vector, dict) else {}
+    sparse, ids = vectors.get(SPARSE), vectors.get(IDS)
+    return PointRecord(
+        str(point.id),
+        list(vectors.get(DENSE) or []),
+        (list(sparse.indices), list(sparse.values)) if sparse else ([], []),
+        (list(ids.indices), list(ids.values)) if ids else ([], []),
+        dict(point.payload or {}),
+    )
+
+
 def _edge_filter(where: Where | None) -> Any:
     if not where:
         return None
@@ -350,35 +349,22 @@ class ServerStore(PointStore):
     def count(self) -> int:
         return int(self.client.count(self.collection, exact=True).count)
 
-    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
+    def _pages(self, payload: list[str] | bool, vectors: bool, limit: int) -> Iterator[Any]:
         offset = None
         while True:
-            points, offset = self.client.scroll(
-                self.collection, limit=1000, offset=offset, with_payload=fields if fields is not None else True
+            found, offset = self.client.scroll(
+                self.collection, limit=limit, offset=offset, with_payload=payload, with_vectors=vectors
             )
-            for point in points:
-                yield Hit(str(point.id), 0.0, dict(point.payload or {}))
+            yield from found
             if offset is None:
                 return
 
+    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
+        for point in self._pages(fields if fields is not None else True, False, 1000):
+            yield Hit(str(point.id), 0.0, dict(point.payload or {}))
+
     def records(self) -> Iterator[PointRecord]:
-        offset = None
-        while True:
-            points, offset = self.client.scroll(
-                self.collection, limit=500, offset=offset, with_payload=True, with_vectors=True
-            )
-            for point in points:
-                vectors = point.vector if isinstance(point.vector, dict) else {}
-                sparse, ids = vectors.get(SPARSE), vectors.get(IDS)
-                yield PointRecord(
-                    str(point.id),
-                    list(vectors.get(DENSE) or []),
-                    (list(sparse.indices), list(sparse.values)) if sparse else ([], []),
-                    (list(ids.indices), list(ids.values)) if ids else ([], []),
-                    dict(point.payload or {}),
-                )
-            if offset is None:
-                return
+        return map(_to_record, self._pages(True, True, 500))
 
     def payloads(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:

@@ -46,10 +46,7 @@ class PrivacyGuard:
 
     def redact_query(self, query: str) -> Audited:
         """The query with secrets and personal data replaced by placeholders."""
-        if not might_hold_personal_data(query):
-            result = redact_text(query, _NothingFound(), self.policy)
-            return Audited(result.text, sum(1 for a in result.audit if a.decision == "redact"))
-        return self._redact(query)
+        return self._redact(query, self.detector if might_hold_personal_data(query) else _NothingFound())
 
     def audit_answer(self, text: str) -> Audited:
         """Redact personal data the answer still carries (placeholders are left alone).
@@ -57,10 +54,10 @@ class PrivacyGuard:
         Any failure of the audit raises AnswerWithheld: an unaudited answer is never returned.
         """
         try:
-            return self._redact(text)
+            return self._redact(text, self.detector)
         except Exception as exc:
             raise AnswerWithheld(f"The answer was withheld because its privacy audit failed: {exc}") from exc
 
-    def _redact(self, text: str) -> Audited:
-        result = redact_text(text, self.detector, self.policy)
+    def _redact(self, text: str, detector: PiiDetector) -> Audited:
+        result = redact_text(text, detector, self.policy)
         return Audited(result.text, sum(1 for a in result.audit if a.decision == "redact"))

@@ -144,12 +144,11 @@ BARE_STREET = regex.compile(rf"{STREET_WORDS}[ ]+{NUMBER}(?!\d)|{STREET_WORDS}[ 
 TAIL_PART = regex.compile(
     rf"(?:(?P<unit>{UNIT})|(?P<postal>{POSTCODE}(?![\-./]?\d)(?:[ ]+{CITY})?(?:[ ]*{STATE})?)"
     rf"|(?P<postal2>{STATE}[ ]+{POSTCODE})|(?P<number>{NUMBER}(?=[ ]*(?:,|\n|$)))"
-    rf"|(?P<city>{CITY}(?:[ ]\d{{1,2}}(?![\d.:/]))?(?:,?[ ]*{STATE}|,[ ]*\p{{L}}{{2,3}}(?=[ ]+{POSTCODE}))?(?:,?[ ]*{POSTCODE})?))"
+    rf"|(?P<city>{CITY}(?:[ ]\d{{1,2}}(?![\d.:/]))?(?:,?[ ]*{STATE})?(?:,?[ ]*{POSTCODE})?))"
 )
 LEAD_PART = regex.compile(
     rf"(?:{UNIT}|\d{{1,5}}[A-Za-z]?|(?:Suite|Apt\.?|Apartment|Unit|Flat|Wohnung|Piso)(?=[ ]+\d))(?:[ ,]*|[ ]+[–\-][ ]+)$"
 )
-REGION_LINE = regex.compile(r"[\p{L}\d][\p{L}\p{M}\d.'\- ]{0,24}?(?=[ ]*(?:\n|$))")
 # Words that end a line of an address block without being part of it.
 NOT_A_PLACE = regex.compile(
     r"(?i)^(?:tel|phone|fax|mobile|mobil|cell|desk|email|e-mail|mail|web|www|http|office|direct|t|m|e|f|p"
@@ -235,12 +234,6 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
             return position
         if "\n" in gap and PHONE_LINE.match(text, candidate):
             return position  # the next line is a phone number
-        if "\n" in gap and "," in gap.rsplit("\n", 1)[-1]:
-            # a line that starts with a comma continues the one before: a state or region ("\n, MA")
-            region = REGION_LINE.match(text, candidate)
-            if region:
-                position = region.end()
-                continue
         part = TAIL_PART.match(text, candidate)
         if not part or part.end() == candidate:
             return position

@@ -8,6 +8,7 @@ import sys
 import threading
 import time
 import uuid
+from pathlib import Path
 
 import click
 
@@ -430,4 +431,6 @@ def serve(host: str, port: int, workers: int) -> None:
 def ui(port: int) -> None:
     """Start the Dagster UI and daemon (sensor, schedule) on this project's instance."""
     ensure_dagster_home(load_settings())
-    os.execvp("dagster", ["dagster", "dev", "-w", str(PROJECT_ROOT / "workspace.yaml"), "-p", str(port)])
+    # the dagster beside this interpreter: `make ui` runs .venv/bin/strata without .venv/bin on PATH
+    dagster = Path(sys.executable).parent / "dagster"
+    os.execv(str(dagster), [str(dagster), "dev", "-w", str(PROJECT_ROOT / "workspace.yaml"), "-p", str(port)])

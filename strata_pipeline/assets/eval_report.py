@@ -16,7 +16,7 @@ from strata_pipeline.evaluation.report import (
     AnswerCheck,
     evaluate,
     markdown_table,
-    summarise,
+    summarise_parts,
     summary_markdown,
     unknown_labels,
 )
@@ -68,6 +68,8 @@ def eval_report(
         "points": version.point_count,
     }
     golden = load_golden(Path(corpus.golden_dir), context.partition_key)
+    if golden is not None:
+        fingerprint["golden_digest"] = golden.digest
     if golden is None or not golden.questions:
         context.log.warning(f"No golden set at {corpus.golden_dir}/{context.partition_key}.yaml: nothing to score.")
         return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
@@ -109,7 +111,7 @@ def eval_report(
         golden, results, known_docs, complete=judge.complete if judge else None, embed_query=embedder.query_dense
     )
     privacy = pii.privacy_figures(corpus.golden_dir)
-    summary = summarise(results, golden.k, modes) | ragas | privacy
+    summary = summarise_parts(results, golden.k, modes) | ragas | privacy
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)
@@ -148,7 +150,9 @@ def eval_report_no_regression(
     if not summary:
         return dg.AssetCheckResult(passed=True, metadata={"status": "no golden set"})
     baseline = Baseline(Path(corpus.reports_dir) / context.partition_key / "baseline.json")
-    verdict = compare_to_baseline(summary, baseline.read(), config.tolerance)
+    verdict = compare_to_baseline(
+        summary, baseline.read(), config.tolerance, eval_report["fingerprint"].get("golden_digest", "")
+    )
     if verdict.passed:
         baseline.write(summary, eval_report["fingerprint"])
     return dg.AssetCheckResult(

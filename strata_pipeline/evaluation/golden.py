@@ -1,11 +1,19 @@
-"""Golden question sets: `golden/<source_set>.yaml` (format documented in golden/README.md)."""
+"""Golden question sets: `golden/<source_set>.yaml` (format documented in golden/README.md).
+
+Every question belongs to a part: `dev` questions may be looked at when tuning ranking, `test`
+questions are only scored, and the report's headline is the test part. A question without a part
+counts as test: a user's own set has never been tuned on.
+"""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+PARTS = ("dev", "test")
 
 
 @dataclass(frozen=True)
@@ -16,6 +24,7 @@ class GoldenQuestion:
     relevant: tuple[str, ...] = ()  # doc ids; a trailing "/" matches a whole folder
     expected_answer_contains: tuple[str, ...] = ()
     unanswerable: bool = False
+    part: str = "test"  # "dev" (may be tuned on) or "test" (scored only)
 
     def is_relevant(self, doc_id: str) -> bool:
         return any(doc_id.startswith(r) if r.endswith("/") else doc_id == r for r in self.relevant)
@@ -26,17 +35,22 @@ class GoldenSet:
     source_set: str
     k: int
     questions: list[GoldenQuestion] = field(default_factory=list)
+    digest: str = ""  # of the file's text: a changed set makes earlier scores incomparable
 
 
 def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> GoldenSet | None:
     path = golden_dir / f"{source_set}.yaml"
     if not path.exists():
         return None
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    text = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(text) or {}
     questions = []
     for position, raw in enumerate(data.get("questions") or [], start=1):
         if not raw.get("id") or not raw.get("question"):
             raise ValueError(f"{path.name} question #{position}: 'id' and 'question' are required.")
+        part = str(raw.get("part") or "test")
+        if part not in PARTS:
+            raise ValueError(f"{path.name} question {raw['id']}: part is {part!r}; use one of {', '.join(PARTS)}.")
         questions.append(
             GoldenQuestion(
                 id=str(raw["id"]),
@@ -45,6 +59,8 @@ def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> Golden
                 relevant=tuple(str(r) for r in raw.get("relevant") or ()),
                 expected_answer_contains=tuple(str(s) for s in raw.get("expected_answer_contains") or ()),
                 unanswerable=bool(raw.get("unanswerable", False)),
+                part=part,
             )
         )
-    return GoldenSet(source_set=source_set, k=int(data.get("k") or default_k), questions=questions)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return GoldenSet(source_set=source_set, k=int(data.get("k") or default_k), questions=questions, digest=digest)

@@ -19,9 +19,15 @@ def guarded_keys(summary: dict[str, float]) -> list[str]:
     return [k for k in summary if k == "mrr" or (k.startswith("recall_at_") and k.count("_") == 2)]
 
 
-def compare_to_baseline(summary: dict[str, float], baseline: dict | None, tolerance: float) -> Verdict:
+def compare_to_baseline(
+    summary: dict[str, float], baseline: dict | None, tolerance: float, golden_digest: str = ""
+) -> Verdict:
     if baseline is None:
         return Verdict(True, "First passing run: it becomes the baseline.", {"baseline": "none"})
+    if golden_digest and baseline.get("fingerprint", {}).get("golden_digest") != golden_digest:
+        # Scores over other questions (or other parts) do not compare: start a new baseline.
+        return Verdict(True, "The golden set changed since the baseline: this run becomes the baseline.",
+                       {"baseline": "golden set changed"})  # fmt: skip
     previous = baseline["summary"]
     drops = {k: round(previous[k] - summary[k], 4) for k in guarded_keys(summary) if k in previous}
     failing = {k: d for k, d in drops.items() if d > tolerance}

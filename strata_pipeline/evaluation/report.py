@@ -47,6 +47,7 @@ class QuestionResult:
     contexts: list[str] = field(default_factory=list)
     ragas: dict[str, float] = field(default_factory=dict)  # per-question ragas scores (ragas_metrics.py)
     extra: dict = field(default_factory=dict)
+    part: str = "test"  # the golden question's part: "dev" or "test"
 
 
 def _norm(text: str) -> str:
@@ -100,6 +101,7 @@ def evaluate(
             category=q.category,
             question=q.question,
             unanswerable=q.unanswerable,
+            part=q.part,
             ranked_docs={mode: docs[:MAX_CUTOFF] for mode, docs in rankings.items()},
             scores={mode: question_scores(docs, q, n_relevant, golden.k) for mode, docs in rankings.items()}
             if scored
@@ -164,15 +166,50 @@ def summarise(results: list[QuestionResult], k: int, modes: Sequence[str]) -> di
     return summary
 
 
+# Dev figures shown beside the test headline: per mode and overall, not per category (small metadata).
+DEV_SUFFIX = "_dev"
+GAP_LIMIT = 0.05  # a larger dev/test gap says the tuning does not generalise; the summary calls it out
+
+
+def summarise_parts(results: list[QuestionResult], k: int, modes: Sequence[str]) -> dict[str, float]:
+    """`summarise` of the test part (the headline, every key), the dev part's overall keys with a
+    `_dev` suffix, and `dev_test_gap`: the largest difference in the headline Recall@K and MRR.
+    A set with no test questions is headlined by all of them."""
+    test = [r for r in results if r.part == "test"] or results
+    dev = [r for r in results if r.part == "dev"]
+    summary = summarise(test, k, modes)
+    summary["test_questions"], summary["dev_questions"] = float(len(test)), float(len(dev))
+    if dev and dev is not results and any(r.scores for r in dev):
+        dev_summary = {key: v for key, v in summarise(dev, k, modes).items() if "__" not in key}
+        summary |= {f"{key}{DEV_SUFFIX}": v for key, v in dev_summary.items()}
+        summary["dev_test_gap"] = round(
+            max(abs(dev_summary[key] - summary[key]) for key in (f"recall_at_{k}", "mrr")), 4
+        )
+    return summary
+
+
 def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
     metrics = ["recall_at_1", "recall_at_5", "recall_at_10", "precision_at_5", "mrr_at_10", "ndcg_at_10"]
-    lines = ["| mode | " + " | ".join(metrics) + " |", "|---" * (len(metrics) + 1) + "|"]
+    has_dev = "dev_test_gap" in summary
+    lines = []
+    if has_dev:
+        lines.append(
+            f"Test part ({summary['test_questions']:.0f} questions), dev part "
+            f"({summary['dev_questions']:.0f}) in brackets: ranking is tuned on dev only.\n"
+        )
+    lines += ["| mode | " + " | ".join(metrics) + " |", "|---" * (len(metrics) + 1) + "|"]
     for mode in modes:
-        row = (f"{summary.get(f'{mode_key(mode)}_{m}', 0.0):.3f}" for m in metrics)
+        row = (_with_dev(summary, f"{mode_key(mode)}_{m}") for m in metrics)
         lines.append(f"| {mode} | " + " | ".join(row) + " |")
+    if has_dev and summary["dev_test_gap"] > GAP_LIMIT:
+        lines.append(
+            f"\n**Dev and test differ by {summary['dev_test_gap']:.3f}** (more than {GAP_LIMIT}): "
+            "the ranking's tuning may not hold on questions it was not tuned on."
+        )
     lines.append(
-        f"\nanswers: accuracy {summary['answer_accuracy']:.3f}, abstention {summary['abstention_accuracy']:.3f}, "
-        f"citation validity {summary['citation_validity']:.3f}"
+        f"\nanswers: accuracy {_with_dev(summary, 'answer_accuracy')}, "
+        f"abstention {_with_dev(summary, 'abstention_accuracy')}, "
+        f"citation validity {_with_dev(summary, 'citation_validity')}"
     )
     if "pii_recall" in summary:
         lines.append(
@@ -186,14 +223,19 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
+def _with_dev(summary: dict[str, float], key: str) -> str:
+    value = f"{summary.get(key, 0.0):.3f}"
+    return f"{value} ({summary[key + DEV_SUFFIX]:.3f})" if key + DEV_SUFFIX in summary else value
+
+
 def markdown_table(results: list[QuestionResult], mode: str = "hybrid", max_rows: int = 40) -> str:
-    lines = ["| id | category | recall@5 | RR@10 | answer | top docs |", "|---|---|---|---|---|---|"]
+    lines = ["| id | part | category | recall@5 | RR@10 | answer | top docs |", "|---|---|---|---|---|---|---|"]
     for r in results[:max_rows]:
         answer = "–" if r.answer_ok is None else ("ok" if r.answer_ok else "miss")
         recall = "n/a" if mode not in r.scores else f"{r.scores[mode]['recall_at_5']:.2f}"
         rr = "n/a" if mode not in r.scores else f"{r.scores[mode]['mrr_at_10']:.2f}"
         top = ", ".join(r.ranked_docs.get(mode, [])[:3])
-        lines.append(f"| {r.id} | {r.category} | {recall} | {rr} | {answer} | {top} |")
+        lines.append(f"| {r.id} | {r.part} | {r.category} | {recall} | {rr} | {answer} | {top} |")
     if len(results) > max_rows:
-        lines.append(f"| … | {len(results) - max_rows} more in the linked report | | | | |")
+        lines.append(f"| … | | {len(results) - max_rows} more in the linked report | | | | |")
     return "\n".join(lines)

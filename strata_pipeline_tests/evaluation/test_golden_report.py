@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from strata_pipeline.evaluation.report import (
     evaluate,
     markdown_table,
     summarise,
+    summarise_parts,
     summary_markdown,
     total_relevant,
     unknown_labels,
@@ -27,6 +29,7 @@ def test_load_golden(tmp_path: Path) -> None:
         "  - id: hb-001\n"
         "    question: How many weeks of parental leave?\n"
         "    category: leave\n"
+        "    part: dev\n"
         "    relevant: [hr/leave-policy.md, travel/]\n"
         "    expected_answer_contains: ['16 weeks']\n"
         "  - id: 7\n"
@@ -35,26 +38,39 @@ def test_load_golden(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     golden = load_golden(tmp_path, "handbook")
-    assert golden == GoldenSet(
-        source_set="handbook",
-        k=3,
-        questions=[
-            GoldenQuestion(
-                id="hb-001",
-                question="How many weeks of parental leave?",
-                category="leave",
-                relevant=("hr/leave-policy.md", "travel/"),
-                expected_answer_contains=("16 weeks",),
-            ),
-            GoldenQuestion(id="7", question="What is the CEO's salary?", category="general", unanswerable=True),
-        ],
+    assert (golden.source_set, golden.k) == ("handbook", 3)
+    assert golden.questions == [
+        GoldenQuestion(
+            id="hb-001",
+            question="How many weeks of parental leave?",
+            category="leave",
+            relevant=("hr/leave-policy.md", "travel/"),
+            expected_answer_contains=("16 weeks",),
+            part="dev",
+        ),
+        # no part: a set nobody tuned on is all test
+        GoldenQuestion(id="7", question="What is the CEO's salary?", category="general", unanswerable=True),
+    ]
+    assert golden.questions[1].part == "test"
+    before = golden.digest
+    assert len(before) == 12
+    (tmp_path / "handbook.yaml").write_text("k: 3\nquestions: []\n", encoding="utf-8")
+    assert load_golden(tmp_path, "handbook").digest != before  # an edited set has a new digest
+
+
+def test_unknown_part_is_rejected(tmp_path: Path) -> None:
+    (tmp_path / "s.yaml").write_text(
+        "questions:\n  - id: q1\n    question: Where?\n    part: train\n", encoding="utf-8"
     )
+    with pytest.raises(ValueError, match=r"^s.yaml question q1: part is 'train'; use one of dev, test\.$"):
+        load_golden(tmp_path, "s")
 
 
 def test_load_golden_defaults(tmp_path: Path) -> None:
     assert load_golden(tmp_path, "missing") is None
     (tmp_path / "empty.yaml").write_text("", encoding="utf-8")
-    assert load_golden(tmp_path, "empty") == GoldenSet(source_set="empty", k=5, questions=[])
+    empty = load_golden(tmp_path, "empty")
+    assert (empty.source_set, empty.k, empty.questions) == ("empty", 5, [])
     assert load_golden(tmp_path, "empty", default_k=10).k == 10
 
 
@@ -69,12 +85,14 @@ def test_question_without_id_or_text_is_rejected(tmp_path: Path, question: str) 
 
 
 def test_the_bundled_golden_sets_load() -> None:
-    for source_set in ("handbook", "products"):
+    for source_set in ("handbook", "products", "fieldops"):
         golden = load_golden(PROJECT_ROOT / "golden", source_set)
         assert golden is not None
         assert golden.source_set == source_set
         assert golden.k == 5
         assert len(golden.questions) >= 10
+        parts = [q.part for q in golden.questions]
+        assert abs(parts.count("dev") - parts.count("test")) <= 1  # split in halves, stratified by category
         assert len({q.id for q in golden.questions}) == len(golden.questions)
         assert all(q.relevant or q.unanswerable for q in golden.questions)
     handbook = load_golden(PROJECT_ROOT / "golden", "handbook")
@@ -189,10 +207,43 @@ def test_summary_markdown_and_table() -> None:
     assert lines[0] == "| mode | recall_at_1 | recall_at_5 | recall_at_10 | precision_at_5 | mrr_at_10 | ndcg_at_10 |"
     assert lines[3].startswith("| hybrid | 0.333 | 0.667 | 0.667 |")
     assert markdown_table(results).split("\n")[2:] == [
-        "| q1 | leave | 1.00 | 1.00 | ok | hr/leave.md, hr/faq.txt, it/vpn.md |",
-        "| q2 | travel | 1.00 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
-        "| q3 | trap | n/a | n/a | ok | hr/faq.txt |",
-        "| q4 | misc | 0.00 | 0.00 | miss |  |",
+        "| q1 | test | leave | 1.00 | 1.00 | ok | hr/leave.md, hr/faq.txt, it/vpn.md |",
+        "| q2 | test | travel | 1.00 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
+        "| q3 | test | trap | n/a | n/a | ok | hr/faq.txt |",
+        "| q4 | test | misc | 0.00 | 0.00 | miss |  |",
     ]
     short = markdown_table(evaluate(GOLDEN, search, KNOWN), max_rows=2).split("\n")
-    assert short[-1] == "| … | 2 more in the linked report | | | | |" and len(short) == 5
+    assert short[-1] == "| … | | 2 more in the linked report | | | | |" and len(short) == 5
+
+
+def _split(dev_ids: set[str]) -> GoldenSet:
+    return GoldenSet(
+        GOLDEN.source_set,
+        GOLDEN.k,
+        [dataclasses.replace(q, part="dev" if q.id in dev_ids else "test") for q in GOLDEN.questions],
+    )
+
+
+def test_summarise_parts_headlines_the_test_part_with_dev_beside_it() -> None:
+    results = evaluate(_split({"q1"}), search, KNOWN, answer=lambda q: ANSWERS[q])
+    summary = summarise_parts(results, GOLDEN.k, MODES)
+    # test part: q2 (recall@3 0.5, RR 0.5) and q4 (0, 0); q3 is unanswerable
+    assert (summary["recall_at_3"], summary["mrr"]) == (0.25, 0.25)
+    assert summary["hybrid_recall_at_5__travel"] == 1.0 and "hybrid_recall_at_5__leave" not in summary
+    assert (summary["recall_at_3_dev"], summary["mrr_dev"], summary["hybrid_mrr_at_10_dev"]) == (1.0, 1.0, 1.0)
+    assert not any("__" in key and key.endswith("_dev") for key in summary)  # no per-category dev keys
+    assert (summary["test_questions"], summary["dev_questions"]) == (3.0, 1.0)
+    assert summary["dev_test_gap"] == 0.75
+    markdown = summary_markdown(summary, MODES)
+    assert markdown.startswith("Test part (3 questions), dev part (1) in brackets")
+    assert "| hybrid | 0.000 (1.000) | 0.500 (1.000) |" in markdown
+    assert "**Dev and test differ by 0.750**" in markdown
+
+
+def test_summarise_parts_without_dev_is_the_plain_summary() -> None:
+    results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
+    summary = summarise_parts(results, GOLDEN.k, MODES)
+    assert summary == summarise(results, GOLDEN.k, MODES) | {"test_questions": 4.0, "dev_questions": 0.0}
+    assert "dev_test_gap" not in summary and "Dev and test" not in summary_markdown(summary, MODES)
+    only_dev = evaluate(_split({"q1", "q2", "q3", "q4"}), search, KNOWN)
+    assert summarise_parts(only_dev, GOLDEN.k, MODES)["recall_at_3"] == 0.5  # no test part: all questions

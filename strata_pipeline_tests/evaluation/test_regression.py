@@ -29,3 +29,12 @@ def test_baseline_file_round_trip(tmp_path: Path) -> None:
     assert baseline.read() is None
     baseline.write(NOW, {"index_version": "v2"})
     assert baseline.read() == {"summary": NOW, "fingerprint": {"index_version": "v2"}}
+
+
+def test_a_changed_golden_set_starts_a_new_baseline() -> None:
+    baseline = {"summary": {"recall_at_5": 0.99, "mrr": 0.99}, "fingerprint": {"golden_digest": "aaa"}}
+    changed = compare_to_baseline(NOW, baseline, 0.05, golden_digest="bbb")
+    assert changed.passed and changed.metadata == {"baseline": "golden set changed"}
+    assert "golden set changed" in changed.explanation
+    same = compare_to_baseline(NOW, baseline, 0.05, golden_digest="aaa")
+    assert not same.passed and same.metadata["mrr_drop"] == 0.19  # the same questions still compare

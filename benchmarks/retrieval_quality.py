@@ -1,0 +1,92 @@
+"""Retrieval quality of the published index on every golden set, test part first, dev beside it.
+
+    python -m benchmarks.retrieval_quality            # the table (needs `strata materialize` first)
+    python -m benchmarks.retrieval_quality --misses   # also each dev question that is not ranked first
+
+The scoring is the eval report's (document level, 50 candidate chunks, the same QueryEngine as the
+API). Misses are listed for the dev part only: dev is for tuning, test is only scored, so this tool
+never shows which test questions fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+from contextlib import closing
+
+from strata_pipeline.evaluation.golden import GoldenSet, load_golden
+from strata_pipeline.evaluation.report import QuestionResult, evaluate, summarise
+from strata_pipeline.resources.factory import build_resources
+from strata_pipeline.serving_index import PublishedIndex
+from strata_pipeline.settings import load_settings
+
+MODES = ("dense", "sparse", "hybrid")
+COLUMNS = ("recall_at_5", "mrr_at_10", "ndcg_at_10")
+
+
+def indexed_docs(sidecar_path: object) -> set[str]:
+    from strata_pipeline.resources.sidecar import SidecarResource
+
+    with closing(SidecarResource().connect(sidecar_path)) as db:
+        query = "SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'"
+        return {row[0] for row in db.execute(query)}
+
+
+def row(label: str, results: list[QuestionResult]) -> str:
+    scored = summarise(results, 5, MODES)
+    cells = [f"{scored[f'hybrid_{c}']:.3f}" for c in COLUMNS]
+    cells += [f"{scored['dense_mrr_at_10']:.3f}", f"{scored['sparse_mrr_at_10']:.3f}"]
+    answerable = sum(1 for r in results if "hybrid" in r.scores)
+    return f"| {label} | {answerable} | " + " | ".join(cells) + " |"
+
+
+def print_misses(name: str, results: list[QuestionResult], golden: GoldenSet) -> None:
+    by_id = {q.id: q for q in golden.questions}
+    for r in results:
+        if r.part != "dev" or "hybrid" not in r.scores or r.scores["hybrid"]["mrr_at_10"] == 1.0:
+            continue
+        print(f"  {name} {r.id} [{r.category}] RR {r.scores['hybrid']['mrr_at_10']:.2f}: {r.question}")
+        print(f"      relevant {list(by_id[r.id].relevant)}; ranked {r.ranked_docs['hybrid'][:4]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--misses", action="store_true", help="List dev questions whose first hit is wrong.")
+    args = parser.parse_args()
+    settings = load_settings()
+    resources = build_resources(settings)
+    index = PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], None)
+    versions = index.published()
+    pooled: dict[str, list[QuestionResult]] = {"test": [], "dev": []}
+    header = "| set, part | questions | Recall@5 | MRR@10 | nDCG@10 | dense MRR | BM25 MRR |"
+    lines = [header, "|---" * 7 + "|"]
+    misses = []
+    with index.engine() as engine:
+        for name, version in sorted(versions.items()):
+            golden = load_golden(settings.golden_dir, name)
+            if golden is None or not golden.questions:
+                continue
+
+            def search(question: str, n: int, name: str = name) -> dict[str, list[str]]:
+                ranked = engine.search_modes(question, n, [name])
+                return {mode: [c.doc_id for c in hits] for mode, hits in ranked.items()}
+
+            results = evaluate(golden, search, indexed_docs(version.sidecar_path))
+            for part in ("test", "dev"):
+                in_part = [r for r in results if r.part == part]
+                if in_part:
+                    lines.append(row(f"{name}, {part}", in_part))
+                    pooled[part] += in_part
+            misses.append((name, results, golden))
+    for part in ("test", "dev"):
+        if pooled[part]:
+            lines.append(row(f"**all sets, {part}**", pooled[part]))
+    print("Retrieval quality of the published index, document level (hybrid unless named)\n")
+    print("\n".join(lines))
+    if args.misses:
+        print("\nDev questions whose first hit is not relevant:")
+        for name, results, golden in misses:
+            print_misses(name, results, golden)
+
+
+if __name__ == "__main__":
+    main()

@@ -18,7 +18,6 @@ from fastapi.responses import JSONResponse
 
 from strata_pipeline.enrichment.sidecar import connect
 from strata_pipeline.redaction.guard import AnswerWithheld
-from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
@@ -37,17 +36,10 @@ log = logging.getLogger("strata.serving")
 
 
 def create_app(settings: Settings | None = None, overrides: dict[str, Any] | None = None) -> FastAPI:
-    """`overrides` replaces resources by key (tests use it to stand in for Claude)."""
+    """`overrides` replaces query components by name: embedder, qdrant, llm, guard, reranker (tests use
+    it to stand in for Claude). The app queries through the plain components, so it loads no Dagster."""
     settings = settings or load_settings()
-    resources = {**build_resources(settings), **(overrides or {})}
-    index = PublishedIndex(
-        settings.index_dir,
-        resources["embedder"],
-        resources["qdrant"],
-        resources["llm"],
-        resources["pii"].guard(),
-        reranker=resources.get("reranker"),
-    )
+    index = PublishedIndex.from_settings(settings, overrides)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,8 +71,8 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
         versions = index.published()
         return {
             "status": "ok" if versions else "no_index",
-            "model": resources["embedder"].model,  # type: ignore[attr-defined]
-            "reranker": resources["reranker"].name if "reranker" in resources else "not configured",
+            "model": index.embedder.model,
+            "reranker": index.reranker.name if index.reranker is not None else "not configured",
             "source_sets": {
                 name: {"version": v.version, "collection": v.collection, "points": v.point_count, "model": v.model}
                 for name, v in versions.items()

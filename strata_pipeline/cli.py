@@ -9,10 +9,14 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
+
+if TYPE_CHECKING:
+    from strata_pipeline.query_engine import QueryEngine
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
 
@@ -211,21 +215,14 @@ class _ProgressPrinter:
         self._seen = len(records)
 
 
-def _engine(settings: Settings):
-    from strata_pipeline.resources.factory import build_resources
+def _engine(settings: Settings) -> QueryEngine:
+    """The engine over the published index. Only what a query uses is imported: no Dagster, no
+    reranker unless one is configured, and the PII detector only when the query screen asks for it."""
     from strata_pipeline.retrieval.rerank import RerankerUnavailable
     from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 
-    resources = build_resources(settings)
     try:
-        return PublishedIndex(
-            settings.index_dir,
-            resources["embedder"],
-            resources["qdrant"],
-            resources["llm"],
-            resources["pii"].guard(),
-            reranker=resources["reranker"],
-        ).engine()
+        return PublishedIndex.from_settings(settings).engine()
     except (NoIndexError, RerankerUnavailable) as exc:
         raise click.ClickException(str(exc)) from exc
 

@@ -1,22 +1,75 @@
 """Search and answer over index versions: the one code path used by the API, the CLI and the eval.
 
 The eval report measures exactly what users get because it calls this same engine.
+
+The engine takes its parts by what they do (the protocols below): the plain components of
+components.py (the CLI, the API) or the pipeline's Dagster resources (the eval), which wrap them.
+Nothing here imports Dagster, so a query does not pay for it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
-from strata_pipeline.indexing.engine import PointStore
+from strata_pipeline.indexing.engine import PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
-from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
-from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
+from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
 from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
+
+
+class Embeddings(Protocol):
+    """An Embedder (embedding/embedder.py) or the EmbedderResource around one."""
+
+    @property
+    def model(self) -> str: ...
+
+    def query_dense(self, text: str) -> list[float]: ...
+
+    def query_sparse(self, text: str) -> SparseVec: ...
+
+    def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]: ...
+
+
+class Readers(Protocol):
+    """An IndexStorage (indexing/storage.py) or the QdrantResource around one."""
+
+    def open_reader(self, version: IndexVersion) -> PointStore: ...
+
+
+class Generator(Protocol):
+    """A Claude client (claude.py) or the AnthropicResource around one."""
+
+    @property
+    def enabled(self) -> bool: ...
+
+    def complete(self, system: str, user: str) -> str: ...
+
+
+class CrossEncoder(Protocol):
+    """A Reranker (retrieval/reranker.py) or the RerankerResource around one."""
+
+    @property
+    def enabled(self) -> bool: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def candidates(self) -> int: ...
+
+    @property
+    def floor(self) -> float | None: ...
+
+    def load(self) -> object: ...
+
+    def scorer(self, query: str) -> ScoreFn: ...
 
 
 @dataclass(frozen=True)
@@ -37,13 +90,13 @@ class EngineConfig:
 class QueryEngine:
     def __init__(
         self,
-        embedder: EmbedderResource,
-        qdrant: QdrantResource,
+        embedder: Embeddings,
+        qdrant: Readers,
         versions: dict[str, IndexVersion],
-        llm: AnthropicResource | None = None,
+        llm: Generator | None = None,
         config: EngineConfig = EngineConfig(),
         guard: PrivacyGuard | None = None,
-        reranker: RerankerResource | None = None,
+        reranker: CrossEncoder | None = None,
     ) -> None:
         for version in versions.values():
             if version.model != embedder.model:

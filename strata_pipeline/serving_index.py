@@ -8,12 +8,15 @@ the engine they started with.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+from strata_pipeline import components
 from strata_pipeline.indexing.versions import IndexVersion, current_version, published_source_sets
-from strata_pipeline.query_engine import QueryEngine
-from strata_pipeline.redaction.guard import PrivacyGuard
-from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
+from strata_pipeline.query_engine import CrossEncoder, Embeddings, Generator, QueryEngine, Readers
+from strata_pipeline.redaction.guard import PrivacyGuard, privacy_guard
+from strata_pipeline.settings import Settings
 
 
 class NoIndexError(RuntimeError):
@@ -21,14 +24,16 @@ class NoIndexError(RuntimeError):
 
 
 class PublishedIndex:
+    """The engine over the published versions of every source-set; see `from_settings`."""
+
     def __init__(
         self,
         index_dir: Path,
-        embedder: EmbedderResource,
-        qdrant: QdrantResource,
-        llm: AnthropicResource | None,
+        embedder: Embeddings,
+        qdrant: Readers,
+        llm: Generator | None,
         guard: PrivacyGuard | None = None,
-        reranker: RerankerResource | None = None,
+        reranker: CrossEncoder | None = None,
     ) -> None:
         self.index_dir = index_dir
         self.embedder = embedder
@@ -39,6 +44,19 @@ class PublishedIndex:
         self._lock = threading.Lock()
         self._engine: QueryEngine | None = None
         self._served: dict[str, str] = {}
+
+    @classmethod
+    def from_settings(cls, settings: Settings, overrides: Mapping[str, Any] | None = None) -> PublishedIndex:
+        """Over `settings.index_dir`, with the components of components.py: what `strata search`, `ask`
+        and the API query. `overrides` replaces parts by name (embedder, qdrant, llm, guard, reranker)."""
+        parts: dict[str, Any] = {
+            "embedder": components.embedder(settings),
+            "qdrant": components.index_storage(settings),
+            "llm": components.claude(settings),
+            "guard": privacy_guard(components.pii_backend()),
+            "reranker": components.reranker(settings),
+        }
+        return cls(settings.index_dir, **{**parts, **(overrides or {})})
 
     def published(self) -> dict[str, IndexVersion]:
         versions = {name: current_version(self.index_dir, name) for name in published_source_sets(self.index_dir)}

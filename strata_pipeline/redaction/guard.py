@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from strata_pipeline.redaction.pii import Finding, PiiPolicy
+from strata_pipeline.redaction.pii import Finding, PiiPolicy, detector_for, pii_policy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
 from strata_pipeline.redaction.screen import might_hold_personal_data
 
@@ -61,3 +61,9 @@ class PrivacyGuard:
     def _redact(self, text: str, detector: PiiDetector) -> Audited:
         result = redact_text(text, detector, self.policy)
         return Audited(result.text, sum(1 for a in result.audit if a.decision == "redact"))
+
+
+def privacy_guard(backend: str, thresholds: dict[str, float] | None = None) -> PrivacyGuard:
+    """The guard of a PII backend ("presidio-ner", "presidio-regex"), with the detector and policy that
+    ingestion uses; the detector is built on first use, which most queries never reach."""
+    return PrivacyGuard(lambda: detector_for(backend), pii_policy(thresholds))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.scan import scan_text
@@ -176,6 +177,26 @@ class PresidioDetector:
             for r in results
         ]
         return resolve_overlaps([f for f in findings if f.end > f.start and _possible(f, text)])
+
+
+PII_BACKENDS = ("presidio-ner", "presidio-regex")  # "presidio-regex": pattern recognisers only, finds no names
+
+
+@lru_cache(maxsize=2)
+def _detector(use_ner: bool) -> PresidioDetector:
+    return PresidioDetector(use_ner=use_ner)
+
+
+def detector_for(backend: str) -> PresidioDetector:
+    """The detector of a backend, built once per process (Presidio and spaCy take seconds to load)."""
+    if backend not in PII_BACKENDS:
+        raise ValueError(f"Unknown PII backend {backend!r}: use presidio-ner or presidio-regex.")
+    return _detector(backend == "presidio-ner")
+
+
+def pii_policy(thresholds: dict[str, float] | None = None) -> PiiPolicy:
+    """The default policy with per-entity thresholds overridden, e.g. {"PERSON": 0.7}."""
+    return PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **(thresholds or {})})
 
 
 DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")

@@ -1,10 +1,15 @@
-"""Build every resource from Settings: used by Definitions, the API and the CLI alike."""
+"""Build every resource from Settings: used by Definitions and the dry-run, remove and redact commands.
+
+The query components (components.py) are built from the same values, so the resources here are
+configured with exactly what a query uses.
+"""
 
 from __future__ import annotations
 
-import os
+from dataclasses import asdict
 from typing import Any
 
+from strata_pipeline import components
 from strata_pipeline.io_manager import StrataIOManager
 from strata_pipeline.resources.corpus import CorpusResource
 from strata_pipeline.resources.embedder import EmbedderResource
@@ -26,25 +31,10 @@ def build_resources(settings: Settings) -> dict[str, Any]:
             golden_dir=str(settings.golden_dir),
             plugins_dir=settings.plugins_dir,
         ),
-        "embedder": EmbedderResource(
-            model=settings.embed_model,
-            model_path=settings.embed_model_path,
-            sparse_model=settings.sparse_model,
-            models_dir=str(settings.models_dir),
-        ),
-        "qdrant": QdrantResource(url=settings.qdrant_url, api_key=os.environ.get("QDRANT_API_KEY", "")),
-        "pii": PiiResource(backend=os.environ.get("STRATA_PII_BACKEND", "presidio-ner")),
-        "llm": AnthropicResource(
-            api_key=os.environ.get("ANTHROPIC_API_KEY", ""),
-            model=settings.anthropic_model,
-            judge_model=settings.judge_model,
-        ),
+        "embedder": EmbedderResource(**asdict(components.embedder(settings))),
+        "qdrant": QdrantResource(**asdict(components.index_storage(settings))),
+        "pii": PiiResource(backend=components.pii_backend()),
+        "llm": AnthropicResource(**asdict(components.claude(settings))),
         "sidecar": SidecarResource(),
-        "reranker": RerankerResource(
-            model=settings.rerank_model,
-            model_path=settings.rerank_model_path,
-            floor=settings.rerank_floor,
-            candidates=settings.rerank_candidates,
-            models_dir=str(settings.models_dir),
-        ),
+        "reranker": RerankerResource(**asdict(components.reranker(settings))),
     }

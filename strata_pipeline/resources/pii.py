@@ -2,21 +2,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import dagster as dg
 from pydantic import Field
 
-from strata_pipeline.redaction.guard import PrivacyGuard
-from strata_pipeline.redaction.pii import DEFAULT_THRESHOLDS, PiiPolicy, PresidioDetector
+from strata_pipeline.redaction.guard import PrivacyGuard, privacy_guard
+from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector, detector_for, pii_policy
 
 REDACTION_CODE = Path(__file__).resolve().parents[1] / "redaction"
-
-
-@lru_cache(maxsize=2)
-def _detector(use_ner: bool) -> PresidioDetector:
-    return PresidioDetector(use_ner=use_ner)
 
 
 def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -> str:
@@ -53,13 +47,11 @@ class PiiResource(dg.ConfigurableResource):
     thresholds: dict[str, float] = Field(default_factory=dict)  # per entity, e.g. {"PERSON": 0.7}
 
     def detector(self) -> PresidioDetector:
-        if self.backend not in ("presidio-ner", "presidio-regex"):
-            raise ValueError(f"Unknown PII backend {self.backend!r}: use presidio-ner or presidio-regex.")
-        return _detector(self.backend == "presidio-ner")
+        return detector_for(self.backend)
 
     def guard(self) -> PrivacyGuard:
         """Query redaction and answer audit with the same detector and policy as ingestion."""
-        return PrivacyGuard(self.detector, self.policy())  # built on first use: most queries never need it
+        return privacy_guard(self.backend, self.thresholds)
 
     def privacy_figures(self, golden_dir: str | Path) -> dict[str, float]:
         """PII recall/precision of this configuration on the labelled dev/test sets (test is the headline),
@@ -82,7 +74,7 @@ class PiiResource(dg.ConfigurableResource):
 
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""
-        return _detector(False)
+        return detector_for("presidio-regex")
 
     def policy(self) -> PiiPolicy:
-        return PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **self.thresholds})
+        return pii_policy(self.thresholds)

@@ -1,23 +1,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import dagster as dg
-from fastembed.rerank.cross_encoder import TextCrossEncoder
 
-from strata_pipeline.retrieval.rerank import DEFAULT_RERANK_CANDIDATES, ScoreFn, load_cross_encoder
+from strata_pipeline.retrieval.rerank import DEFAULT_RERANK_CANDIDATES, ScoreFn
+from strata_pipeline.retrieval.reranker import Reranker
 
-
-@lru_cache(maxsize=4)
-def _cross_encoder(name: str, model_path: str, cache_dir: str) -> TextCrossEncoder:
-    return load_cross_encoder(name, model_path, cache_dir or None)
+if TYPE_CHECKING:
+    from fastembed.rerank.cross_encoder import TextCrossEncoder
 
 
 class RerankerResource(dg.ConfigurableResource):
-    """Optional fastembed cross-encoder over the top fused candidates. Off unless a model is set:
-    no reranker installs offline, so the default is "not configured", never a stand-in.
+    """Dagster config for a `Reranker` (retrieval/reranker.py), which does the work: an optional
+    fastembed cross-encoder over the top fused candidates, off unless a model is set.
 
     `model` is a fastembed reranker name (downloaded from the hub, needs a network) or, with
     `model_path`, any name for the ONNX model in that local folder (works offline).
@@ -30,25 +27,29 @@ class RerankerResource(dg.ConfigurableResource):
     models_dir: str = ""  # where hub models are cached
     batch_size: int = 16
 
+    def reranker(self) -> Reranker:
+        return Reranker(
+            model=self.model,
+            model_path=self.model_path,
+            floor=self.floor,
+            candidates=self.candidates,
+            models_dir=self.models_dir,
+            batch_size=self.batch_size,
+        )
+
     @property
     def enabled(self) -> bool:
-        return bool(self.model or self.model_path)
+        return self.reranker().enabled
 
     @property
     def name(self) -> str:
-        """The model name reports show: the configured name, else the local folder's name."""
-        if not self.enabled:
-            return "not configured"
-        return self.model or f"local/{Path(self.model_path).name}"
+        return self.reranker().name
 
     def load(self) -> TextCrossEncoder:
-        """The model, loaded once per process; RerankerUnavailable says what to set when it cannot be."""
-        cache = str(Path(self.models_dir) / "hub") if self.models_dir else ""
-        return _cross_encoder(self.name, self.model_path, cache)
+        return self.reranker().load()
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
-        return [float(s) for s in self.load().rerank(query, list(passages), batch_size=self.batch_size)]
+        return self.reranker().score(query, passages)
 
     def scorer(self, query: str) -> ScoreFn:
-        """The score function `rerank` takes, bound to one query."""
-        return lambda passages: self.score(query, passages)
+        return self.reranker().scorer(query)

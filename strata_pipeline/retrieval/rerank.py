@@ -2,7 +2,8 @@
 
 The reranker reads the top N fused candidates (query and passage together, which a bi-encoder cannot
 do), reorders them by its score, and drops those under an optional score floor. Candidates below the
-top N are not scored. No dagster import: the resource, the engine and the tests share this module.
+top N are not scored. No dagster import, and fastembed only when a model is loaded: the resource, the
+engine and the tests share this module, and a query without a reranker never pays for it.
 
 A candidate is scored on its child chunk led by its section context ("Title > Section"), exactly the
 text the dense model embedded, not on its parent section: children are what search ranks and returns,
@@ -16,13 +17,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-from fastembed.common.model_description import ModelSource
-from fastembed.rerank.cross_encoder import TextCrossEncoder
+from typing import TYPE_CHECKING
 
 from strata_pipeline.chunking.chunker import chunk_context
 from strata_pipeline.embedding.embed import embedded_text
 from strata_pipeline.retrieval.search import Candidate
+
+if TYPE_CHECKING:
+    from fastembed.rerank.cross_encoder import TextCrossEncoder
 
 RERANK = "rerank"  # key of the rerank score in Candidate.scores
 RERANKED_MODE = "hybrid+rerank"
@@ -93,6 +95,8 @@ def find_model_file(folder: Path) -> str:
 
 
 def _registered(name: str) -> dict | None:
+    from fastembed.rerank.cross_encoder import TextCrossEncoder
+
     return next((m for m in TextCrossEncoder.list_supported_models() if m["model"].lower() == name.lower()), None)
 
 
@@ -103,6 +107,9 @@ def load_cross_encoder(name: str, model_path: str = "", cache_dir: str | None = 
     folder must have that model's layout (a snapshot of its hub repo); under any other name the folder
     is registered as a custom model, with its ONNX file found in the folder.
     """
+    from fastembed.common.model_description import ModelSource
+    from fastembed.rerank.cross_encoder import TextCrossEncoder
+
     if model_path:
         folder = Path(model_path)
         if not folder.is_dir():

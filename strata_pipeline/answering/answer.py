@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from strata_pipeline.chunking.chunker import chunk_context
+from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.search import Candidate
 

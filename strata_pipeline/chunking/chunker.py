@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from strata_pipeline.chunking.context import chunk_context
+
 CHUNKER_VERSION = "sections-v2"
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
@@ -203,13 +205,6 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
             }
         )
     return rows
-
-
-def chunk_context(title: str, heading_path: str) -> str:
-    """ "Title > Section > Subsection", without repeating a title that is also the first heading."""
-    if heading_path.startswith(title):
-        return heading_path
-    return " > ".join(part for part in (title, heading_path) if part)
 
 
 def chunk_documents(docs: pl.DataFrame, config: ChunkingConfig) -> pl.DataFrame:

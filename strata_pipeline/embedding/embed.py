@@ -8,18 +8,13 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import polars as pl
 
+from strata_pipeline.chunking.context import embedded_text
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.embedding.models import DEFAULT_LANGUAGE
 
 DenseFn = Callable[[Sequence[str]], list[np.ndarray]]
 SparseFn = Callable[[Sequence[str], Sequence[str]], list[tuple[list[int], list[float]]]]  # (texts, languages)
-
-
-def embedded_text(context: str, text: str) -> str:
-    """What is embedded for one chunk: its text, led by its section context when it has one, so a
-    child cut from the middle of "Lisbon depot > Opening hours" still says where it is from."""
-    return f"{context}\n\n{text}" if context else text
 
 
 def embedding_inputs(chunks: pl.DataFrame) -> list[str]:

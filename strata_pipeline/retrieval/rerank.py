@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from strata_pipeline.chunking.chunker import chunk_context
-from strata_pipeline.embedding.embed import embedded_text
+from strata_pipeline.chunking.context import chunk_context, embedded_text
 from strata_pipeline.retrieval.search import Candidate
 
 if TYPE_CHECKING:

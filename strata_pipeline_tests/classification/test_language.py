@@ -32,3 +32,31 @@ def test_detection_is_reproducible() -> None:
 @pytest.mark.parametrize("text", ["", "   ", "Hello world", "12345 67890 !!! ???", "a1 b2 c3 d4 e5 f6 g7 h8 i9 j0"])
 def test_short_or_letterless_text_is_unknown(text: str) -> None:
     assert detect_language(text) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ENGLISH,
+        GERMAN,
+        FRENCH,
+        "How many weeks of paid parental leave do employees get?",
+        "¿Cuántas semanas de permiso parental pagado tienen los empleados?",
+        "Москва столица России и крупнейший город страны",
+        "E-204 encoder mismatch after firmware 4.2.1 on the RX-200",
+    ],
+)
+def test_the_lazily_filled_table_gives_langdetects_own_probabilities(text: str) -> None:
+    """The table is filled per n-gram on first use (a query does not wait for all 55 profiles), with
+    the same numbers: every language's probability is langdetect's, to the last bit."""
+    from langdetect import detector_factory
+
+    from strata_pipeline.classification.language import _factory
+
+    detector_factory.init_factory()
+    theirs = detector_factory._factory.create()  # langdetect's eagerly built table
+    theirs.append(text)
+    ours = _factory().create()
+    ours.append(text)
+    expected = [(p.lang, p.prob) for p in theirs.get_probabilities()]
+    assert [(p.lang, p.prob) for p in ours.get_probabilities()] == expected

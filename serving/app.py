@@ -15,13 +15,13 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 
 from strata_pipeline.enrichment.sidecar import connect
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
-    SearchRequest,
     SearchResponse,
     ask_response,
     explained_from,
@@ -33,6 +33,13 @@ from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 from strata_pipeline.settings import Settings, load_settings
 
 log = logging.getLogger("strata.serving")
+
+
+class SearchRequest(BaseModel):
+    query: str = Field(min_length=1, max_length=2000)
+    k: int = Field(default=5, ge=1, le=50)
+    source_set: str | None = None
+    explain: bool = False  # /search only: also list every candidate with its ranks and fate
 
 
 def create_app(settings: Settings | None = None, overrides: dict[str, Any] | None = None) -> FastAPI:

@@ -246,14 +246,16 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
         query, hits, explained = remote["query"], remote["hits"], remote.get("candidates") or []
         unscored = "-"
     else:
+        from dataclasses import asdict
+
         from strata_pipeline.responses import explained_from, hit_from
 
         with _engine(load_settings()) as engine:
             query = engine.redact_query(query).text
             found = engine.search(query, k, _one(source_set))
-            hits = [hit_from(i, c).model_dump() for i, c in enumerate(found, start=1)]
+            hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, start=1)]
             explained = (
-                [explained_from(e).model_dump() for e in engine.explain(query, k, _one(source_set))] if explain else []
+                [asdict(explained_from(e)) for e in engine.explain(query, k, _one(source_set))] if explain else []
             )
             unscored = "-" if engine.reranker is not None else "not configured"  # "-": past the reranked top N
     if as_json:
@@ -292,6 +294,8 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     if answer is not None:
         hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
     else:
+        from dataclasses import asdict
+
         from strata_pipeline.redaction.guard import AnswerWithheld
         from strata_pipeline.responses import ask_response, hit_from
 
@@ -299,10 +303,10 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
             question = engine.redact_query(question).text
             found = engine.search(question, k, _one(source_set))
             try:
-                answer = ask_response(question, engine.ask(question, k, candidates=found)).model_dump()
+                answer = asdict(ask_response(question, engine.ask(question, k, candidates=found)))
             except AnswerWithheld as exc:
                 raise click.ClickException(str(exc)) from exc
-            hits = [hit_from(i, c).model_dump() for i, c in enumerate(found, 1)]
+            hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, 1)]
     if as_json:
         click.echo(json.dumps({**answer, "hits": hits}, indent=2))
         return

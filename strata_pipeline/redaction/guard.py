@@ -23,7 +23,8 @@ class Audited:
 
 
 class _NothingFound:
-    """The detector for a query the screen cleared: secrets are still scanned by `redact_text`."""
+    """The detector for a query the screen cleared, or a blank answer: secrets are still scanned by
+    `redact_text`."""
 
     name = "screened"
 
@@ -54,7 +55,8 @@ class PrivacyGuard:
         Any failure of the audit raises AnswerWithheld: an unaudited answer is never returned.
         """
         try:
-            return self._redact(text, self.detector)
+            # a blank text (an abstained answer) holds nothing to find: it does not build the detector
+            return self._redact(text, self.detector if text.strip() else _NothingFound())
         except Exception as exc:
             raise AnswerWithheld(f"The answer was withheld because its privacy audit failed: {exc}") from exc
 

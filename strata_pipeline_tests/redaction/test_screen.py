@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from strata_pipeline.redaction.guard import PrivacyGuard
+from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
 from strata_pipeline.redaction.screen import might_hold_personal_data
 
@@ -39,6 +39,22 @@ def test_a_cleared_query_never_builds_the_detector_but_secrets_are_still_replace
     assert guard.redact_query("parental leave weeks").text == "parental leave weeks"
     assert built == []
     assert guard.redact_query("what did Anna say").text == "what did [PERSON_1] say"
+    assert built == [1]
+
+
+def test_a_blank_answer_is_audited_without_building_the_detector(ner: PresidioDetector) -> None:
+    """An abstained answer has no text: its audit cannot find anything, so it does not pay for the detector."""
+    built: list[int] = []
+
+    def make() -> PresidioDetector:
+        built.append(1)
+        return ner
+
+    guard = PrivacyGuard(make, PiiPolicy())
+    assert guard.audit_answer("") == Audited("", 0)
+    assert guard.audit_answer("  \n") == Audited("  \n", 0)
+    assert built == []
+    assert guard.audit_answer("what did Anna say").text == "what did [PERSON_1] say"
     assert built == [1]
 
 

@@ -215,14 +215,15 @@ class _ProgressPrinter:
         self._seen = len(records)
 
 
-def _engine(settings: Settings) -> QueryEngine:
-    """The engine over the published index. Only what a query uses is imported: no Dagster, no
-    reranker unless one is configured, and the PII detector only when the query screen asks for it."""
+def _engine(settings: Settings, source_set: str | None) -> QueryEngine:
+    """An engine over the published index (only `source_set`'s shard when one is given). Only what a
+    query uses is imported: no Dagster, no reranker unless one is configured, and the PII detector
+    only when the query screen or an answer's audit needs it."""
     from strata_pipeline.retrieval.rerank import RerankerUnavailable
     from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 
     try:
-        return PublishedIndex.from_settings(settings).engine()
+        return PublishedIndex.from_settings(settings).engine_for(_one(source_set))
     except (NoIndexError, RerankerUnavailable) as exc:
         raise click.ClickException(str(exc)) from exc
 
@@ -250,7 +251,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 
         from strata_pipeline.responses import explained_from, hit_from
 
-        with _engine(load_settings()) as engine:
+        with _engine(load_settings(), source_set) as engine:
             query = engine.redact_query(query).text
             found = engine.search(query, k, _one(source_set))
             hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, start=1)]
@@ -299,7 +300,7 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
         from strata_pipeline.redaction.guard import AnswerWithheld
         from strata_pipeline.responses import ask_response, hit_from
 
-        with _engine(load_settings()) as engine:
+        with _engine(load_settings(), source_set) as engine:
             question = engine.redact_query(question).text
             found = engine.search(question, k, _one(source_set))
             try:

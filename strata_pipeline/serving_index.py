@@ -62,14 +62,18 @@ class PublishedIndex:
         versions = {name: current_version(self.index_dir, name) for name in published_source_sets(self.index_dir)}
         return {name: v for name, v in versions.items() if v is not None}
 
+    def _published_or_fail(self) -> dict[str, IndexVersion]:
+        versions = self.published()
+        if not versions:
+            raise NoIndexError(
+                f"No published index under {self.index_dir}. Run `strata materialize` (or `make demo`) first."
+            )
+        return versions
+
     def engine(self) -> QueryEngine:
         """The engine over the currently published versions, rebuilt when a pointer has moved."""
         with self._lock:
-            versions = self.published()
-            if not versions:
-                raise NoIndexError(
-                    f"No published index under {self.index_dir}. Run `strata materialize` (or `make demo`) first."
-                )
+            versions = self._published_or_fail()
             wanted = {name: v.version for name, v in versions.items()}
             if self._engine is None or wanted != self._served:
                 old = self._engine
@@ -80,6 +84,15 @@ class PublishedIndex:
                 if old is not None:
                     old.close()
             return self._engine
+
+    def engine_for(self, source_sets: list[str] | None) -> QueryEngine:
+        """A new engine for one command (the caller closes it) that opens only the published source-sets
+        it will search: each opened shard costs start-up time. All of them when `source_sets` is None
+        or names one that is not published, so that the search's error lists what is."""
+        versions = self._published_or_fail()
+        if source_sets and set(source_sets) <= set(versions):
+            versions = {name: versions[name] for name in source_sets}
+        return QueryEngine(self.embedder, self.qdrant, versions, llm=self.llm, guard=self.guard, reranker=self.reranker)
 
     def close(self) -> None:
         with self._lock:

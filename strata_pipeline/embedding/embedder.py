@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from strata_pipeline.classification.language import detect_language
-from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.encoders import Bm25QueryEncoder, DenseEncoder
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
@@ -31,6 +30,8 @@ from strata_pipeline.embedding.models import (
 
 if TYPE_CHECKING:
     from fastembed import SparseTextEmbedding, TextEmbedding
+
+    from strata_pipeline.embedding.cache import VectorCache
 
 DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
 
@@ -115,6 +116,8 @@ class Embedder:
         return vector.indices.tolist(), vector.values.tolist()
 
     def vector_cache(self) -> VectorCache:
+        from strata_pipeline.embedding.cache import VectorCache  # sqlite: ingestion only
+
         return VectorCache(Path(self.models_dir).parent / "cache" / "vectors.sqlite")
 
 

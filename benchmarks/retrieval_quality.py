@@ -2,6 +2,7 @@
 
     python -m benchmarks.retrieval_quality            # the table (needs `strata materialize` first)
     python -m benchmarks.retrieval_quality --misses   # also each dev question that is not ranked first
+    python -m benchmarks.retrieval_quality --answers  # also answer accuracy (the offline answerer; slower)
 
 The scoring is the eval report's (document level, 50 candidate chunks, the same QueryEngine as the
 API). Misses are listed for the dev part only: dev is for tuning, test is only scored, so this tool
@@ -13,8 +14,9 @@ from __future__ import annotations
 import argparse
 from contextlib import closing
 
+from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
-from strata_pipeline.evaluation.report import QuestionResult, evaluate, summarise
+from strata_pipeline.evaluation.report import AnswerCheck, AnswerFn, QuestionResult, evaluate, summarise
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import load_settings
@@ -31,12 +33,25 @@ def indexed_docs(sidecar_path: object) -> set[str]:
         return {row[0] for row in db.execute(query)}
 
 
-def row(label: str, results: list[QuestionResult]) -> str:
+def row(label: str, results: list[QuestionResult], answers: bool) -> str:
     scored = summarise(results, 5, MODES)
     cells = [f"{scored[f'hybrid_{c}']:.3f}" for c in COLUMNS]
     cells += [f"{scored['dense_mrr_at_10']:.3f}", f"{scored['sparse_mrr_at_10']:.3f}"]
+    if answers:
+        cells += [f"{scored['answer_accuracy']:.3f}", f"{scored['citation_validity']:.3f}"]
     answerable = sum(1 for r in results if "hybrid" in r.scores)
     return f"| {label} | {answerable} | " + " | ".join(cells) + " |"
+
+
+def answerer(engine: object, name: str, k: int) -> AnswerFn:
+    """The eval report's answer check: the top k hits, answered and their citations verified."""
+
+    def answer(question: str) -> AnswerCheck:
+        supplied = engine.search(question, k, [name])
+        result = engine.ask(question, k, candidates=supplied)
+        return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
+
+    return answer
 
 
 def print_misses(name: str, results: list[QuestionResult], golden: GoldenSet) -> None:
@@ -51,6 +66,7 @@ def print_misses(name: str, results: list[QuestionResult], golden: GoldenSet) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", action="store_true", help="List dev questions whose first hit is wrong.")
+    parser.add_argument("--answers", action="store_true", help="Also score the offline answers.")
     args = parser.parse_args()
     settings = load_settings()
     resources = build_resources(settings)
@@ -58,7 +74,8 @@ def main() -> None:
     versions = index.published()
     pooled: dict[str, list[QuestionResult]] = {"test": [], "dev": []}
     header = "| set, part | questions | Recall@5 | MRR@10 | nDCG@10 | dense MRR | BM25 MRR |"
-    lines = [header, "|---" * 7 + "|"]
+    header += " answer accuracy | citation validity |" if args.answers else ""
+    lines = [header, "|---" * header.count(" |") + "|"]
     misses = []
     with index.engine() as engine:
         for name, version in sorted(versions.items()):
@@ -70,16 +87,17 @@ def main() -> None:
                 ranked = engine.search_modes(question, n, [name])
                 return {mode: [c.doc_id for c in hits] for mode, hits in ranked.items()}
 
-            results = evaluate(golden, search, indexed_docs(version.sidecar_path))
+            answer = answerer(engine, name, golden.k) if args.answers else None
+            results = evaluate(golden, search, indexed_docs(version.sidecar_path), answer=answer)
             for part in ("test", "dev"):
                 in_part = [r for r in results if r.part == part]
                 if in_part:
-                    lines.append(row(f"{name}, {part}", in_part))
+                    lines.append(row(f"{name}, {part}", in_part, args.answers))
                     pooled[part] += in_part
             misses.append((name, results, golden))
     for part in ("test", "dev"):
         if pooled[part]:
-            lines.append(row(f"**all sets, {part}**", pooled[part]))
+            lines.append(row(f"**all sets, {part}**", pooled[part], args.answers))
     print("Retrieval quality of the published index, document level (hybrid unless named)\n")
     print("\n".join(lines))
     if args.misses:

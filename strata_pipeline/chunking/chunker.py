@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-CHUNKER_VERSION = "sections-v2"
+CHUNKER_VERSION = "sections-v3"  # v3: a child cut from inside a table carries its header row
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
@@ -192,7 +192,7 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "parent_end": p_end,
                 "parent_line_start": text.count("\n", 0, p_start) + 1,
                 "parent_text": text[p_start:p_end].strip(),
-                "context": chunk_context(doc.get("title") or "", path),
+                "context": chunk_context(doc.get("title") or "", path, table_header_above(text, start)),
                 "title": doc.get("title") or "",
                 "language": doc.get("language") or "",
                 "rank_weight": doc.get("rank_weight") or 1.0,
@@ -205,11 +205,31 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
     return rows
 
 
-def chunk_context(title: str, heading_path: str) -> str:
-    """ "Title > Section > Subsection", without repeating a title that is also the first heading."""
-    if heading_path.startswith(title):
-        return heading_path
-    return " > ".join(part for part in (title, heading_path) if part)
+def chunk_context(title: str, heading_path: str, table_header: str = "") -> str:
+    """ "Title > Section > Subsection", without repeating a title that is also the first heading;
+    then the header row of a table the chunk starts inside, on its own line."""
+    path = heading_path if heading_path.startswith(title) else " > ".join(p for p in (title, heading_path) if p)
+    return f"{path}\n{table_header}" if path and table_header else path or table_header
+
+
+def table_header_above(text: str, start: int) -> str:
+    """The header row of the table a chunk starting at `start` is cut from, when that row lies above
+    the chunk: rows of a long table say "3 | 12.50 | weekly" and only the header says what the
+    columns are. "" when the chunk does not start inside a table."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", line_start)
+    if not _is_row(text[line_start : line_end if line_end != -1 else len(text)]):
+        return ""
+    header_start = line_start
+    while header_start > 0:
+        previous = text.rfind("\n", 0, header_start - 1) + 1
+        if not _is_row(text[previous : header_start - 1]):
+            break
+        header_start = previous
+    if header_start == line_start:
+        return ""  # the chunk starts at the header itself
+    header_end = text.find("\n", header_start)
+    return text[header_start:header_end].strip()
 
 
 def chunk_documents(docs: pl.DataFrame, config: ChunkingConfig) -> pl.DataFrame:

@@ -247,6 +247,23 @@ def merge_and_fuse(
     return hybrid_order(pool, fused, k, weights, historical)
 
 
+def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
+    """The ranking with at most `per_document` chunks of any one document ahead of the rest.
+
+    Neighbouring chunks of one long document otherwise fill the top K and crowd out the twin that
+    answers. A document's further chunks follow, in order, after every chunk within its quota.
+    Document order (the first chunk of each) never changes. 0 leaves the ranking as it is.
+    """
+    if per_document <= 0:
+        return ranked
+    seen: dict[str, int] = {}
+    head, tail = [], []
+    for cand in ranked:
+        seen[cand.doc_id] = seen.get(cand.doc_id, 0) + 1
+        (head if seen[cand.doc_id] <= per_document else tail).append(cand)
+    return head + tail
+
+
 class UnknownSourceSetError(LookupError):
     """A query named a source-set that has no published index."""
 
@@ -266,6 +283,7 @@ class Retriever:
         rrf_k: int = RRF_K,
         candidates: int = 40,
         weights: dict[str, float] | None = None,
+        per_document: int = 2,
     ) -> None:
         self._dense_query = dense_query
         self._sparse_query = sparse_query
@@ -273,6 +291,7 @@ class Retriever:
         self.rrf_k = rrf_k
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
+        self.per_document = per_document  # chunks of one document in a result before others (diversify)
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -300,12 +319,13 @@ class Retriever:
         results = [self.lists(n, vectors, depth) for n in names]
         historical = asks_about_history(query)
         if len(results) == 1:
-            ranked = {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
+            ranked = {mode: rank(results[0], mode, historical) for mode in modes}
         else:
             # Ranks from different collections do not compare (each has its own rank 1), so merge each
             # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
             pool = [c for lists in results for c in lists.candidates.values()]
-            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
+            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical) for mode in modes}
+        ranked = {mode: diversify(hits, self.per_document)[:limit] for mode, hits in ranked.items()}
         stores = {name: self.indexes[name] for name in names}
         return {mode: complete_payloads(hits, stores) for mode, hits in ranked.items()}
 

@@ -11,10 +11,14 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 
 from fastembed import SparseTextEmbedding, TextEmbedding
 from fastembed.common.model_description import ModelSource, PoolingType
+
+from strata_pipeline.embedding.analysis import Analyzer, compound_parts
 
 OFFLINE_MODEL = "strata/all-MiniLM-L6-v2-int8"
 OFFLINE_MODEL_DIM = 384
@@ -31,6 +35,16 @@ BM25_LANGUAGES = {
     "nl": "dutch",
 }
 DEFAULT_LANGUAGE = "en"
+BM25_MODEL = "Qdrant/bm25"
+# Languages whose compounds are split (compound-split's CharSplit models), with the linking elements a
+# modifier may end in: Urlaub-s-antrag, Kunde-n-dienst; Dutch onderhoud-s-plan, klant-en-service.
+COMPOUND_LINKS = {
+    "de": ("", "s", "es", "n", "en", "e", "er", "ens"),
+    "nl": ("", "s", "en", "e"),
+}
+# Every query is analysed in these besides its detected language: English (the default) and German,
+# whose compounds short queries ("Urlaubsantrag", "Zahnriemen") need but are too short to be detected.
+QUERY_LANGUAGES = (DEFAULT_LANGUAGE, "de")
 
 
 def _package_dir(module: str) -> Path:
@@ -109,7 +123,7 @@ def _punctuation_file(models_dir: Path) -> Path:
 
 def load_sparse_model(name: str, models_dir: Path, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
     """BM25 analyses text in its own language (stemmer + stop words); other sparse models ignore it."""
-    if name == "Qdrant/bm25":
+    if name == BM25_MODEL:
         import fastembed.sparse.bm25 as bm25
 
         punctuation = set(_punctuation_file(models_dir).read_text(encoding="utf-8"))
@@ -120,6 +134,49 @@ def load_sparse_model(name: str, models_dir: Path, language: str = DEFAULT_LANGU
             language=BM25_LANGUAGES.get(language, BM25_LANGUAGES[DEFAULT_LANGUAGE]),
         )
     return SparseTextEmbedding(name, cache_dir=str(models_dir / "hub"))
+
+
+@lru_cache(maxsize=8)
+def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
+    """analysis.compound_parts over compound-split's CharSplit model and wordfreq's word list.
+
+    Both load on the first word long enough to be a compound (CharSplit's n-gram tables: about 4 s and
+    350 MB, once per process), so a process that never analyses German or Dutch never pays for them.
+    Splits are cached per word: a corpus repeats its vocabulary.
+    """
+    links = COMPOUND_LINKS[language]
+
+    @lru_cache(maxsize=200_000)
+    def split(word: str) -> tuple[str, ...]:
+        from compound_split import char_split
+        from wordfreq import zipf_frequency
+
+        return compound_parts(
+            word,
+            lambda w: char_split.split_compound(w, lang=language),
+            lambda w: zipf_frequency(w, language),
+            links,
+        )
+
+    return split
+
+
+def load_analyzer(language: str, models_dir: Path) -> Analyzer:
+    """The BM25 analysis of one language: fastembed's stop words and Snowball stemmer, plus compound
+    splitting (German, Dutch) and elided clitics as stop words (French "l'", Italian "dell'")."""
+    from py_rust_stemmers import SnowballStemmer
+
+    code = language if language in BM25_LANGUAGES else DEFAULT_LANGUAGE
+    name = BM25_LANGUAGES[code]
+    words = (prepare_bm25_stopwords(models_dir) / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    # The tokeniser cuts "l'astreinte" into "l" + "astreinte", so "l'" in the stop list never matches.
+    elided = {w.rstrip("'’") for w in words if w.endswith(("'", "’"))}
+    return Analyzer(
+        stopwords=frozenset(words) | elided,
+        stem=SnowballStemmer(name).stem_word,
+        punctuation=frozenset(_punctuation_file(models_dir).read_text(encoding="utf-8")),
+        split=_compound_splitter(code) if code in COMPOUND_LINKS else None,
+    )
 
 
 def dense_dimension(model: TextEmbedding) -> int:

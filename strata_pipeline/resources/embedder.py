@@ -9,11 +9,15 @@ import numpy as np
 from fastembed import SparseTextEmbedding, TextEmbedding
 
 from strata_pipeline.classification.language import detect_language
+from strata_pipeline.embedding.analysis import Analyzer, document_vector, query_vector
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
+    BM25_MODEL,
     DEFAULT_LANGUAGE,
+    QUERY_LANGUAGES,
     dense_dimension,
+    load_analyzer,
     load_dense_model,
     load_sparse_model,
 )
@@ -27,6 +31,11 @@ def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding:
 @lru_cache(maxsize=16)
 def _sparse(name: str, models_dir: str, language: str) -> SparseTextEmbedding:
     return load_sparse_model(name, Path(models_dir), language)
+
+
+@lru_cache(maxsize=16)
+def _analyzer(models_dir: str, language: str) -> Analyzer:
+    return load_analyzer(language, Path(models_dir))
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -51,11 +60,16 @@ class EmbedderResource(dg.ConfigurableResource):
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:
         return list(self._dense_model().embed(list(texts), batch_size=self.batch_size))
 
+    def _analyzer(self, language: str) -> Analyzer:
+        return _analyzer(self.models_dir, language if language in BM25_LANGUAGES else DEFAULT_LANGUAGE)
+
     def embed_sparse(
         self, texts: Sequence[str], languages: Sequence[str] | None = None
     ) -> list[tuple[list[int], list[float]]]:
-        """BM25 vectors, each text analysed in its own language (stemmer and stop words)."""
+        """BM25 vectors, each text analysed in its own language (stemmer, stop words, compounds)."""
         languages = list(languages) if languages is not None else [DEFAULT_LANGUAGE] * len(texts)
+        if self.sparse_model == BM25_MODEL:
+            return [document_vector(text, self._analyzer(lang)) for text, lang in zip(texts, languages, strict=True)]
         vectors: list[tuple[list[int], list[float]]] = [([], [])] * len(texts)
         for language in set(languages):
             positions = [i for i, lang in enumerate(languages) if lang == language]
@@ -68,10 +82,16 @@ class EmbedderResource(dg.ConfigurableResource):
         return next(iter(self._dense_model().query_embed(text))).tolist()
 
     def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
-        """The query analysed in English and, when it reads as another supported language, in that one
-        too: short queries are hard to identify, so both stemmings are kept (the union)."""
+        """BM25: the query analysed in English, in German (its compounds split) and, when it reads as
+        another supported language, in that one too: short queries are hard to identify, so every
+        analysis is kept (the union). Each document has only its own language's analysis; the query
+        meets every one of them."""
+        detected = detect_language(text) or DEFAULT_LANGUAGE
+        if self.sparse_model == BM25_MODEL:
+            languages = dict.fromkeys([*QUERY_LANGUAGES, detected])
+            return query_vector(text, [self._analyzer(language) for language in languages])
         weights: dict[int, float] = {}
-        for language in {DEFAULT_LANGUAGE, detect_language(text) or DEFAULT_LANGUAGE}:
+        for language in {DEFAULT_LANGUAGE, detected}:
             vector = next(iter(self._sparse_model(language).query_embed(text)))
             for index, value in zip(vector.indices.tolist(), vector.values.tolist(), strict=True):
                 weights[index] = max(weights.get(index, 0.0), value)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import mmh3
 from fastembed.common.utils import remove_non_alphanumeric
@@ -53,6 +53,13 @@ class Analyzer:
     # Parts of a lower-case word when it is a compound, else () (see compound_parts). None: no splitting.
     split: Callable[[str], tuple[str, ...]] | None = None
     token_max_length: int = TOKEN_MAX_LENGTH
+
+
+def guessed(analyzer: Analyzer, default: Analyzer) -> Analyzer:
+    """`analyzer` for a query that may not be in its language: the default language's stop words are
+    dropped too, so the German guess at an English query does not bring back "get" or "should" (not
+    German stop words) to match English text where "gets" stems to "get"."""
+    return replace(analyzer, stopwords=analyzer.stopwords | default.stopwords)
 
 
 def tokens(text: str) -> list[str]:

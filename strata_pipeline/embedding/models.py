@@ -42,9 +42,10 @@ COMPOUND_LINKS = {
     "de": ("", "s", "es", "n", "en", "e", "er", "ens"),
     "nl": ("", "s", "en", "e"),
 }
-# Every query is analysed in these besides its detected language: English (the default) and German,
-# whose compounds short queries ("Urlaubsantrag", "Zahnriemen") need but are too short to be detected.
-QUERY_LANGUAGES = (DEFAULT_LANGUAGE, "de")
+# Besides English (the default) and its detected language, every query is analysed in these on the
+# chance it is written in one: German compounds matter most in short queries ("Urlaubsantrag",
+# "Zahnriemen"), and those are too short to be detected.
+QUERY_GUESSES = ("de",)
 
 
 def _package_dir(module: str) -> Path:

@@ -9,13 +9,13 @@ import numpy as np
 from fastembed import SparseTextEmbedding, TextEmbedding
 
 from strata_pipeline.classification.language import detect_language
-from strata_pipeline.embedding.analysis import Analyzer, document_vector, query_vector
+from strata_pipeline.embedding.analysis import Analyzer, document_vector, guessed, query_vector
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
     BM25_MODEL,
     DEFAULT_LANGUAGE,
-    QUERY_LANGUAGES,
+    QUERY_GUESSES,
     dense_dimension,
     load_analyzer,
     load_dense_model,
@@ -36,6 +36,11 @@ def _sparse(name: str, models_dir: str, language: str) -> SparseTextEmbedding:
 @lru_cache(maxsize=16)
 def _analyzer(models_dir: str, language: str) -> Analyzer:
     return load_analyzer(language, Path(models_dir))
+
+
+@lru_cache(maxsize=16)
+def _guessed(models_dir: str, language: str) -> Analyzer:
+    return guessed(_analyzer(models_dir, language), _analyzer(models_dir, DEFAULT_LANGUAGE))
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -82,14 +87,15 @@ class EmbedderResource(dg.ConfigurableResource):
         return next(iter(self._dense_model().query_embed(text))).tolist()
 
     def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
-        """BM25: the query analysed in English, in German (its compounds split) and, when it reads as
-        another supported language, in that one too: short queries are hard to identify, so every
+        """BM25: the query analysed in English, in its detected language and, unless detected, in German
+        (its compounds split, English stop words dropped): short queries are hard to identify, so every
         analysis is kept (the union). Each document has only its own language's analysis; the query
         meets every one of them."""
         detected = detect_language(text) or DEFAULT_LANGUAGE
         if self.sparse_model == BM25_MODEL:
-            languages = dict.fromkeys([*QUERY_LANGUAGES, detected])
-            return query_vector(text, [self._analyzer(language) for language in languages])
+            analyzers = [self._analyzer(language) for language in dict.fromkeys([DEFAULT_LANGUAGE, detected])]
+            guesses = [language for language in QUERY_GUESSES if language not in (DEFAULT_LANGUAGE, detected)]
+            return query_vector(text, analyzers + [_guessed(self.models_dir, language) for language in guesses])
         weights: dict[int, float] = {}
         for language in {DEFAULT_LANGUAGE, detected}:
             vector = next(iter(self._sparse_model(language).query_embed(text)))

@@ -45,6 +45,12 @@ def test_a_german_compound_in_a_short_query_is_split_too(embedder: EmbedderResou
     assert shared(belt, embedder.query_sparse("Riemen"))
 
 
+def test_the_german_guess_at_an_english_query_brings_back_no_english_stop_word(embedder: EmbedderResource) -> None:
+    """The word "get" is an English stop word but not a German one, and "gets" in English stems to it."""
+    doc = embedder.embed_sparse(["The technician gets help from the expert."], ["en"])[0]
+    assert shared(doc, embedder.query_sparse("Should I get help?")) == {term_id("help")}
+
+
 def test_the_exact_compound_matches_more_terms_than_its_parts_apart(embedder: EmbedderResource) -> None:
     compound, apart = embedder.embed_sparse(
         ["Der Urlaubsantrag liegt vor.", "Der Antrag auf Urlaub liegt vor."], ["de", "de"]

@@ -42,9 +42,8 @@ COMPOUND_LINKS = {
     "de": ("", "s", "es", "n", "en", "e", "er", "ens"),
     "nl": ("", "s", "en", "e"),
 }
-# Besides English (the default) and its detected language, every query is analysed in these on the
-# chance it is written in one: German compounds matter most in short queries ("Urlaubsantrag",
-# "Zahnriemen"), and those are too short to be detected.
+# A query not detected as English is also analysed in these, on the chance it is written in one:
+# German compounds matter most in short queries ("Urlaubsantrag", "Zahnriemen"), too short to detect.
 QUERY_GUESSES = ("de",)
 
 

@@ -87,15 +87,19 @@ class EmbedderResource(dg.ConfigurableResource):
         return next(iter(self._dense_model().query_embed(text))).tolist()
 
     def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
-        """BM25: the query analysed in English, in its detected language and, unless detected, in German
-        (its compounds split, English stop words dropped): short queries are hard to identify, so every
-        analysis is kept (the union). Each document has only its own language's analysis; the query
-        meets every one of them."""
-        detected = detect_language(text) or DEFAULT_LANGUAGE
+        """BM25: the query analysed in English and in its detected language, kept together (the union).
+        A query not detected as English, most often one too short to detect at all, is also analysed in
+        German (compounds split, English stop words dropped): "Urlaubsantrag" or "Riemen" cannot be
+        told from English, and a German chunk holds only German terms. An English question is analysed
+        as before, and does not load the compound splitter."""
+        language = detect_language(text)  # "" when too short to tell
+        detected = language or DEFAULT_LANGUAGE
         if self.sparse_model == BM25_MODEL:
-            analyzers = [self._analyzer(language) for language in dict.fromkeys([DEFAULT_LANGUAGE, detected])]
-            guesses = [language for language in QUERY_GUESSES if language not in (DEFAULT_LANGUAGE, detected)]
-            return query_vector(text, analyzers + [_guessed(self.models_dir, language) for language in guesses])
+            analyzers = [self._analyzer(code) for code in dict.fromkeys([DEFAULT_LANGUAGE, detected])]
+            if language != DEFAULT_LANGUAGE:
+                guesses = [code for code in QUERY_GUESSES if code != detected]
+                analyzers += [_guessed(self.models_dir, code) for code in guesses]
+            return query_vector(text, analyzers)
         weights: dict[int, float] = {}
         for language in {DEFAULT_LANGUAGE, detected}:
             vector = next(iter(self._sparse_model(language).query_embed(text)))

@@ -51,6 +51,13 @@ def test_the_german_guess_at_an_english_query_brings_back_no_english_stop_word(e
     assert shared(doc, embedder.query_sparse("Should I get help?")) == {term_id("help")}
 
 
+def test_an_english_question_is_analysed_as_before(embedder: EmbedderResource, models_dir: Path) -> None:
+    """Detected as English, it gets the English analysis only: no German guess, no splitter loaded."""
+    question = "How often must the toothed belt of axis 5 on the RX-200 be replaced?"
+    english = next(iter(load_sparse_model("Qdrant/bm25", models_dir, "en").query_embed(question)))
+    assert set(embedder.query_sparse(question)[0]) == set(english.indices.tolist())
+
+
 def test_the_exact_compound_matches_more_terms_than_its_parts_apart(embedder: EmbedderResource) -> None:
     compound, apart = embedder.embed_sparse(
         ["Der Urlaubsantrag liegt vor.", "Der Antrag auf Urlaub liegt vor."], ["de", "de"]

@@ -141,7 +141,7 @@ def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
     """analysis.compound_parts over compound-split's CharSplit model and wordfreq's word list.
 
     Both load on the first word long enough to be a compound (CharSplit's n-gram tables: about 4 s and
-    350 MB, once per process), so a process that never analyses German or Dutch never pays for them.
+    370 MB, once per process), so a process that never analyses German or Dutch never pays for them.
     Splits are cached per word: a corpus repeats its vocabulary.
     """
     links = COMPOUND_LINKS[language]

@@ -33,14 +33,16 @@ TOKEN_MAX_LENGTH = 40
 # A compound has two parts of at least MIN_PART letters. Shorter pieces ("Öl", "Arm") are too often a
 # chance substring ("Roboter" is not "Robo" + "ter"); missing those few compounds is the cheaper error.
 MIN_PART = 4
-# Zipf frequency (log10 per billion words) from which a piece counts as a word of its own: 3 is about
-# once per million words; below it, word lists are full of abbreviations and names ("stan", "schw").
+# A piece counts as a word of its own when its Zipf frequency (log10 per billion words) is above this:
+# more often than once per million words. Lower, the cuts it adds are half junk ("verh" + "aken",
+# "einge" + "rammt", "vivi" + "sektionen"); at 3.5 most of the cuts it loses are real ("Kolben" +
+# "Ente", "Messing" + "Rohr", "Deich" + "Krone") and so are "Riemen" (3.38) and "Abholung" (3.28).
 MIN_ZIPF = 3.0
+# A compound is cut into at most this many parts ("Zahn" + "Riemen" + "Wechsel").
+MAX_PARTS = 3
 VOWEL = re.compile(r"[aeiouyäöüàâéèêëîïôûù]")
 
 Sparse = tuple[list[int], list[float]]
-# A splitter's ranked guesses for one lower-case word: (score, modifier, head), best first.
-Candidates = Callable[[str], Sequence[tuple[float, str, str]]]
 
 
 @dataclass(frozen=True)
@@ -134,50 +136,66 @@ def query_vector(text: str, analyzers: Iterable[Analyzer]) -> Sparse:
 
 def compound_parts(
     word: str,
-    candidates: Candidates,
     zipf: Callable[[str], float],
     links: Sequence[str] = ("",),
     min_zipf: float = MIN_ZIPF,
+    max_parts: int = MAX_PARTS,
 ) -> tuple[str, ...]:
     """The parts of a lower-case compound, or () when `word` is not one.
 
-    The splitter library proposes where to cut (ranked); a word list decides which cut is real. The
-    first cut whose modifier (less a linking element such as the s of "Urlaubs-") and head are each a
-    word more frequent than `word` itself, or a compound by the same rule, wins. The frequency test
-    keeps ordinary words whole ("Urlaub" is not "Url" + "aub", "Deutschland" not "deutsch" + "land"):
-    a real compound is rarer than its parts.
+    Every way of cutting `word` into 2 to `max_parts` pieces of at least MIN_PART letters is tried, a
+    piece before a cut optionally ending in a linking element from `links` (the s of "Urlaubs-", the n
+    of "Kunden-"). A cut is kept only when every piece is a word of the language (`zipf` above
+    `min_zipf`) more frequent than `word` itself: a real compound is rarer than its parts, so ordinary
+    words stay whole ("Urlaub" is not "Url" + "aub", "Deutschland" not "deutsch" + "land").
+
+    Of the cuts kept, the one with the fewest pieces wins (a third piece only where a piece is no word
+    itself: "Zahn" + "Riemen" + "Wechsel", as "zahnriemen" is rare), then the one whose rarest piece
+    is most frequent. Fewest pieces first keeps "Netto" + "Vermögen" from "nett" + "over" + "mögen"
+    and "Onderhoud" + "plan" from "onder" + "houd" + "plan", whose rarest pieces are more frequent.
+
+    A piece before a cut is reported as written where that is a word ("urlaubs", "kunden": the stemmer
+    reduces them as it does in running text), else without its linking element ("wartungs" ->
+    "wartung"); its frequency is that of its most frequent reading.
     """
-    memo: dict[str, tuple[str, ...]] = {}
-
-    def split(w: str) -> tuple[str, ...]:
-        if w not in memo:
-            memo[w] = ()  # guards against a splitter proposing `w` itself
-            memo[w] = _split(w)
-        return memo[w]
-
-    def piece(p: str, limit: float) -> tuple[str, ...]:
-        if len(p) < MIN_PART or not p.isalpha() or not VOWEL.search(p):
-            return ()
-        if zipf(p) >= min_zipf and zipf(p) > limit:
-            return (p,)  # a word in its own right stays whole: "Unterweisung", not "unter" + "weisung"
-        return split(p)  # else it must be a compound itself: "zahnriemen" in "Zahnriemenwechsel"
-
-    def _split(w: str) -> tuple[str, ...]:
-        if len(w) < 2 * MIN_PART:
-            return ()
-        limit = zipf(w)
-        for _score, modifier, head in candidates(w):
-            modifier, head = modifier.lower(), head.lower()
-            if modifier + head != w:
-                continue
-            head_parts = piece(head, limit)
-            if not head_parts:
-                continue
-            for link in links:
-                if modifier.endswith(link) and len(modifier) > len(link):
-                    modifier_parts = piece(modifier[: len(modifier) - len(link)], limit)
-                    if modifier_parts:
-                        return modifier_parts + head_parts
+    n = len(word)
+    if n < 2 * MIN_PART or max_parts < 2:
         return ()
+    limit = zipf(word)
+    known: dict[str, float] = {}
 
-    return split(word)
+    def frequency(piece: str) -> float:
+        """`piece`'s Zipf frequency if it is a word that can be a part of `word` (never `word`), else -1."""
+        if piece not in known:
+            f = zipf(piece) if len(piece) >= MIN_PART and piece.isalpha() and VOWEL.search(piece) else -1.0
+            known[piece] = f if f > min_zipf and f > limit else -1.0
+        return known[piece]
+
+    def modifier(written: str) -> tuple[str, float] | None:
+        """A piece before a cut as reported (its first reading in `links` order that is a word) and the
+        frequency of its most frequent reading; None when no reading is a word."""
+        readings = [written[: len(written) - len(link)] for link in links if written.endswith(link)]
+        words = [r for r in readings if frequency(r) >= 0]
+        return (words[0], max(map(frequency, words))) if words else None
+
+    # cuts[(i, k)]: the cut of word[i:] into 1 to k pieces with the fewest pieces, then the most
+    # frequent rarest piece, as (-pieces, that frequency, pieces); None when word[i:] cannot be cut so.
+    Cut = tuple[int, float, tuple[str, ...]]
+    cuts: dict[tuple[int, int], Cut | None] = {}
+
+    def cut(i: int, k: int) -> Cut | None:
+        if (i, k) not in cuts:
+            f = frequency(word[i:])
+            found: Cut | None = (-1, f, (word[i:],)) if f >= 0 else None
+            for j in range(i + MIN_PART, n - MIN_PART + 1) if k > 1 else ():
+                head = modifier(word[i:j])
+                rest = cut(j, k - 1) if head is not None else None
+                if head is not None and rest is not None:
+                    option = (rest[0] - 1, min(head[1], rest[1]), (head[0], *rest[2]))
+                    if found is None or option[:2] > found[:2]:
+                        found = option
+            cuts[(i, k)] = found
+        return cuts[(i, k)]
+
+    found = cut(0, max_parts)
+    return found[2] if found is not None else ()

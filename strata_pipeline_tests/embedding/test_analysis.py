@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -77,6 +79,15 @@ def test_the_exact_compound_matches_more_terms_than_its_parts_apart(embedder: Em
         ("wartungsplan", ("wartung", "plan")),
         ("kundendienst", ("kunden", "dienst")),
         ("ersatzteilliste", ("ersatz", "teil", "liste")),
+        ("krankenversicherung", ("kranken", "versicherung")),
+        ("stromzähler", ("strom", "zähler")),
+        ("fahrzeugschein", ("fahrzeug", "schein")),
+        ("datenschutzerklärung", ("datenschutz", "erklärung")),  # a word part stays whole, not daten+schutz
+        ("wasserhahn", ("wasser", "hahn")),
+        ("rechnungsadresse", ("rechnung", "adresse")),  # "rechnungs" is no word: the s goes
+        ("nettovermögen", ("netto", "vermögen")),  # not "nett" + "over" + "mögen": fewest pieces first
+        ("kindergarten", ("kinder", "garten")),  # lexicalised, but both parts are more common: split
+        ("straßenbahn", ("straßen", "bahn")),
     ],
 )
 def test_german_compounds_split_into_their_parts(german: Analyzer, word: str, parts: tuple[str, ...]) -> None:
@@ -85,7 +96,20 @@ def test_german_compounds_split_into_their_parts(german: Analyzer, word: str, pa
 
 
 @pytest.mark.parametrize(
-    "word", ["roboter", "urlaub", "antrag", "bestellung", "geschwindigkeit", "deutschland", "verantwortung"]
+    "word",
+    [
+        "roboter",
+        "urlaub",
+        "antrag",
+        "bestellung",
+        "geschwindigkeit",
+        "deutschland",
+        "verantwortung",
+        "bahnhof",  # "hof" is under four letters
+        "führerschein",  # more common than "schein": lexicalised compounds as common as a part stay whole
+        "krankenhaus",  # more common than "kranken"
+        "donnerstag",  # more common than "donner" ("tag" is under four letters anyway)
+    ],
 )
 def test_a_word_that_is_not_a_compound_stays_whole(german: Analyzer, word: str) -> None:
     assert german.split is not None
@@ -140,21 +164,78 @@ def test_english_keeps_its_single_letters(models_dir: Path) -> None:
     assert "s" in analyse("the robot's arm", load_analyzer("en", models_dir))[0]
 
 
-def test_the_splitter_keeps_the_first_ranked_cut_whose_pieces_are_words() -> None:
-    """compound_parts with a stand-in splitter and word list: the rule alone, without either library."""
-    ranked = {
-        "urlaubsantrag": [(0.9, "urlaubsan", "trag"), (0.8, "urlaubs", "antrag")],
-        "urlaub": [(0.5, "url", "aub")],
-    }
-    frequency = {"urlaub": 4.8, "antrag": 4.6, "trag": 2.0, "urlaubsan": 0.0}
+@pytest.mark.parametrize(
+    ("word", "parts"),
+    [
+        ("onderhoudsplan", ("onderhoud", "plan")),  # not "onder" + "houd" + "plan"
+        ("klantenservice", ("klanten", "service")),
+        ("ziektekostenverzekering", ("ziekte", "kosten", "verzekering")),
+        ("vergunningaanvraag", ("vergunning", "aanvraag")),
+        ("ziekenhuis", ()),
+        ("verantwoordelijkheid", ()),
+    ],
+)
+def test_dutch_compounds_split_into_their_parts(models_dir: Path, word: str, parts: tuple[str, ...]) -> None:
+    dutch = load_analyzer("nl", models_dir)
+    assert dutch.split is not None
+    assert dutch.split(word) == parts
 
-    def parts(word: str) -> tuple[str, ...]:
-        return compound_parts(word, lambda w: ranked.get(w, []), lambda w: frequency.get(w, 0.0), ("", "s"))
 
-    assert parts("urlaubsantrag") == ("urlaub", "antrag")  # "trag" is no word; "urlaubs" loses its s
-    assert parts("urlaub") == ()  # too short to hold two parts of four letters
-    frequency["urlaubsantrag"] = 5.0  # a word more common than its would-be parts is not split
-    assert parts("urlaubsantrag") == ()
+def _stand_in(frequency: dict[str, float]) -> Callable[[str], float]:
+    return lambda w: frequency.get(w, 0.0)
+
+
+def test_a_cut_needs_every_piece_a_word_more_common_than_the_compound() -> None:
+    """compound_parts with a stand-in word list: the rule alone, without wordfreq."""
+    frequency = {"urlaub": 4.8, "antrag": 4.6, "trag": 2.9, "urlaubsan": 3.5}
+    zipf = _stand_in(frequency)
+    assert compound_parts("urlaubsantrag", zipf, ("", "s")) == ("urlaub", "antrag")  # "trag" is no word
+    assert compound_parts("urlaubsantrag", zipf, ("",)) == ()  # "urlaubs" is a word only less its s
+    assert compound_parts("urlaub", zipf, ("", "s")) == ()  # too short to hold two parts of four letters
+    frequency["urlaubsantrag"] = 4.7  # more common than one of its would-be parts: stays whole
+    assert compound_parts("urlaubsantrag", zipf, ("", "s")) == ()
+    frequency["urlaubsantrag"] = 3.0
+    assert compound_parts("urlaubsantrag", zipf, ("", "s"), min_zipf=4.7) == ()  # "antrag" under the line
+
+
+def test_the_fewest_pieces_win_then_the_most_frequent_rarest_piece() -> None:
+    frequency = {"abcd": 5.0, "efgh": 5.0, "ijkl": 5.0, "abcdefgh": 3.5, "efghijkl": 3.2}
+    zipf = _stand_in(frequency)
+    # Two two-piece cuts, rarest pieces 3.5 and 3.2: the first; not the three-piece cut (rarest 5.0).
+    assert compound_parts("abcdefghijkl", zipf) == ("abcdefgh", "ijkl")
+    frequency |= {"abcde": 4.0, "fghijkl": 3.9}  # a third two-piece cut, rarest piece 3.9
+    assert compound_parts("abcdefghijkl", zipf) == ("abcde", "fghijkl")
+    for word in ("abcde", "abcdefgh", "efghijkl"):
+        del frequency[word]  # no two-piece cut left: three pieces
+    assert compound_parts("abcdefghijkl", zipf) == ("abcd", "efgh", "ijkl")
+    assert compound_parts("abcdefghijkl", zipf, max_parts=2) == ()
+    four = _stand_in({"abcd": 5.0, "efgh": 5.0, "ijkl": 5.0, "mnop": 5.0})
+    assert compound_parts("abcdefghijklmnop", four) == ()  # at most three pieces
+
+
+def test_a_modifier_is_reported_as_written_when_that_is_a_word() -> None:
+    """ "urlaubs" as written (the stemmer reduces it), "wartung" less its s as "wartungs" is no word."""
+    frequency = {"urlaub": 4.8, "urlaubs": 3.4, "antrag": 4.6, "wartung": 3.7, "plan": 4.9}
+    zipf = _stand_in(frequency)
+    assert compound_parts("urlaubsantrag", zipf, ("", "s")) == ("urlaubs", "antrag")
+    assert compound_parts("wartungsplan", zipf, ("", "s")) == ("wartung", "plan")
+
+
+def test_any_splitter_can_stand_in_for_the_default(german: Analyzer) -> None:
+    """Analyzer.split is the seam: a word -> parts callable, whatever proposes the cuts."""
+    other = replace(german, split=lambda w: ("urlaub", "antrag") if w == "urlaubsantrag" else ())
+    assert analyse("Urlaubsantrag", other) == (["urlaubsantrag", "urlaub", "antrag"], 1)
+
+
+@pytest.mark.parametrize("language", ["de", "nl"])
+def test_the_word_list_lookup_is_wordfreqs(language: str) -> None:
+    from wordfreq import zipf_frequency
+
+    from strata_pipeline.embedding.models import _zipf
+
+    zipf = _zipf(language)
+    words = ["urlaub", "Urlaubs", "straße", "STRASSE", "zähler", "ziekenhuis", "urlaubsantrag", "plan", "xqzt"]
+    assert [zipf(w) for w in words] == [zipf_frequency(w, language, wordlist="small") for w in words]
 
 
 def test_term_ids_are_fastembeds() -> None:

@@ -12,6 +12,7 @@ import numpy as np
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.engine import PointStore
+from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
@@ -50,6 +51,14 @@ class QueryEngine:
                 raise ValueError(
                     f"Index {version.source_set}/{version.version} was built with {version.model!r} but the "
                     f"configured embedding model is {embedder.model!r}. Set STRATA_EMBED_MODEL to match, or re-index."
+                )
+            if version.schema != INDEX_SCHEMA:
+                # Queries are analysed the way this code indexes (INDEX_SCHEMA); an older index would
+                # quietly miss terms (e.g. German compound parts) rather than fail.
+                raise ValueError(
+                    f"Index {version.source_set}/{version.version} has index schema {version.schema}; this "
+                    f"version reads schema {INDEX_SCHEMA}. Re-index it: strata materialize --source-set "
+                    f"{version.source_set}."
                 )
         self.versions = dict(versions)
         self.embedder = embedder

@@ -9,11 +9,15 @@ import numpy as np
 from fastembed import SparseTextEmbedding, TextEmbedding
 
 from strata_pipeline.classification.language import detect_language
+from strata_pipeline.embedding.analysis import Analyzer, document_vector, guessed, query_vector
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
+    BM25_MODEL,
     DEFAULT_LANGUAGE,
+    QUERY_GUESSES,
     dense_dimension,
+    load_analyzer,
     load_dense_model,
     load_sparse_model,
 )
@@ -27,6 +31,16 @@ def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding:
 @lru_cache(maxsize=16)
 def _sparse(name: str, models_dir: str, language: str) -> SparseTextEmbedding:
     return load_sparse_model(name, Path(models_dir), language)
+
+
+@lru_cache(maxsize=16)
+def _analyzer(models_dir: str, language: str) -> Analyzer:
+    return load_analyzer(language, Path(models_dir))
+
+
+@lru_cache(maxsize=16)
+def _guessed(models_dir: str, language: str) -> Analyzer:
+    return guessed(_analyzer(models_dir, language), _analyzer(models_dir, DEFAULT_LANGUAGE))
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -51,11 +65,16 @@ class EmbedderResource(dg.ConfigurableResource):
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:
         return list(self._dense_model().embed(list(texts), batch_size=self.batch_size))
 
+    def _analyzer(self, language: str) -> Analyzer:
+        return _analyzer(self.models_dir, language if language in BM25_LANGUAGES else DEFAULT_LANGUAGE)
+
     def embed_sparse(
         self, texts: Sequence[str], languages: Sequence[str] | None = None
     ) -> list[tuple[list[int], list[float]]]:
-        """BM25 vectors, each text analysed in its own language (stemmer and stop words)."""
+        """BM25 vectors, each text analysed in its own language (stemmer, stop words, compounds)."""
         languages = list(languages) if languages is not None else [DEFAULT_LANGUAGE] * len(texts)
+        if self.sparse_model == BM25_MODEL:
+            return [document_vector(text, self._analyzer(lang)) for text, lang in zip(texts, languages, strict=True)]
         vectors: list[tuple[list[int], list[float]]] = [([], [])] * len(texts)
         for language in set(languages):
             positions = [i for i, lang in enumerate(languages) if lang == language]
@@ -68,10 +87,21 @@ class EmbedderResource(dg.ConfigurableResource):
         return next(iter(self._dense_model().query_embed(text))).tolist()
 
     def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
-        """The query analysed in English and, when it reads as another supported language, in that one
-        too: short queries are hard to identify, so both stemmings are kept (the union)."""
+        """BM25: the query analysed in English and in its detected language, kept together (the union).
+        A query not detected as English, most often one too short to detect at all, is also analysed in
+        German (compounds split, English stop words dropped): "Urlaubsantrag" or "Riemen" cannot be
+        told from English, and a German chunk holds only German terms. An English question is analysed
+        as before, and does not load the compound splitter."""
+        language = detect_language(text)  # "" when too short to tell
+        detected = language or DEFAULT_LANGUAGE
+        if self.sparse_model == BM25_MODEL:
+            analyzers = [self._analyzer(code) for code in dict.fromkeys([DEFAULT_LANGUAGE, detected])]
+            if language != DEFAULT_LANGUAGE:
+                guesses = [code for code in QUERY_GUESSES if code != detected]
+                analyzers += [_guessed(self.models_dir, code) for code in guesses]
+            return query_vector(text, analyzers)
         weights: dict[int, float] = {}
-        for language in {DEFAULT_LANGUAGE, detect_language(text) or DEFAULT_LANGUAGE}:
+        for language in {DEFAULT_LANGUAGE, detected}:
             vector = next(iter(self._sparse_model(language).query_embed(text)))
             for index, value in zip(vector.indices.tolist(), vector.values.tolist(), strict=True):
                 weights[index] = max(weights.get(index, 0.0), value)

@@ -17,7 +17,7 @@ from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
-from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
+from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, diversify, parents
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,9 @@ class Explained:
 class EngineConfig:
     rrf_k: int = RRF_K
     candidates: int = 40
+    # Chunks of one document in the top k before other documents get a turn (retrieval.search.diversify):
+    # neighbouring chunks of one long document otherwise fill the results. 0 turns it off.
+    per_document: int = 2
     answer: AnswerConfig = field(default_factory=AnswerConfig)
 
 
@@ -106,9 +109,10 @@ class QueryEngine:
     def explain(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Explained]:
         """Every candidate the retrievers returned, with its ranks, fused score, rerank score and fate.
 
-        Without a reranker the fused order decides, rerank scores are None, and the only reason to drop
-        a candidate is "beyond top k". With one, the top N fused candidates are scored and reordered, so
-        a candidate may also be "below rerank floor F" or, past N, "beyond top N fused (not reranked)".
+        Without a reranker the fused order decides (then `diversify`), rerank scores are None, and the
+        only reason to drop a candidate is "beyond top k". With one, the top N fused candidates are
+        scored and reordered, so a candidate may also be "below rerank floor F" or, past N, "beyond
+        top N fused (not reranked)".
         """
         text = self.redact_query(query).text
         if self.reranker is None:
@@ -116,6 +120,10 @@ class QueryEngine:
         else:
             pool = self.retriever.search(text, max(self.retriever.candidates, self._rerank_depth(k)), source_sets)
             fates = [(r.candidate, r.score, r.dropped) for r in self._rerank(text, pool, k)]
+        # The kept candidates in the order results use: at most `per_document` chunks of a document first.
+        kept = diversify([c for c, _, dropped in fates if dropped is None], self.config.per_document)
+        by_id = {c.point_id: (c, score, dropped) for c, score, dropped in fates}
+        fates = [by_id[c.point_id] for c in kept] + [f for f in fates if f[2] is not None]
         explained, position = [], 0
         for cand, score, dropped in fates:
             if dropped is None:
@@ -132,20 +140,28 @@ class QueryEngine:
         modes = self.modes if modes is None else modes
         text = self.redact_query(query).text
         if RERANKED_MODE not in modes:
-            return self.retriever.search_modes(text, k, source_sets, modes)
-        depth = self._rerank_depth(k)
+            ranked = self.retriever.search_modes(text, self._depth(k), source_sets, modes)
+            return {mode: self._diverse(hits, k) for mode, hits in ranked.items()}
+        depth = max(self._rerank_depth(k), self._depth(k))
         plain = tuple(dict.fromkeys([*(m for m in modes if m != RERANKED_MODE), "hybrid"]))
         ranked = self.retriever.search_modes(text, depth, source_sets, plain)
-        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"], k), k)
-        return {mode: ranked[mode][:k] for mode in modes}
+        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"][: self._rerank_depth(k)], k))
+        return {mode: self._diverse(ranked[mode], k) for mode in modes}
+
+    def _depth(self, k: int) -> int:
+        """How deep to rank before diversifying: deep enough that other documents can move up."""
+        return max(k, self.config.candidates) if self.config.per_document else k
+
+    def _diverse(self, ranked: list[Candidate], k: int) -> list[Candidate]:
+        return diversify(ranked, self.config.per_document)[:k]
 
     def _search_redacted(
         self, query: str, k: int, source_sets: list[str] | None, mode: str = "hybrid"
     ) -> list[Candidate]:
         if mode == RERANKED_MODE or (mode == "hybrid" and self.reranker is not None):
             pool = self.retriever.search(query, self._rerank_depth(k), source_sets)
-            return self._kept(self._rerank(query, pool, k), k)
-        return self.retriever.search(query, k, source_sets, mode)
+            return self._diverse(self._kept(self._rerank(query, pool, k)), k)
+        return self._diverse(self.retriever.search(query, self._depth(k), source_sets, mode), k)
 
     def _rerank_depth(self, k: int) -> int:
         """How many fused candidates the reranker scores: the configured N, and always enough to fill k."""
@@ -160,9 +176,9 @@ class QueryEngine:
         return rerank(pool, self.reranker.scorer(query), self.reranker.floor, self._rerank_depth(k))
 
     @staticmethod
-    def _kept(reranked: list[Reranked], k: int) -> list[Candidate]:
-        """The results of a rerank: candidates it kept (the floor passed), best first, at most k."""
-        return [r.candidate for r in reranked if r.dropped is None][:k]
+    def _kept(reranked: list[Reranked]) -> list[Candidate]:
+        """The results of a rerank: candidates it kept (the floor passed), best first."""
+        return [r.candidate for r in reranked if r.dropped is None]
 
     def ask(
         self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.indexing.store import DENSE, SPARSE
-from strata_pipeline.retrieval.priors import apply_priors, asks_about_history, prior_of, weighted
-from strata_pipeline.retrieval.search import Candidate, Lists, merge_and_fuse, rank
+from strata_pipeline.retrieval.priors import History, apply_priors, asks_about_history, history_of, prior_of, weighted
+from strata_pipeline.retrieval.search import Candidate, Lists, diversify, merge_and_fuse, rank
 
 
 @pytest.mark.parametrize(
@@ -32,6 +32,30 @@ def test_prior_of_payloads() -> None:
     assert prior_of(archived, historical=False) == 0.8
     assert prior_of(archived, historical=True) == 1.0  # "the old policy" wants the old policy
     assert weighted(0.5, 0.8) == pytest.approx(0.4) and weighted(-0.5, 0.8) == pytest.approx(-0.625)
+
+
+def test_a_query_naming_a_year_or_version_wants_the_document_that_carries_it() -> None:
+    assert history_of("In the 2023 MFA procedure, how long was the code valid?") == History(False, frozenset({"2023"}))
+    assert history_of("What did policy V2 say?").names == {"v2"}
+    assert history_of("What does the current policy say?") == History()
+    archived = {"doc_id": "access/archive/mfa-enrolment-2023.md", "rank_weight": 0.8, "superseded": True}
+    assert prior_of(archived, history_of("the 2023 MFA procedure")) == 1.0
+    assert prior_of(archived, history_of("the 2025 MFA procedure")) == 0.8  # another year: still demoted
+    assert prior_of(archived, history_of("the MFA procedure")) == 0.8
+    titled = {"doc_id": "policies/archive/remote.md", "title": "Remote access policy v2", "superseded": True,
+              "rank_weight": 0.8}  # fmt: skip
+    assert prior_of(titled, history_of("remote access under v2")) == 1.0
+    assert prior_of({"doc_id": "a-2023.md", "rank_weight": 0.95}, history_of("2023")) == 0.95  # only superseded
+
+
+def test_diversify_lets_other_documents_in_before_a_third_chunk_of_one() -> None:
+    def c(doc: str, n: int) -> Candidate:
+        return Candidate(f"{doc}#{n}", {"doc_id": doc, "chunk_id": f"{doc}#{n}"})
+
+    ranked = [c("a", 0), c("a", 1), c("a", 2), c("b", 0), c("a", 3), c("c", 0)]
+    assert [x.point_id for x in diversify(ranked, 2)] == ["a#0", "a#1", "b#0", "c#0", "a#2", "a#3"]
+    assert [x.point_id for x in diversify(ranked, 1)] == ["a#0", "b#0", "c#0", "a#1", "a#2", "a#3"]
+    assert diversify(ranked, 0) == ranked
 
 
 def cand(name: str, dense: int, sparse: int, **payload: object) -> Candidate:

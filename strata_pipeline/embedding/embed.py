@@ -29,7 +29,9 @@ def _cells(line: str) -> list[str] | None:
     stripped = line.strip()
     if " | " not in stripped and not stripped.startswith("|") and not stripped.endswith(" |"):
         return None
-    return [cell.strip() for cell in stripped.strip("|").split("|")]
+    if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+        stripped = stripped[1:-1]  # markdown's outer bars
+    return [cell.strip() for cell in stripped.split("|")]
 
 
 def _is_rule(cells: list[str]) -> bool:

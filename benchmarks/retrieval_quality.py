@@ -17,6 +17,7 @@ from contextlib import closing
 from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
 from strata_pipeline.evaluation.report import AnswerCheck, AnswerFn, QuestionResult, evaluate, summarise
+from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import load_settings
@@ -67,11 +68,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", action="store_true", help="List dev questions whose first hit is wrong.")
     parser.add_argument("--answers", action="store_true", help="Also score the offline answers.")
+    parser.add_argument("--source-set", action="append", help="Only these source-sets (default: all published).")
     args = parser.parse_args()
     settings = load_settings()
     resources = build_resources(settings)
     index = PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], None)
-    versions = index.published()
+    versions = {n: v for n, v in index.published().items() if not args.source_set or n in args.source_set}
+    for name in [n for n, v in versions.items() if v.schema != INDEX_SCHEMA]:
+        print(f"skipping {name}: its published index has an older schema; run `strata materialize --source-set {name}`")
+        del versions[name]
+    index.published = lambda: versions  # type: ignore[method-assign]  # the engine serves only these
     pooled: dict[str, list[QuestionResult]] = {"test": [], "dev": []}
     header = "| set, part | questions | Recall@5 | MRR@10 | nDCG@10 | dense MRR | BM25 MRR |"
     header += " answer accuracy | citation validity |" if args.answers else ""

@@ -59,14 +59,16 @@ def names_this_version(payload: dict, history: History) -> bool:
 
 
 def prior_of(payload: dict, historical: History | bool) -> float:
-    """The multiplier for one chunk: its document's weight, or 1 for a superseded document when the
-    query asks about history or names its year or version. Points indexed before priors existed
-    count 1."""
+    """The multiplier for one chunk: its document's weight; for a superseded document whose version
+    the query asks about (history words, or its year or version named), the inverse of its weight.
+    Points indexed before priors existed count 1."""
     history = historical if isinstance(historical, History) else History(asks=historical)
+    weight = float(payload.get("rank_weight") or 1.0)
     if payload.get("superseded") and (history.asks or names_this_version(payload, history)):
-        return 1.0
-    weight = payload.get("rank_weight")
-    return float(weight) if weight else 1.0
+        # The query wants the earlier version: it is lifted by what demotes it otherwise, so it
+        # passes its current twin when the two match the words about equally.
+        return 1.0 / weight if weight < 1.0 else 1.0
+    return weight
 
 
 def weighted(score: float, prior: float) -> float:

@@ -30,7 +30,7 @@ def test_prior_of_payloads() -> None:
     assert prior_of({"rank_weight": 0.95}, historical=True) == 0.95
     archived = {"rank_weight": 0.8, "superseded": True}
     assert prior_of(archived, historical=False) == 0.8
-    assert prior_of(archived, historical=True) == 1.0  # "the old policy" wants the old policy
+    assert prior_of(archived, historical=True) == 1.25  # "the old policy" wants the old policy: 1 / 0.8
     assert weighted(0.5, 0.8) == pytest.approx(0.4) and weighted(-0.5, 0.8) == pytest.approx(-0.625)
 
 
@@ -39,12 +39,12 @@ def test_a_query_naming_a_year_or_version_wants_the_document_that_carries_it() -
     assert history_of("What did policy V2 say?").names == {"v2"}
     assert history_of("What does the current policy say?") == History()
     archived = {"doc_id": "access/archive/mfa-enrolment-2023.md", "rank_weight": 0.8, "superseded": True}
-    assert prior_of(archived, history_of("the 2023 MFA procedure")) == 1.0
+    assert prior_of(archived, history_of("the 2023 MFA procedure")) == 1.25
     assert prior_of(archived, history_of("the 2025 MFA procedure")) == 0.8  # another year: still demoted
     assert prior_of(archived, history_of("the MFA procedure")) == 0.8
     titled = {"doc_id": "policies/archive/remote.md", "title": "Remote access policy v2", "superseded": True,
               "rank_weight": 0.8}  # fmt: skip
-    assert prior_of(titled, history_of("remote access under v2")) == 1.0
+    assert prior_of(titled, history_of("remote access under v2")) == 1.25
     assert prior_of({"doc_id": "a-2023.md", "rank_weight": 0.95}, history_of("2023")) == 0.95  # only superseded
 
 
@@ -86,10 +86,10 @@ def test_a_superseded_twin_yields_to_the_current_document() -> None:
     assert ranked[1].fused_score == pytest.approx(1 / 60 + 1 / 61 + 1e-6)  # the raw RRF score is kept for explain
 
 
-def test_a_question_about_history_keeps_qdrants_order() -> None:
+def test_a_question_about_history_lifts_the_superseded_twin() -> None:
     ranked = rank(lists(), "hybrid", historical=True)
     assert [c.point_id for c in ranked] == ["policy-v1", "policy", "other"]
-    assert all(c.prior == 1.0 for c in ranked)
+    assert [c.prior for c in ranked] == [1.25, 1.0, 1.0]
 
 
 def test_priors_apply_to_every_mode_and_across_collections() -> None:

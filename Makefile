@@ -56,5 +56,6 @@ bench: install
 	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.embedding
+	$(BIN)/python -m benchmarks.dense_models
 	$(BIN)/python -m benchmarks.retrieval_scale
 	$(BIN)/python -m benchmarks.serving

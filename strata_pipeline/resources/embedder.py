@@ -21,10 +21,13 @@ from strata_pipeline.embedding.models import (
     load_dense_model,
     load_sparse_model,
 )
+from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL, E5Embedding, load_multilingual_model
 
 
 @lru_cache(maxsize=4)
-def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding:
+def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding | E5Embedding:
+    if name == MULTILINGUAL_MODEL:
+        return load_multilingual_model()
     return load_dense_model(name, Path(models_dir), model_path)
 
 
@@ -44,7 +47,7 @@ def _guessed(models_dir: str, language: str) -> Analyzer:
 
 
 class EmbedderResource(dg.ConfigurableResource):
-    """fastembed dense model plus BM25 sparse model. Loaded once per process."""
+    """Dense model (fastembed, or the bundled multilingual-e5-small) plus BM25. Loaded once per process."""
 
     model: str
     model_path: str = ""  # a local folder for a non-default model
@@ -52,7 +55,7 @@ class EmbedderResource(dg.ConfigurableResource):
     models_dir: str
     batch_size: int = 8  # small batches pad less; measured faster on 2 cores
 
-    def _dense_model(self) -> TextEmbedding:
+    def _dense_model(self) -> TextEmbedding | E5Embedding:
         return _dense(self.model, self.models_dir, self.model_path)
 
     def _sparse_model(self, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
@@ -60,7 +63,8 @@ class EmbedderResource(dg.ConfigurableResource):
 
     @property
     def dim(self) -> int:
-        return dense_dimension(self._dense_model())
+        model = self._dense_model()
+        return model.dim if isinstance(model, E5Embedding) else dense_dimension(model)
 
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:
         return list(self._dense_model().embed(list(texts), batch_size=self.batch_size))

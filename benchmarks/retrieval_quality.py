@@ -72,7 +72,10 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings()
     resources = build_resources(settings)
-    index = PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], None)
+    # The query is redacted as the API and the eval redact it (a name-like word changes what is searched).
+    index = PublishedIndex(
+        settings.index_dir, resources["embedder"], resources["qdrant"], None, resources["pii"].guard()
+    )
     versions = {n: v for n, v in index.published().items() if not args.source_set or n in args.source_set}
     for name in [n for n, v in versions.items() if v.schema != INDEX_SCHEMA]:
         print(f"skipping {name}: its published index has an older schema; run `strata materialize --source-set {name}`")

@@ -6,18 +6,19 @@ The eval report measures exactly what users get because it calls this same engin
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
-from strata_pipeline.indexing.engine import PointStore
+from strata_pipeline.indexing.engine import SPARSE, PointStore
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
-from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, diversify, parents
+from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, diversify, parents, query_lists
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,18 @@ class QueryEngine:
 
     def redact_query(self, query: str) -> Audited:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
-        return self.guard.redact_query(query) if self.guard else Audited(query, 0)
+        return self.guard.redact_query(query, shown=self.shown_in_index) if self.guard else Audited(query, 0)
+
+    def shown_in_index(self, value: str) -> bool:
+        """Whether an indexed passage holds `value` verbatim, as a whole word. Indexed text is already
+        redacted, so a value found there is one the corpus shows in clear (see redact_query)."""
+        pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
+        vectors = self.retriever.vectors(value)
+        for store in self._stores.values():
+            for cand in query_lists(store, vectors, candidates=5, rrf_k=self.config.rrf_k).candidates.values():
+                if SPARSE in cand.ranks and pattern.search(cand.payload.get("text") or ""):
+                    return True
+        return False
 
     @property
     def modes(self) -> tuple[str, ...]:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 from contextlib import closing
 
-from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
-from strata_pipeline.evaluation.report import AnswerCheck, AnswerFn, QuestionResult, evaluate, summarise
+from strata_pipeline.evaluation.report import AnswerFn, QuestionResult, answer_check, evaluate, summarise
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.serving_index import PublishedIndex
@@ -30,8 +30,7 @@ def indexed_docs(sidecar_path: object) -> set[str]:
     from strata_pipeline.resources.sidecar import SidecarResource
 
     with closing(SidecarResource().connect(sidecar_path)) as db:
-        query = "SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'"
-        return {row[0] for row in db.execute(query)}
+        return indexed_doc_ids(db)
 
 
 def row(label: str, results: list[QuestionResult], answers: bool) -> str:
@@ -45,14 +44,8 @@ def row(label: str, results: list[QuestionResult], answers: bool) -> str:
 
 
 def answerer(engine: object, name: str, k: int) -> AnswerFn:
-    """The eval report's answer check: the top k hits, answered and their citations verified."""
-
-    def answer(question: str) -> AnswerCheck:
-        supplied = engine.search(question, k, [name])
-        result = engine.ask(question, k, candidates=supplied)
-        return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
-
-    return answer
+    """The eval report's answer check, on one source-set."""
+    return lambda question: answer_check(engine, question, k, [name])
 
 
 def print_misses(name: str, results: list[QuestionResult], golden: GoldenSet) -> None:

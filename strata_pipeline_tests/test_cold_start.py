@@ -46,6 +46,15 @@ def test_search_imports_no_pipeline_no_downloader_and_no_detector_for_a_query_wi
     assert modules.isdisjoint(NEVER + DETECTOR), sorted(modules & {*NEVER, *DETECTOR})
 
 
+def test_a_short_query_gets_the_german_compound_analysis_without_importing_wordfreq(stack: Stack) -> None:
+    """Too short to detect, "parental leave" is also analysed as German: its compound splitter reads
+    wordfreq's word list from the data file (msgpack), not through wordfreq's import."""
+    body, modules = run_cli(stack, "search", "parental leave", "--json", "--k", "3")
+    assert body["hits"][0]["doc_id"] == "hr/leave-policy.md"
+    assert "msgpack" in modules  # the German word list was read
+    assert modules.isdisjoint(NEVER + DETECTOR), sorted(modules & {*NEVER, *DETECTOR})
+
+
 def test_a_query_with_a_name_loads_the_detector_but_still_not_the_pipeline(stack: Stack) -> None:
     body, modules = run_cli(stack, "search", "Who approves parental leave for Pernille?", "--json", "--k", "3")
     assert "Pernille" not in body["query"]

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import dagster as dg
 
-from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.classification.rules import load_rules
+from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.pii_sets import SETS
 from strata_pipeline.evaluation.privacy import privacy_markdown
@@ -14,6 +14,7 @@ from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
     AnswerCheck,
+    answer_check,
     evaluate,
     markdown_table,
     summarise_parts,
@@ -75,9 +76,7 @@ def eval_report(
         return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
 
     with closing(sidecar.connect(version.sidecar_path)) as db:
-        known_docs = {
-            r[0] for r in db.execute("SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'")
-        }
+        known_docs = indexed_doc_ids(db)
     missing = unknown_labels(golden, known_docs)
     if missing:
         raise dg.Failure(
@@ -95,16 +94,7 @@ def eval_report(
             return {mode: [c.doc_id for c in hits] for mode, hits in engine.search_modes(question, n).items()}
 
         def answer(question: str) -> AnswerCheck:
-            supplied = engine.search(question, golden.k)
-            result = engine.ask(question, golden.k, candidates=supplied)
-            passages = engine.context(supplied)
-            return AnswerCheck(
-                result.abstained,
-                result.text,
-                citations_valid(result, passages),
-                context_ids=tuple(p.doc_id for p in passages),
-                contexts=tuple(p.payload.get("text", "") for p in passages),
-            )
+            return answer_check(engine, question, golden.k)
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
     ragas = score_ragas(

@@ -16,7 +16,7 @@ import polars as pl
 
 from strata_pipeline.chunking.context import chunk_context
 
-CHUNKER_VERSION = "sections-v2"
+CHUNKER_VERSION = "sections-v3"  # v3: spreadsheet rows are children, under their header row
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
@@ -126,6 +126,30 @@ def _is_row(line: str) -> bool:
     return stripped.startswith("|") or stripped.count(" | ") >= 1
 
 
+# Spreadsheets: each row is a child of its own (a question asks about one row), under its header.
+TABLE_EXTENSIONS = frozenset({".csv", ".xlsx"})
+
+
+def row_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of every body row of the tables in text[lo:hi]; a table's header row is not a
+    child (table_header_above puts it in every row's context). Lines that are not rows (a sheet's
+    heading) are left to the parent. A row longer than a child is cut into windows."""
+    hi = len(text) if hi is None else hi
+    bounds: list[tuple[int, int]] = []
+    position = lo
+    while position < hi:
+        end = text.find("\n", position, hi)
+        end = hi if end == -1 else end
+        line = text[position:end]
+        if line.strip() and _is_row(line) and table_header_above(text, position):
+            if end - position > config.size:
+                bounds += window_bounds(text, config, position, end)
+            else:
+                bounds.append((position, end))
+        position = end + 1
+    return bounds
+
+
 def sections(text: str) -> list[tuple[int, int, str]]:
     """(start, end, heading path) of each section; the text before the first heading is one too."""
     starts: list[tuple[int, int, str]] = [(m.start(), len(m.group(1)), m.group(2)) for m in HEADING.finditer(text)]
@@ -168,10 +192,11 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
     text: str = doc["text"] or ""
     paged = doc.get("extension") == ".pdf"
     rows = []
+    children_of = row_bounds if doc.get("extension") in TABLE_EXTENSIONS else window_bounds
     children = [
         (start, end, parent_index, parent)
         for parent_index, parent in enumerate(parent_bounds(text, config))
-        for start, end in window_bounds(text, config, parent[0], parent[1])
+        for start, end in children_of(text, config, parent[0], parent[1])
     ]
     for index, (start, end, parent_index, (p_start, p_end, path)) in enumerate(children):
         body = text[start:end].strip()
@@ -194,7 +219,7 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "parent_end": p_end,
                 "parent_line_start": text.count("\n", 0, p_start) + 1,
                 "parent_text": text[p_start:p_end].strip(),
-                "context": chunk_context(doc.get("title") or "", path),
+                "context": chunk_context(doc.get("title") or "", path, table_header_above(text, start)),
                 "title": doc.get("title") or "",
                 "language": doc.get("language") or "",
                 "rank_weight": doc.get("rank_weight") or 1.0,
@@ -205,6 +230,26 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
             }
         )
     return rows
+
+
+def table_header_above(text: str, start: int) -> str:
+    """The header row of the table a chunk starting at `start` is cut from, when that row lies above
+    the chunk: rows of a long table say "3 | 12.50 | weekly" and only the header says what the
+    columns are. "" when the chunk does not start inside a table."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", line_start)
+    if not _is_row(text[line_start : line_end if line_end != -1 else len(text)]):
+        return ""
+    header_start = line_start
+    while header_start > 0:
+        previous = text.rfind("\n", 0, header_start - 1) + 1
+        if not _is_row(text[previous : header_start - 1]):
+            break
+        header_start = previous
+    if header_start == line_start:
+        return ""  # the chunk starts at the header itself
+    header_end = text.find("\n", header_start)
+    return text[header_start:header_end].strip()
 
 
 def chunk_documents(docs: pl.DataFrame, config: ChunkingConfig) -> pl.DataFrame:

@@ -29,6 +29,7 @@ CONDITION_KEYS = (
     "kinds",
     "doc_types",
     "text_shorter_than",
+    "text_longer_than",
 )
 
 
@@ -45,6 +46,7 @@ class Rule:
     kinds: tuple[str, ...] = ()
     doc_types: tuple[str, ...] = ()
     text_shorter_than: int | None = None
+    text_longer_than: int | None = None
 
     def matches(self, doc: dict) -> bool:
         path = PurePosixPath(doc["doc_id"])
@@ -59,6 +61,7 @@ class Rule:
             not self.kinds or doc.get("kind") in self.kinds,
             not self.doc_types or doc.get("doc_type") in self.doc_types,
             self.text_shorter_than is None or len((doc.get("text") or "").strip()) < self.text_shorter_than,
+            self.text_longer_than is None or len((doc.get("text") or "").strip()) > self.text_longer_than,
         ]
         return all(checks)
 
@@ -124,6 +127,7 @@ def _conditioned_rule(raw: object, where: str, required: tuple[str, ...], extra:
         action=str(raw.get("action", "include")),
         status=raw.get("status"),
         text_shorter_than=raw.get("text_shorter_than"),
+        text_longer_than=raw.get("text_longer_than"),
         **lists,
     )
 

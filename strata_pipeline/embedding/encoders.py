@@ -1,17 +1,16 @@
-"""The offline MiniLM and BM25 query vectors, computed as fastembed computes them, without fastembed.
+"""The offline MiniLM vectors, computed as fastembed computes them, without fastembed.
 
 Importing fastembed pulls in huggingface_hub, httpx and its image models: about 0.6 s of CPU, a
 third of a cold `strata search`, for code that only downloads models. A query needs an ONNX session
-and a tokenizer (dense), and a regex, a stemmer and a hash (BM25). These classes do exactly what
-fastembed does for these two models, step for step, so the vectors are the same to the last bit
-(strata_pipeline_tests/embedding/test_encoders.py compares them); any other model goes through
-fastembed (embedding/models.py).
+and a tokenizer. DenseEncoder does exactly what fastembed does for this model, step for step, so the
+vectors are the same to the last bit (strata_pipeline_tests/embedding/test_encoders.py compares
+them); any other fastembed model goes through fastembed (embedding/models.py). BM25 (a regex, a
+stemmer and a hash) is embedding/analysis.py, which cuts tokens as fastembed does without it.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,8 +19,6 @@ import numpy as np
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
-
-BM25_TOKEN_MAX_LENGTH = 40  # fastembed's Bm25 default
 
 
 class DenseEncoder:
@@ -101,32 +98,3 @@ def _tokenizer(model_dir: Path) -> Tokenizer:
         length=None,
     )
     return tokenizer
-
-
-class Bm25QueryEncoder:
-    """fastembed's `Bm25.query_embed`: the text's distinct stemmed terms, hashed, each weighing 1."""
-
-    def __init__(self, stopwords_file: Path, punctuation_file: Path, language: str) -> None:
-        from py_rust_stemmers import SnowballStemmer
-
-        with open(stopwords_file) as handle:  # as fastembed reads it (the locale's encoding)
-            self._stopwords = set(handle.read().splitlines())
-        self._punctuation = set(punctuation_file.read_text(encoding="utf-8"))
-        self._stemmer = SnowballStemmer(language)
-
-    def embed(self, text: str) -> tuple[list[int], list[float]]:
-        import mmh3
-
-        text = re.sub(r"[^\w\s]", " ", text, flags=re.UNICODE)  # fastembed's remove_non_alphanumeric
-        tokens = re.sub(r"\s+", " ", re.sub(r"[^\w]", " ", text.lower())).strip().split()  # its SimpleTokenizer
-        terms = []
-        for token in tokens:
-            lower = token.lower()
-            if token in self._punctuation or lower in self._stopwords or len(token) > BM25_TOKEN_MAX_LENGTH:
-                continue
-            stemmed = self._stemmer.stem_word(lower)
-            if stemmed:
-                terms.append(stemmed)
-        # built as fastembed builds it, so the terms come out in the same order
-        ids = np.array(list(set(abs(mmh3.hash(term)) for term in terms)), dtype=np.int64)
-        return ids.tolist(), np.ones_like(ids).tolist()

@@ -25,6 +25,12 @@ DENSE = "dense"
 SPARSE = "bm25"
 IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
 KEYWORD_FIELDS = ("doc_id", "source_set", "language")  # payload fields with an index, for filters
+# Bumped when the index layout changes; a version of another schema is rebuilt, not seeded. Here, not
+# in indexing/store.py (which re-exports it), so a query checks it without importing polars.
+# 5: Qdrant Edge shards replace qdrant-client's local mode.
+# 6: BM25 analysis splits German and Dutch compounds and drops French and Italian elided articles, so
+#    sparse vectors of schema 5 no longer meet the terms queries are analysed into.
+INDEX_SCHEMA = 6
 
 SparseVec = tuple[list[int], list[float]]
 Where = dict[str, "str | list[str]"]  # payload field -> the value, or any of the values, it must have

@@ -10,13 +10,18 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from strata_pipeline.indexing.engine import DENSE, IDS, SPARSE, ModelMismatchError, PointRecord, PointStore
+from strata_pipeline.indexing.engine import (
+    DENSE,
+    IDS,
+    INDEX_SCHEMA,
+    SPARSE,
+    ModelMismatchError,
+    PointRecord,
+    PointStore,
+)
 
 __all__ = ["DENSE", "IDS", "INDEX_SCHEMA", "SPARSE", "ModelMismatchError", "PointStore", "sync_points"]
 
-# Bumped when the index layout changes; a version of another schema is rebuilt, not seeded.
-# 5: Qdrant Edge shards replace qdrant-client's local mode.
-INDEX_SCHEMA = 5
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",

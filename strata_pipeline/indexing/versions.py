@@ -40,7 +40,7 @@ class IndexVersion:
     dim: int
     point_count: int
     chunker: str
-    schema: int = 1  # collection layout (strata_pipeline.indexing.store.INDEX_SCHEMA)
+    schema: int = 1  # collection layout (strata_pipeline.indexing.engine.INDEX_SCHEMA)
 
     @property
     def folder(self) -> Path:

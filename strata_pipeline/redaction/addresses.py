@@ -180,17 +180,22 @@ PLACE_HEADER = regex.compile(
 
 
 def column_address_spans(text: str) -> list[tuple[int, int, str]]:
-    """Address fields of tables and forms: a cell under a street header; a city or postcode cell when
-    its row is a person's record (it also holds a street or a name)."""
+    """Address fields of tables and forms: a cell under a street header that has a house number or is
+    in a person's record (a name column); a city or postcode cell when its row is a person's record
+    (it also holds a street or a name)."""
     cells = table_cells(text)
-    personal_rows = {c.row for c in cells if STREET_HEADER.search(c.header) or HEADER_NAME_WORDS.match(c.header)}
+    named_rows = {c.row for c in cells if HEADER_NAME_WORDS.match(c.header)}
+    personal_rows = named_rows | {c.row for c in cells if STREET_HEADER.search(c.header)}
     spans = []
     for cell in cells:
         value = text[cell.start : cell.end]
         if not regex.search(r"\p{L}|\d", value) or "@" in value or len(value) > 120:
             continue
         if STREET_HEADER.search(cell.header) and regex.search(r"\p{L}", value):
-            spans.append((cell.start, cell.end, f"column {cell.header!r}"))
+            # A street with a house number, or any street in a person's record, locates someone; a
+            # list of street names ("Marktplatz; Kirchgasse" in a parking-zone table) does not.
+            if regex.search(r"\d", value) or cell.row in named_rows:
+                spans.append((cell.start, cell.end, f"column {cell.header!r}"))
         elif PLACE_HEADER.match(cell.header) and cell.row in personal_rows:
             spans.append((cell.start, cell.end, f"column {cell.header!r} of a person's record"))
     return spans

@@ -807,13 +807,14 @@ def person_candidates(
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)
-    return (
+    found = (
         candidates
         + handle_candidates(text, index)
         + lowercase_candidates(tokens, text, index)
         + username_candidates(text, index)
         + register_candidates(text, index)
     )
+    return [c for c in found if not part_of_a_code_or_schedule(text, c.start, c.end)]
 
 
 def _addressees(candidates: list[PersonCandidate], text: str, address_starts: list[int]) -> None:
@@ -886,3 +887,39 @@ def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: flo
             ):
                 candidate.score = round(candidate.score + 0.15, 3)
                 candidate.reasons.append("listed with a name")
+
+
+# A token made of letters, digits and joiners, with at least one digit: "bsl-db-03", "Wave3".
+_CODE_AROUND = re.compile(r"[\w.\-]*\d[\w.\-]*")
+WEEKDAYS = (
+    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mo|di|mi|do|fr|sa|so|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
+    r"|lu|ma|me|je|ve|di|lun|mar|mer|jeu|ven|sam|dim|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
+)
+_DAY_RANGE = re.compile(rf"(?i)^(?:{WEEKDAYS})\.?[ ]?[-–][ ]?(?:{WEEKDAYS})\.?$")
+_VERSION_AFTER = re.compile(r"^[ ]?v?\d+(?:\.\d+)+\b")
+
+
+def part_of_a_code_or_schedule(text: str, start: int, end: int) -> bool:
+    """Spans that are never a person's name whatever the name lists say: part of a code with digits
+    ("bsl-db-03", where "bsl" reads as a lower-case name), a day range ("Mon-Fri", "Mo–Fr"), or a
+    product before its version number ("Rocky Linux 9.4"). The words at both edges of the span are
+    read with what they are glued to."""
+    for token, extended in (_glued_token(text, start, "left"), _glued_token(text, end, "right")):
+        if extended and _CODE_AROUND.fullmatch(token) and any(ch.isdigit() for ch in token):
+            return True
+        if _DAY_RANGE.match(token):
+            return True
+    return _VERSION_AFTER.match(text[end : end + 12]) is not None
+
+
+def _glued_token(text: str, position: int, side: str) -> tuple[str, bool]:
+    """The whitespace-free token around a span's start (side "left") or end ("right"), and whether it
+    reaches past the span on that side."""
+    joiners = "-–_."
+    left = right = position
+    while left > 0 and (text[left - 1].isalnum() or text[left - 1] in joiners):
+        left -= 1
+    while right < len(text) and (text[right].isalnum() or text[right] in joiners):
+        right += 1
+    return text[left:right].strip(joiners), (left < position if side == "left" else right > position)

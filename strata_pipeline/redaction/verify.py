@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +12,15 @@ import yaml
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector
 from strata_pipeline.redaction.secrets import find_secrets
+
+# What redaction writes ([PERSON_1], [REDACTED_SECRET]): a detection made only of these (and the
+# separators between table cells) is the redaction itself, not a leak.
+_PLACEHOLDERS = re.compile(r"\[[A-Z][A-Z_]*(?:_\d+)?\]")
+_FILLER = re.compile(r"[\s|,;:.\-/()]*")
+
+
+def only_placeholders(span: str) -> bool:
+    return _PLACEHOLDERS.search(span) is not None and _FILLER.fullmatch(_PLACEHOLDERS.sub("", span)) is not None
 
 
 @dataclass(frozen=True)
@@ -46,5 +56,9 @@ def find_leaks(
         leaks += [Leak(doc_id, f"planted:{kind}") for kind, value in planted if value in text]
         if detector is not None and policy is not None:
             found = detector.detect(text)
-            leaks += [Leak(doc_id, f"pii:{f.entity}") for f in found if policy.decide(f, text) == "redact"]
+            leaks += [
+                Leak(doc_id, f"pii:{f.entity}")
+                for f in found
+                if policy.decide(f, text) == "redact" and not only_placeholders(text[f.start : f.end])
+            ]
     return leaks

@@ -10,8 +10,8 @@ from strata_pipeline.embedding.embedder import DEFAULT_SPARSE_MODEL, Embedder
 
 
 class EmbedderResource(dg.ConfigurableResource):
-    """Dagster config for an `Embedder` (embedding/embedder.py), which does the work: fastembed dense
-    model plus BM25 sparse model, loaded once per process."""
+    """Dagster config for an `Embedder` (embedding/embedder.py), which does the work: dense model
+    (fastembed, or the bundled multilingual-e5-small) plus BM25, loaded once per process."""
 
     model: str
     model_path: str = ""  # a local folder for a non-default model

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
-from strata_pipeline.retrieval.priors import apply_priors, asks_about_history
+from strata_pipeline.retrieval.priors import History, apply_priors, history_of
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -140,7 +140,7 @@ def complete_payloads(results: list[Candidate], stores: dict[str, PointStore]) -
     ]
 
 
-def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
+def rank(lists: Lists, mode: str, historical: History | bool = False) -> list[Candidate]:
     """Candidates in the order of one mode: Qdrant's fusion for hybrid, else one list's scores; then
     weighted by their documents' ranking priors (`historical`: the query asks about old versions)."""
     if mode not in MODES:
@@ -154,7 +154,7 @@ def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
 
 
 def hybrid_order(
-    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: bool
+    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: History | bool
 ) -> list[Candidate]:
     """The hybrid ranking of `candidates`, given their RRF order `fused`: the ranking priors applied,
     then chunks holding a selective identifier the query names first. A non-selective identifier
@@ -225,7 +225,7 @@ def rrf_term(rank: int, k: int, weight: float) -> float:
 
 
 def merge_and_fuse(
-    pool: list[Candidate], mode: str, k: int, weights: dict[str, float], historical: bool = False
+    pool: list[Candidate], mode: str, k: int, weights: dict[str, float], historical: History | bool = False
 ) -> list[Candidate]:
     """Re-rank candidates from several collections: each list by its raw score, then RRF, then the
     ranking priors."""
@@ -245,6 +245,23 @@ def merge_and_fuse(
         return apply_priors(in_list, historical)
     fused = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
     return hybrid_order(pool, fused, k, weights, historical)
+
+
+def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
+    """The ranking with at most `per_document` chunks of any one document ahead of the rest.
+
+    Neighbouring chunks of one long document otherwise fill the top K and crowd out the twin that
+    answers. A document's further chunks follow, in order, after every chunk within its quota.
+    Document order (the first chunk of each) never changes. 0 leaves the ranking as it is.
+    """
+    if per_document <= 0:
+        return ranked
+    seen: dict[str, int] = {}
+    head, tail = [], []
+    for cand in ranked:
+        seen[cand.doc_id] = seen.get(cand.doc_id, 0) + 1
+        (head if seen[cand.doc_id] <= per_document else tail).append(cand)
+    return head + tail
 
 
 class UnknownSourceSetError(LookupError):
@@ -298,7 +315,7 @@ class Retriever:
         names = source_sets or sorted(self.indexes)
         depth = max(self.candidates, limit)
         results = [self.lists(n, vectors, depth) for n in names]
-        historical = asks_about_history(query)
+        historical = history_of(query)
         if len(results) == 1:
             ranked = {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
         else:

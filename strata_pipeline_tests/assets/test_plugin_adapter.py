@@ -73,7 +73,7 @@ def test_plugin_adapter_decides_layout_doc_types_and_facets(tmp_path: Path) -> N
     assert decided == {
         "docs/env-dump.txt": ("config_dump", "exclude", "config-dumps"),
         "promo/kettle.txt": ("product_copy", "include", "default-include"),
-        "promo/prices.csv": ("product_copy", "metadata_only", "tables-are-facts"),
+        "promo/prices.csv": ("product_copy", "include", "default-include"),  # searchable, and facts below
     }
 
     db = sqlite3.connect(current_version(settings.index_dir, "shop").sidecar_path)

@@ -18,6 +18,7 @@ from strata_pipeline.chunking.chunker import (
     heading_at,
     parent_bounds,
     sections,
+    table_header_above,
     window_bounds,
 )
 from strata_pipeline.discovery.extractors import PAGE_BREAK
@@ -274,3 +275,41 @@ def test_chunk_context_joins_title_and_path_once() -> None:
     assert chunk_context("Manual", "Manual > Setup") == "Manual > Setup"
     assert chunk_context("Manual", "Setup") == "Manual > Setup"
     assert chunk_context("", "") == ""
+
+
+def test_chunk_context_puts_a_table_header_on_its_own_line() -> None:
+    assert chunk_context("Fees", "Fees > 2026", "zone | fee") == "Fees > 2026\nzone | fee"
+    assert chunk_context("", "", "zone | fee") == "zone | fee"
+
+
+def test_table_header_above_names_the_columns_of_a_chunk_cut_from_a_table() -> None:
+    text = "# Fees\n\nIntro line.\n\nzone | fee | period\nA | 30 | year\nB | 45 | year\nC | 60 | year\n"
+    assert table_header_above(text, text.index("B | 45")) == "zone | fee | period"
+    assert table_header_above(text, text.index("zone |")) == ""  # the chunk holds the header itself
+    assert table_header_above(text, text.index("Intro")) == ""  # not inside a table
+    second = text + "\nOther prose.\n\nkind | days\nx | 1\ny | 2\n"
+    assert table_header_above(second, second.index("y | 2")) == "kind | days"  # the nearest table's header
+
+
+def test_children_of_a_long_table_carry_its_header_in_their_context() -> None:
+    rows = "\n".join(f"district {i} | bin {i % 4} | weekday {i % 5}" for i in range(80))
+    text = "# Collection calendar\n\ndistrict | bin | weekday\n" + rows + "\n"
+    chunks = chunk_document(doc(text, title="Calendar"), CONFIG)
+    assert len(chunks) > 2
+    assert chunks[0]["context"] == "Calendar > Collection calendar"  # holds the header row itself
+    for chunk in chunks[1:]:
+        assert chunk["context"] == "Calendar > Collection calendar\ndistrict | bin | weekday"
+
+
+def test_every_spreadsheet_row_is_a_child_under_its_header() -> None:
+    text = (
+        "## servers\nhostname | os\nbsl-db-03 | RHEL 9.2\nzrh-db-03 | Rocky 9.4\n\n## sites\ncode | name\nBSL | Basel"
+    )
+    rows = chunk_document(doc(text, extension=".csv", title="servers"), CONFIG)
+    assert [(r["text"], r["context"], r["line_start"]) for r in rows] == [
+        ("bsl-db-03 | RHEL 9.2", "servers\nhostname | os", 3),
+        ("zrh-db-03 | Rocky 9.4", "servers\nhostname | os", 4),
+        ("BSL | Basel", "servers > sites\ncode | name", 8),
+    ]
+    assert rows[0]["parent_id"] == rows[1]["parent_id"] != rows[2]["parent_id"]  # a sheet is the parent
+    assert "hostname | os" in rows[0]["parent_text"]

@@ -69,6 +69,7 @@ def test_condition_keys_are_the_documented_ones() -> None:
         "kinds",
         "doc_types",
         "text_shorter_than",
+        "text_longer_than",
     )
 
 
@@ -121,6 +122,12 @@ def test_kinds_condition() -> None:
     rule = Rule(name="r", action="metadata_only", kinds=("table",))
     assert rule.matches(doc("a.csv", kind="table"))
     assert not rule.matches(doc("a.md", kind="text"))
+
+
+def test_text_longer_than_counts_stripped_characters() -> None:
+    rule = Rule(name="r", action="metadata_only", text_longer_than=5)
+    assert rule.matches(doc("a.csv", text="  123456  "))
+    assert not rule.matches(doc("a.csv", text="  12345  "))
 
 
 def test_text_shorter_than_counts_stripped_characters() -> None:
@@ -258,8 +265,10 @@ def test_no_rule_files_includes_everything(tmp_path: Path) -> None:
         (doc("hr/.DS_Store", extension=""), ("exclude", "excluded-filename")),
         (doc("hr/policy.md.bak", extension=".bak"), ("exclude", "excluded-glob")),
         (doc("hr/~$onboarding.docx"), ("exclude", "excluded-glob")),
-        (doc("sales/inventory.xlsx", kind="table"), ("metadata_only", "tables-are-facts")),
-        (doc("sales/prices.csv", kind="table", text="a | b"), ("metadata_only", "tables-are-facts")),
+        (doc("sales/inventory.xlsx", kind="table"), ("include", "default-include")),
+        (doc("sales/prices.csv", kind="table", text="a | b"), ("metadata_only", "tiny-tables-are-facts")),
+        (doc("sales/ledger.csv", kind="table", text="1 | 2\n" * 5000), ("metadata_only", "large-tables-are-facts")),
+        (doc("notes/ledger.md", text="1 | 2\n" * 5000), ("include", "default-include")),  # only tables
         (doc("api/schema.json"), ("exclude", "extension-not-allowed")),
         (doc("hr/stub.md", text="TODO: write this."), ("exclude", "too-short")),
         (doc("hr/leave-policy.md"), ("include", "default-include")),

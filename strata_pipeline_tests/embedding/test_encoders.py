@@ -1,23 +1,27 @@
-"""The encoders that run the offline MiniLM and BM25 queries without importing fastembed give fastembed's
-vectors to the last bit: queries are compared with what fastembed indexed and ranked."""
+"""The offline MiniLM and BM25 queries run without importing fastembed and give fastembed's vectors to
+the last bit: the dense encoder is compared with fastembed's model, and BM25's tokeniser and, with the
+additions of embedding/analysis.py (compounds, elision) switched off, its query terms in every analysed
+language with fastembed's Bm25."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 import yaml
 
-from strata_pipeline.embedding.encoders import Bm25QueryEncoder, DenseEncoder
+from strata_pipeline.embedding.analysis import query_vector, tokens
+from strata_pipeline.embedding.encoders import DenseEncoder
 from strata_pipeline.embedding.models import (
     BM25_LANGUAGES,
     OFFLINE_MODEL,
+    load_analyzer,
     load_dense_model,
     load_sparse_model,
     prepare_bm25_stopwords,
     prepare_offline_model,
-    punctuation_file,
 )
 from strata_pipeline.settings import PROJECT_ROOT
 
@@ -77,12 +81,23 @@ def test_dense_queries_and_batches_match_fastembed(models_dir: Path) -> None:
     assert len(got) == len(expected) and all(np.array_equal(g, e) for g, e in zip(got, expected, strict=True))
 
 
+def test_bm25_tokens_are_fastembeds() -> None:
+    from fastembed.common.utils import remove_non_alphanumeric
+    from fastembed.sparse.utils.tokenizer import SimpleTokenizer
+
+    for text in [*questions(), *ODD, *documents()]:
+        assert tokens(text) == SimpleTokenizer.tokenize(remove_non_alphanumeric(text)), text
+
+
 @pytest.mark.parametrize("code", sorted(BM25_LANGUAGES))
 def test_bm25_queries_match_fastembed_term_for_term(models_dir: Path, code: str) -> None:
+    """analysis.py with fastembed's own stop words and no compound splitting: fastembed's query terms."""
     theirs = load_sparse_model("Qdrant/bm25", models_dir, code)
-    name = BM25_LANGUAGES[code]
-    ours = Bm25QueryEncoder(prepare_bm25_stopwords(models_dir) / f"{name}.txt", punctuation_file(models_dir), name)
+    with open(prepare_bm25_stopwords(models_dir) / f"{BM25_LANGUAGES[code]}.txt") as handle:  # as fastembed reads it
+        stopwords = frozenset(handle.read().splitlines())
+    ours = dataclasses.replace(load_analyzer(code, models_dir), stopwords=stopwords, split=None)
     for text in [*questions(), *ODD, *documents()[:10]]:
         expected = next(iter(theirs.query_embed(text)))
-        indices, values = ours.embed(text)
-        assert (indices, values) == (expected.indices.tolist(), expected.values.tolist()), text  # same order too
+        indices, values = query_vector(text, [ours])
+        assert sorted(indices) == sorted(expected.indices.tolist()), text
+        assert values == expected.values.tolist(), text

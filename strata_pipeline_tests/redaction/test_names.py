@@ -118,6 +118,10 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         "See Power Supply for details.",
         "ask will about it",
         "the mark is set",
+        # codes, day ranges and versioned products around name-like words
+        "hostname | site\nbsl-db-03 | BSL\nmay-app-01 | BSL",
+        "Open Mon-Fri 08:00-18:00, Sa-So closed; Mo–Fr by phone.",
+        "zrh-db-03 | Rocky Linux 9.4 | prod",
     ],
 )
 def test_not_people(ner: PresidioDetector, text: str) -> None:

@@ -71,3 +71,19 @@ def test_plain_words_are_looked_up_in_a_table_that_says_what_the_name_index_and_
     expected = [len(w) >= 3 and _listed_and_uncommon(w) for w in words]
     assert [_lowercase_name(w) for w in words] == expected
     assert 100 < sum(expected) < len(words) - 100  # both answers are well represented
+
+
+def test_a_value_the_corpus_shows_in_clear_stays_in_the_query(ner: PresidioDetector) -> None:
+    guard = PrivacyGuard(ner, PiiPolicy())
+    asked: list[str] = []
+
+    def shown(value: str) -> bool:
+        asked.append(value)
+        return value == "Basel"  # the index prints the town; it holds no clear name of a person
+
+    text = "Which printer in Basel did Anna Berg report? Her token: password=hunter-correct-horse-staple"
+    redacted = guard.redact_query(text, shown=shown).text
+    assert "Basel" in redacted and "Anna Berg" not in redacted and "[PERSON_1]" in redacted
+    assert "hunter" not in redacted  # secrets are replaced whatever the index shows
+    assert "Anna Berg" in asked
+    assert guard.redact_query("Which printer in Basel did Anna Berg report?").text.count("[") >= 1

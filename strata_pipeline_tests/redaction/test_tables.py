@@ -39,3 +39,13 @@ def test_the_grammar_keeps_its_finer_spans_inside_an_address_field() -> None:
         "Hauptstraße 5, 10115 Berlin",
         "Lindenstraße 27a, 80331 München",
     ]
+
+
+def test_a_street_cell_needs_a_house_number_or_a_persons_record() -> None:
+    zones = scan_text("zone;main_streets;rate\nA;Marktplatz / Kirchgasse;3.00\nB;Gleisweg / Posthof;2.50\n")
+    assert [c.header for c in table_cells(zones)][:3] == ["zone", "main_streets", "rate"]
+    assert column_address_spans(zones) == []  # street names that locate nobody
+    sites = scan_text("site;street;hours\nDepot West;Hafenstraße 12;7-18\nDepot Ost;Kaiweg;8-17\n")
+    assert [sites[s:e] for s, e, _ in column_address_spans(sites)] == ["Hafenstraße 12"]
+    people = scan_text("name;street;hours\nAnna Berg;Hafenstraße;7-18\nJon Ek;Kaiweg 3;8-17\n")
+    assert [people[s:e] for s, e, _ in column_address_spans(people)] == ["Hafenstraße", "Kaiweg 3"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
+from strata_pipeline.redaction.pii import Finding
+from strata_pipeline.redaction.verify import Leak, find_leaks, only_placeholders, planted_values
 from strata_pipeline.settings import PROJECT_ROOT
 
 PLANTED = [("PERSON", "Jonas Weber"), ("IBAN", "DE89370400440532013000")]
@@ -69,3 +70,30 @@ def test_missing_or_empty_planted_file(tmp_path: Path) -> None:
     assert planted_values(tmp_path, "a") == []
     (tmp_path / "planted.yaml").write_text("", encoding="utf-8")
     assert planted_values(tmp_path, "a") == []
+
+
+class _SpanDetector:
+    """Flags fixed spans, as a context-dependent detector may flag a placeholder it is shown."""
+
+    def __init__(self, *spans: str) -> None:
+        self.spans = spans
+
+    def detect(self, text: str) -> list[Finding]:
+        return [Finding("ADDRESS", text.index(s), text.index(s) + len(s), 0.9, "test") for s in self.spans]
+
+
+class _RedactAll:
+    def decide(self, finding: Finding, text: str) -> str:
+        return "redact"
+
+
+def test_a_detection_made_only_of_placeholders_is_the_redaction_not_a_leak() -> None:
+    text = "PDX | [PERSON_1] | [ADDRESS_1] | US\nRNO | 12 Harbour Road | US"
+    detector = _SpanDetector("[ADDRESS_1] | ", "[PERSON_1] | [ADDRESS_1]", "12 Harbour Road")
+    leaks = find_leaks([("sales/inventory.xlsx", text)], [], detector, _RedactAll())
+    assert leaks == [Leak("sales/inventory.xlsx", "pii:ADDRESS")]  # only the real address
+
+
+def test_only_placeholders() -> None:
+    assert only_placeholders("[ADDRESS_1] | [PERSON_2]") and only_placeholders("[REDACTED_SECRET]")
+    assert not only_placeholders("[ADDRESS_1] Portland") and not only_placeholders(" | ")

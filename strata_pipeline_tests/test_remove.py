@@ -1,5 +1,5 @@
-"""`strata remove`: a document disappears from the index, the sidecar, the audit, stored asset values
-and the vector cache, while the API keeps serving; later runs do not bring it back."""
+"""`strata remove`: a document disappears from the index, the sidecar, the audit, stored asset values,
+the vector cache and the incremental caches, while the API keeps serving; later runs do not bring it back."""
 
 from __future__ import annotations
 
@@ -42,6 +42,9 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
     )
     assert hashes
 
+    # The incremental caches hold its extracted and redacted text.
+    assert any(b"salary band" in p.read_bytes() for p in settings.cache_dir.glob("*.sqlite*"))
+
     with TestClient(create_app(settings)) as api:  # the API holds the published version open
         assert api.post("/search", json={"query": "salary band review"}).json()["hits"][0]["doc_id"] == "team/review.md"
         result = CliRunner().invoke(main, ["remove", "ops", "team/review.md"], env=env_for(settings.home, corpus))
@@ -72,6 +75,8 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
         assert cache.get_many(settings.embed_model, hashes) == {}
     finally:
         cache.close()
+    for path in settings.cache_dir.glob("*.sqlite*"):  # no cache keeps its text, not even in free pages
+        assert b"salary band" not in path.read_bytes() and b"exceeded her" not in path.read_bytes(), path.name
 
     # The file is still in the corpus: the next run lists it but never reads or indexes it.
     assert run_partition(settings, instance, "ops").success

@@ -4,19 +4,29 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
-from strata_pipeline.assets.chunks import ChunkingSettings
+from strata_pipeline.assets.lineage import code_version, run_chunking
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.classification.rules import classify_docs, load_rules, reason_counts
+from strata_pipeline.incremental.cache import memoized
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.planning.plan import build_plan
 from strata_pipeline.planning.report import write_plan
 from strata_pipeline.redaction.redact import count_redactions
-from strata_pipeline.resources import CorpusResource, PiiResource
+from strata_pipeline.resources import CacheResource, CorpusResource, PiiResource
 
 
-@dg.asset(partitions_def=source_sets, group_name="ingest", kinds={"polars"})
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="ingest",
+    kinds={"polars"},
+    code_version=code_version("classification", "planning"),
+)
 def classified_docs(
-    context: dg.AssetExecutionContext, corpus: CorpusResource, pii: PiiResource, discovered_docs: pl.DataFrame
+    context: dg.AssetExecutionContext,
+    corpus: CorpusResource,
+    pii: PiiResource,
+    cache: CacheResource,
+    discovered_docs: pl.DataFrame,
 ) -> dg.Output[pl.DataFrame]:
     """Include / exclude / metadata-only per document; the first matching rule is the recorded reason.
 
@@ -27,12 +37,9 @@ def classified_docs(
     rule_set = load_rules(Path(corpus.rules_dir), context.partition_key)
     classified = classify_docs(discovered_docs, rule_set)
     detector, policy = pii.plan_detector(), pii.policy()
-    chunking = ChunkingSettings()
-    plan = build_plan(
-        classified,
-        chunking.to_config(),
-        lambda text: count_redactions(text, detector, policy),
-    )
+    with cache.open("plan_counts") as counts:  # redaction counts per text, kept between runs
+        count = memoized(counts, "plan_counts", pii.digest(plan=True), lambda t: count_redactions(t, detector, policy))
+        plan = build_plan(classified, run_chunking(context), count)
     stem = f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"
     documents_csv, projects_csv = write_plan(plan, corpus.reports_dir / context.partition_key, stem)
     return dg.Output(

@@ -6,6 +6,7 @@ from pathlib import Path
 import dagster as dg
 
 from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.pii_sets import SETS
@@ -34,7 +35,12 @@ from strata_pipeline.resources import (
 )
 
 
-@dg.asset(partitions_def=source_sets, group_name="evaluate", kinds={"qdrant"})
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="evaluate",
+    kinds={"qdrant"},
+    code_version=code_version("evaluation", "answering", "retrieval", "query_engine.py"),
+)
 def eval_report(
     context: dg.AssetExecutionContext,
     corpus: CorpusResource,

@@ -137,9 +137,14 @@ def _chunk_hashes(home: Path, source_set: str, doc_id: str) -> list[str]:
     return pl.read_parquet(path).filter(pl.col("doc_id") == doc_id)["sha256"].to_list()
 
 
+# Caches of the eval that hold passage-derived data (sentence vectors, audited answers) without a
+# link to their document: removal deletes them whole, and the next eval rebuilds them.
+EVAL_CACHE_FILES = ("eval_memo.sqlite", "eval_vectors.sqlite")
+
+
 def _purge_document_caches(home: Path, source_set: str, doc_id: str) -> int:
-    """Delete the document's extraction and redaction cache entries (they hold its text). Reads the
-    stored discovered_docs value, so it runs before that is scrubbed."""
+    """Delete the document's extraction and redaction cache entries (they hold its text) and the
+    eval's caches. Reads the stored discovered_docs value, so it runs before that is scrubbed."""
     path = home / "assets" / "discovered_docs" / f"{source_set}.parquet"
     files, texts = [], []
     if path.exists():
@@ -152,6 +157,9 @@ def _purge_document_caches(home: Path, source_set: str, doc_id: str) -> int:
         if (cache_dir / f"{stage}.sqlite").exists():
             with DocumentCache(cache_dir / f"{stage}.sqlite") as cache:
                 removed += cache.purge(contents)
+    for name in EVAL_CACHE_FILES:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{cache_dir / name}{suffix}").unlink(missing_ok=True)
     return removed
 
 

@@ -42,8 +42,9 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
     )
     assert hashes
 
-    # The incremental caches hold its extracted and redacted text.
+    # The incremental caches hold its extracted and redacted text (and the eval's, sentence data).
     assert any(b"salary band" in p.read_bytes() for p in settings.cache_dir.glob("*.sqlite*"))
+    (settings.cache_dir / "eval_vectors.sqlite").write_bytes(b"stand-in for the eval's sentence vectors")
 
     with TestClient(create_app(settings)) as api:  # the API holds the published version open
         assert api.post("/search", json={"query": "salary band review"}).json()["hits"][0]["doc_id"] == "team/review.md"
@@ -77,6 +78,7 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
         cache.close()
     for path in settings.cache_dir.glob("*.sqlite*"):  # no cache keeps its text, not even in free pages
         assert b"salary band" not in path.read_bytes() and b"exceeded her" not in path.read_bytes(), path.name
+    assert not (settings.cache_dir / "eval_vectors.sqlite").exists()
 
     # The file is still in the corpus: the next run lists it but never reads or indexes it.
     assert run_partition(settings, instance, "ops").success

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import dagster as dg
 
+from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.incremental.cache import DocumentCache, NoCache
 
 
@@ -18,3 +19,7 @@ class CacheResource(dg.ConfigurableResource):
     def open(self, stage: str) -> DocumentCache:
         """The cache of one stage; the caller closes it (it is a context manager)."""
         return DocumentCache(Path(self.dir) / f"{stage}.sqlite") if self.enabled else NoCache()
+
+    def vectors(self, file: str) -> VectorCache | None:
+        """A vector cache of its own (the eval's answer sentences); None when caching is off."""
+        return VectorCache(Path(self.dir) / file) if self.enabled else None

@@ -133,13 +133,13 @@ def qdrant_collection_no_leaks(
         payloads = [hit.payload for hit in store.scroll()]
     texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
     planted = planted_values(Path(corpus.golden_dir), context.partition_key)
-    detector, policy = pii.plan_detector(), pii.policy()
+    policy = pii.policy()
     with cache.open("leak_scan") as scans:
         kinds = memoized(
             scans,
             "leak_scan",
             digest_of([pii.digest(plan=True), planted]),
-            lambda text: [leak.kind for leak in find_leaks([("", text)], planted, detector, policy)],
+            lambda text: [leak.kind for leak in find_leaks([("", text)], planted, pii.plan_detector(), policy)],
         )
         leaks = [Leak(chunk_id, kind) for chunk_id, text in texts for kind in kinds(text)]
     preview = pl.DataFrame([leak.__dict__ for leak in leaks[:20]], schema={"doc_id": pl.String, "kind": pl.String})

@@ -12,10 +12,12 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from serving.app import create_app
+from strata_pipeline.automation.freshness import freshness
 from strata_pipeline.cli import main
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.indexing.engine import EdgeStore
 from strata_pipeline.indexing.versions import current_version
+from strata_pipeline.resources.factory import build_resources
 from strata_pipeline_tests.conftest import make_settings, run_partition
 from strata_pipeline_tests.test_cli import env_for
 
@@ -57,6 +59,8 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
 
     after = current_version(settings.index_dir, "ops")
     assert after.version != before.version and not before.folder.exists()  # older versions are gone
+    # The removal list is an input: the next `strata materialize` rebuilds once, without the document.
+    assert freshness(build_resources(settings), "ops")[0].changed == ("removed",)
     with EdgeStore.open(after.store_path) as store:  # read while nothing else holds it, and in place
         docs = {hit.payload["doc_id"] for hit in store.scroll(["doc_id"])}
     assert docs == {"team/rota.md"} and after.point_count == 1

@@ -33,19 +33,21 @@ def run_eval(
     corpus = CorpusResource(
         **{**resources["corpus"].model_dump(), "home": str(home), "golden_dir": str(home / "golden")}
     )
-    context = dg.build_asset_context(partition_key="handbook")
-    return eval_report(
-        context,
-        corpus=corpus,
-        embedder=resources["embedder"],
-        qdrant=resources["qdrant"],
-        sidecar=resources["sidecar"],
-        llm=resources["llm"],
-        pii=resources["pii"],
-        reranker=reranker,
-        cache=cache or CacheResource(dir=str(home / "cache")),
-        enriched_sidecar=current_version(stack.settings.index_dir, "handbook"),
-    )
+    # As a context manager: its ephemeral instance is closed here, in order. Left to the garbage
+    # collector, two such contexts may close out of order and leave a disposed instance current.
+    with dg.build_asset_context(partition_key="handbook") as context:
+        return eval_report(
+            context,
+            corpus=corpus,
+            embedder=resources["embedder"],
+            qdrant=resources["qdrant"],
+            sidecar=resources["sidecar"],
+            llm=resources["llm"],
+            pii=resources["pii"],
+            reranker=reranker,
+            cache=cache or CacheResource(dir=str(home / "cache")),
+            enriched_sidecar=current_version(stack.settings.index_dir, "handbook"),
+        )
 
 
 def test_eval_report_adds_hybrid_rerank_when_a_reranker_is_configured(

@@ -45,11 +45,12 @@ def test_sensor_skips_with_a_reason_when_nothing_is_new(tmp_path: Path) -> None:
 def schedule_tick(settings, instance: dg.DagsterInstance) -> dg.SkipReason | list[dg.RunRequest]:
     tick = datetime(2026, 12, 2, 2, 0, tzinfo=UTC)
     defs = build_definitions(settings)
-    context = dg.build_schedule_context(
+    # As a context manager, so its resources are torn down here, while `instance` is still open.
+    with dg.build_schedule_context(
         instance=instance, scheduled_execution_time=tick, repository_def=defs.get_repository_def(),
         resources=defs.resources,
-    )  # fmt: skip
-    result = nightly_reindex.evaluate_tick(context)
+    ) as context:  # fmt: skip
+        result = nightly_reindex.evaluate_tick(context)
     return dg.SkipReason(result.skip_message) if result.skip_message else list(result.run_requests or [])
 
 

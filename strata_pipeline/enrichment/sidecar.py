@@ -145,6 +145,11 @@ def document(db: sqlite3.Connection, doc_id: str) -> dict | None:
     return found
 
 
+def indexed_doc_ids(db: sqlite3.Connection) -> set[str]:
+    """The documents whose chunks are in the index version: included and read without error."""
+    return {row[0] for row in db.execute("SELECT doc_id FROM documents WHERE decision = 'include' AND status = 'ok'")}
+
+
 def counts(db: sqlite3.Connection) -> dict[str, int]:
     return {
         "documents": db.execute("SELECT COUNT(*) FROM documents").fetchone()[0],

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
@@ -29,6 +31,21 @@ class AnswerCheck:
 
 
 AnswerFn = Callable[[str], AnswerCheck]
+
+
+def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | None = None) -> AnswerCheck:
+    """How the eval checks one answer: the top k hits of a QueryEngine are answered from, and the
+    answer's citations are verified against the passages it was given."""
+    supplied = engine.search(question, k, source_sets)
+    result = engine.ask(question, k, candidates=supplied)
+    passages = engine.context(supplied)
+    return AnswerCheck(
+        result.abstained,
+        result.text,
+        citations_valid(result, passages),
+        context_ids=tuple(p.doc_id for p in passages),
+        contexts=tuple(p.payload.get("text", "") for p in passages),
+    )
 
 
 @dataclass

@@ -16,7 +16,9 @@ __all__ = ["DENSE", "IDS", "INDEX_SCHEMA", "SPARSE", "ModelMismatchError", "Poin
 
 # Bumped when the index layout changes; a version of another schema is rebuilt, not seeded.
 # 5: Qdrant Edge shards replace qdrant-client's local mode.
-INDEX_SCHEMA = 5
+# 6: BM25 analysis splits German and Dutch compounds and drops French and Italian elided articles, so
+#    sparse vectors of schema 5 no longer meet the terms queries are analysed into.
+INDEX_SCHEMA = 6
 POINT_NAMESPACE = uuid.UUID("5b0b7c6e-9d3a-4f41-8a51-0c2d7f5e3a10")
 PAYLOAD_COLUMNS = (
     "chunk_id",

@@ -31,6 +31,17 @@ class _NothingFound:
         return []
 
 
+class _UnlessShown:
+    """A detector that drops findings the corpus shows in clear: see PrivacyGuard.redact_query."""
+
+    def __init__(self, inner: PiiDetector, shown: Callable[[str], bool]) -> None:
+        self.inner, self.shown = inner, shown
+        self.name = getattr(inner, "name", "detector")
+
+    def detect(self, text: str) -> list[Finding]:
+        return [f for f in self.inner.detect(text) if not self.shown(text[f.start : f.end])]
+
+
 class PrivacyGuard:
     """`detector` may be a factory: the detector (seconds to load) is then built on first use, and a
     query the screen clears (no digit, @, capital past the first word or listed name) never needs it."""
@@ -44,9 +55,16 @@ class PrivacyGuard:
         made = self._detector
         return made if hasattr(made, "detect") else made()  # type: ignore[operator]
 
-    def redact_query(self, query: str) -> Audited:
-        """The query with secrets and personal data replaced by placeholders."""
-        return self._redact(query, self.detector if might_hold_personal_data(query) else _NothingFound())
+    def redact_query(self, query: str, shown: Callable[[str], bool] | None = None) -> Audited:
+        """The query with secrets and personal data replaced by placeholders.
+
+        `shown(value)` says whether the indexed (already redacted) passages show a value verbatim: a
+        place, a product or a role contact the corpus prints in clear ("Basel", "Barman", "LiDAR")
+        protects nobody when masked in a query, and masking it loses the search term. Secrets are
+        always replaced."""
+        if not might_hold_personal_data(query):
+            return self._redact(query, _NothingFound())
+        return self._redact(query, self.detector if shown is None else _UnlessShown(self.detector, shown))
 
     def audit_answer(self, text: str) -> Audited:
         """Redact personal data the answer still carries (placeholders are left alone).

@@ -905,10 +905,7 @@ def part_of_a_code_or_schedule(text: str, start: int, end: int) -> bool:
     ("bsl-db-03", where "bsl" reads as a lower-case name), a day range ("Mon-Fri", "Mo–Fr"), or a
     product before its version number ("Rocky Linux 9.4"). The words at both edges of the span are
     read with what they are glued to."""
-    for edge in (_glued_token(text, start, "left"), _glued_token(text, end, "right")):
-        if edge is None:
-            continue
-        token, extended = edge
+    for token, extended in (_glued_token(text, start, "left"), _glued_token(text, end, "right")):
         if extended and _CODE_AROUND.fullmatch(token) and any(ch.isdigit() for ch in token):
             return True
         if _DAY_RANGE.match(token):
@@ -916,22 +913,13 @@ def part_of_a_code_or_schedule(text: str, start: int, end: int) -> bool:
     return _VERSION_AFTER.match(text[end : end + 12]) is not None
 
 
-def _glued_token(text: str, position: int, side: str) -> tuple[str, bool] | None:
-    """The whitespace-free token at a span's start (side "left") or end ("right"), and whether it
-    reaches past the span."""
+def _glued_token(text: str, position: int, side: str) -> tuple[str, bool]:
+    """The whitespace-free token around a span's start (side "left") or end ("right"), and whether it
+    reaches past the span on that side."""
     joiners = "-–_."
-    if side == "left":
-        left = position
-        while left > 0 and (text[left - 1].isalnum() or text[left - 1] in joiners):
-            left -= 1
-        right = position
-        while right < len(text) and (text[right].isalnum() or text[right] in joiners):
-            right += 1
-        return text[left:right].strip(joiners), left < position
-    right = position
-    while right < len(text) and (text[right].isalnum() or text[right] in joiners):
-        right += 1
-    left = position
+    left = right = position
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in joiners):
         left -= 1
-    return text[left:right].strip(joiners), right > position
+    while right < len(text) and (text[right].isalnum() or text[right] in joiners):
+        right += 1
+    return text[left:right].strip(joiners), (left < position if side == "left" else right > position)

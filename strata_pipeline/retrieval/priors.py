@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -31,13 +32,43 @@ def asks_about_history(query: str) -> bool:
     return _HISTORY.search(query) is not None
 
 
-def prior_of(payload: dict, historical: bool) -> float:
-    """The multiplier for one chunk: its document's weight, or 1 for a superseded document when the
-    query asks about history. Points indexed before priors existed count 1."""
-    if historical and payload.get("superseded"):
-        return 1.0
-    weight = payload.get("rank_weight")
-    return float(weight) if weight else 1.0
+# Years and version numbers a query names: "the 2023 procedure", "policy v2", "version 2.4".
+_NAMED_VERSION = re.compile(r"(?i)\b(?:(?:19|20)\d\d|v\d+(?:\.\d+)*)\b")
+_VERSION_PARTS = re.compile(r"(?i)(?:19|20)\d\d|v\d+(?:\.\d+)*")
+
+
+@dataclass(frozen=True)
+class History:
+    """What a query says about earlier versions."""
+
+    asks: bool = False  # it asks about history in words ("the old policy")
+    names: frozenset[str] = frozenset()  # years and versions it names, lower-cased ("2023", "v2")
+
+
+def history_of(query: str) -> History:
+    return History(asks_about_history(query), frozenset(m.lower() for m in _NAMED_VERSION.findall(query)))
+
+
+def names_this_version(payload: dict, history: History) -> bool:
+    """Whether the query names a year or version that this document's path or title carries: "the 2023
+    MFA procedure" asks for mfa-enrolment-2023.md, current twin or not."""
+    if not history.names:
+        return False
+    labels = f"{payload.get('doc_id') or ''} {payload.get('title') or ''}"
+    return bool(history.names & {m.lower() for m in _VERSION_PARTS.findall(labels)})
+
+
+def prior_of(payload: dict, historical: History | bool) -> float:
+    """The multiplier for one chunk: its document's weight; for a superseded document whose version
+    the query asks about (history words, or its year or version named), the inverse of its weight.
+    Points indexed before priors existed count 1."""
+    history = historical if isinstance(historical, History) else History(asks=historical)
+    weight = float(payload.get("rank_weight") or 1.0)
+    if payload.get("superseded") and (history.asks or names_this_version(payload, history)):
+        # The query wants the earlier version: it is lifted by what demotes it otherwise, so it
+        # passes its current twin when the two match the words about equally.
+        return 1.0 / weight if weight < 1.0 else 1.0
+    return weight
 
 
 def weighted(score: float, prior: float) -> float:
@@ -45,7 +76,7 @@ def weighted(score: float, prior: float) -> float:
     return score * prior if score >= 0 else score / prior
 
 
-def apply_priors(ranked: list[Candidate], historical: bool) -> list[Candidate]:
+def apply_priors(ranked: list[Candidate], historical: History | bool) -> list[Candidate]:
     """The candidates re-sorted by prior-weighted score; equal scores keep their order (Qdrant's)."""
     with_priors = [dataclasses.replace(c, prior=prior_of(c.payload, historical)) for c in ranked]
     if all(c.prior == 1.0 for c in with_priors):

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
-from strata_pipeline.retrieval.priors import apply_priors, asks_about_history
+from strata_pipeline.retrieval.priors import History, apply_priors, history_of
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -140,7 +140,7 @@ def complete_payloads(results: list[Candidate], stores: dict[str, PointStore]) -
     ]
 
 
-def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
+def rank(lists: Lists, mode: str, historical: History | bool = False) -> list[Candidate]:
     """Candidates in the order of one mode: Qdrant's fusion for hybrid, else one list's scores; then
     weighted by their documents' ranking priors (`historical`: the query asks about old versions)."""
     if mode not in MODES:
@@ -154,7 +154,7 @@ def rank(lists: Lists, mode: str, historical: bool = False) -> list[Candidate]:
 
 
 def hybrid_order(
-    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: bool
+    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: History | bool
 ) -> list[Candidate]:
     """The hybrid ranking of `candidates`, given their RRF order `fused`: the ranking priors applied,
     then chunks holding a selective identifier the query names first. A non-selective identifier
@@ -225,7 +225,7 @@ def rrf_term(rank: int, k: int, weight: float) -> float:
 
 
 def merge_and_fuse(
-    pool: list[Candidate], mode: str, k: int, weights: dict[str, float], historical: bool = False
+    pool: list[Candidate], mode: str, k: int, weights: dict[str, float], historical: History | bool = False
 ) -> list[Candidate]:
     """Re-rank candidates from several collections: each list by its raw score, then RRF, then the
     ranking priors."""
@@ -283,7 +283,6 @@ class Retriever:
         rrf_k: int = RRF_K,
         candidates: int = 40,
         weights: dict[str, float] | None = None,
-        per_document: int = 2,
     ) -> None:
         self._dense_query = dense_query
         self._sparse_query = sparse_query
@@ -291,7 +290,6 @@ class Retriever:
         self.rrf_k = rrf_k
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
-        self.per_document = per_document  # chunks of one document in a result before others (diversify)
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -317,15 +315,14 @@ class Retriever:
         names = source_sets or sorted(self.indexes)
         depth = max(self.candidates, limit)
         results = [self.lists(n, vectors, depth) for n in names]
-        historical = asks_about_history(query)
+        historical = history_of(query)
         if len(results) == 1:
-            ranked = {mode: rank(results[0], mode, historical) for mode in modes}
+            ranked = {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
         else:
             # Ranks from different collections do not compare (each has its own rank 1), so merge each
             # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
             pool = [c for lists in results for c in lists.candidates.values()]
-            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical) for mode in modes}
-        ranked = {mode: diversify(hits, self.per_document)[:limit] for mode, hits in ranked.items()}
+            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
         stores = {name: self.indexes[name] for name in names}
         return {mode: complete_payloads(hits, stores) for mode, hits in ranked.items()}
 

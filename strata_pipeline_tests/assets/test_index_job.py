@@ -146,13 +146,15 @@ def test_eval_report_scores_the_golden_set_with_stable_numeric_keys(stack: Stack
     for partition in ("handbook", "products"):
         meta = stack.materialization(stack.results[partition], "eval_report")
         golden = yaml.safe_load((stack.settings.golden_dir / f"{partition}.yaml").read_text())
-        assert meta["questions"] == len(golden["questions"])
+        parts = [q["part"] for q in golden["questions"]]
+        assert meta["test_questions"] == meta["questions"] == parts.count("test")  # the headline is the test part
+        assert meta["dev_questions"] == parts.count("dev") and {"recall_at_5_dev", "mrr_dev"} <= set(meta)
         for key in ("recall_at_5", "precision_at_5", "mrr", "ndcg_at_5", "answer_accuracy"):
             assert isinstance(meta[key], float) and 0.0 <= meta[key] <= 1.0
         # The sample golden sets are built to be found: retrieval must stay near perfect.
         assert meta["recall_at_5"] >= 0.9 and meta["mrr"] >= 0.85
         assert meta["model"] == stack.settings.embed_model and meta["points"] > 0
-        assert "| id |" in meta["per_question"]
+        assert "| id | part |" in meta["per_question"]
 
 
 def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> None:

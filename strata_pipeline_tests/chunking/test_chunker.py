@@ -299,3 +299,17 @@ def test_children_of_a_long_table_carry_its_header_in_their_context() -> None:
     assert chunks[0]["context"] == "Calendar > Collection calendar"  # holds the header row itself
     for chunk in chunks[1:]:
         assert chunk["context"] == "Calendar > Collection calendar\ndistrict | bin | weekday"
+
+
+def test_every_spreadsheet_row_is_a_child_under_its_header() -> None:
+    text = (
+        "## servers\nhostname | os\nbsl-db-03 | RHEL 9.2\nzrh-db-03 | Rocky 9.4\n\n## sites\ncode | name\nBSL | Basel"
+    )
+    rows = chunk_document(doc(text, extension=".csv", title="servers"), CONFIG)
+    assert [(r["text"], r["context"], r["line_start"]) for r in rows] == [
+        ("bsl-db-03 | RHEL 9.2", "servers\nhostname | os", 3),
+        ("zrh-db-03 | Rocky 9.4", "servers\nhostname | os", 4),
+        ("BSL | Basel", "servers > sites\ncode | name", 8),
+    ]
+    assert rows[0]["parent_id"] == rows[1]["parent_id"] != rows[2]["parent_id"]  # a sheet is the parent
+    assert "hostname | os" in rows[0]["parent_text"]

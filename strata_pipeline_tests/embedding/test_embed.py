@@ -12,7 +12,7 @@ import pytest
 from fastembed import SparseTextEmbedding, TextEmbedding
 
 from strata_pipeline.embedding.cache import VectorCache
-from strata_pipeline.embedding.embed import embed_chunks
+from strata_pipeline.embedding.embed import embed_chunks, embedded_text, table_records
 from strata_pipeline.embedding.models import (
     OFFLINE_MODEL,
     OFFLINE_MODEL_DIM,
@@ -182,3 +182,17 @@ def test_identifier_vectors_are_added_per_chunk(dense_model, sparse_model, tmp_p
     rx = frame.filter(pl.col("text").str.contains("RX-200")).row(0, named=True)
     assert len(rx["ids_indices"]) == 1 and rx["ids_values"] == [1.0]  # "rx-200" (1,100 is not an identifier)
     cache.close()
+
+
+def test_table_rows_are_embedded_as_records_under_their_header() -> None:
+    text = "Fees by zone.\n\nzone | hourly_rate_eur\n|---|---|\nA | 3.00\nB | \n\nMore prose.\n\nx | y\n1 | 2"
+    assert table_records("Fees", text).split("\n") == [
+        "Fees by zone.", "", "zone | hourly_rate_eur", "|---|---|", "zone: A; hourly rate eur: 3.00", "zone: B",
+        "", "More prose.", "", "x | y", "x: 1; y: 2",
+    ]  # fmt: skip
+    # a chunk cut from inside a table: the chunker put the header on the context's last line
+    assert table_records("Servers\nhostname | os", "bsl-db-03 | RHEL 9.2") == "hostname: bsl-db-03; os: RHEL 9.2"
+    assert table_records("Fees | Marrenfeld", "A | 3.00") == "A | 3.00"  # a title with a bar is no header
+    assert embedded_text("Servers\nhostname | os", "bsl-db-03 | RHEL 9.2") == (
+        "Servers\nhostname | os\n\nhostname: bsl-db-03; os: RHEL 9.2"
+    )

@@ -12,7 +12,8 @@ from strata_pipeline.evaluation import ragas_metrics
 from strata_pipeline.evaluation.memo import MemoEmbedder, MemoGuard
 from strata_pipeline.evaluation.ragas_metrics import RagasInput, offline_scores
 from strata_pipeline.incremental.cache import DocumentCache
-from strata_pipeline.redaction.guard import AnswerWithheld, Audited
+from strata_pipeline.redaction.guard import AnswerWithheld, Audited, PrivacyGuard
+from strata_pipeline.redaction.pii import Finding, PiiPolicy
 
 
 class CountingEmbedder:
@@ -57,37 +58,49 @@ def test_query_and_sentence_vectors_are_computed_once(tmp_path: Path) -> None:
         vectors.close()
 
 
-class FlakyGuard:
-    policy = None
+class FlakyDetector:
+    name = "test"
 
     def __init__(self) -> None:
-        self.calls = 0
+        self.calls: list[str] = []
         self.fail = False
 
-    def redact_query(self, query: str) -> Audited:
-        self.calls += 1
-        return Audited(query.replace("Jonas", "[PERSON_1]"), int("Jonas" in query))
-
-    def audit_answer(self, text: str) -> Audited:
-        self.calls += 1
+    def detect(self, text: str) -> list[Finding]:
+        self.calls.append(text)
         if self.fail:
-            raise AnswerWithheld("the audit could not run")
-        return Audited(text, 0)
+            raise RuntimeError("the detector could not run")
+        start = text.find("Jonas")
+        return [] if start < 0 else [Finding("PERSON", start, start + len("Jonas"), 0.9, self.name)]
 
 
-def test_guard_results_are_remembered_but_a_failed_audit_is_not(tmp_path: Path) -> None:
-    raw = FlakyGuard()
+def test_findings_are_remembered_but_a_failed_audit_is_not(tmp_path: Path) -> None:
+    raw = FlakyDetector()
     with DocumentCache(tmp_path / "memo.sqlite") as cache:
-        guard = MemoGuard(raw, cache, "detectors-v1")
+        guard = MemoGuard(PrivacyGuard(raw, PiiPolicy()), cache, "detectors-v1")
         assert guard.redact_query("Where is Jonas?") == Audited("Where is [PERSON_1]?", 1)
-        assert guard.redact_query("Where is Jonas?") == Audited("Where is [PERSON_1]?", 1) and raw.calls == 1
+        assert guard.redact_query("Where is Jonas?") == Audited("Where is [PERSON_1]?", 1)
+        assert raw.calls == ["Where is Jonas?"]
         raw.fail = True
         with pytest.raises(AnswerWithheld):
-            guard.audit_answer("The answer.")
+            guard.audit_answer("Jonas answered.")
         raw.fail = False
-        assert guard.audit_answer("The answer.") == Audited("The answer.", 0) and raw.calls == 3
-        assert MemoGuard(raw, cache, "detectors-v2").redact_query("Where is Jonas?").redactions == 1
-        assert raw.calls == 4  # a changed detector is asked again
+        assert guard.audit_answer("Jonas answered.") == Audited("[PERSON_1] answered.", 1)
+        assert guard.audit_answer("Jonas answered.") == Audited("[PERSON_1] answered.", 1) and len(raw.calls) == 3
+        again = MemoGuard(PrivacyGuard(raw, PiiPolicy()), cache, "detectors-v2").redact_query("Where is Jonas?")
+        assert again.redactions == 1 and len(raw.calls) == 4  # a changed detector is asked again
+
+
+def test_what_a_query_keeps_is_decided_by_the_index_evaluated_not_remembered(tmp_path: Path) -> None:
+    """Query redaction spares a value the index shows verbatim, so the redacted question depends on
+    the index: only the detector's findings are remembered, never one index's decision."""
+    raw = FlakyDetector()
+    with DocumentCache(tmp_path / "memo.sqlite") as cache:
+        guard = MemoGuard(PrivacyGuard(raw, PiiPolicy()), cache, "detectors-v1")
+        assert guard.redact_query("Where is Jonas?", shown=lambda value: False).text == "Where is [PERSON_1]?"
+        shown = guard.redact_query("Where is Jonas?", shown=lambda value: value == "Jonas")
+        assert shown == Audited("Where is Jonas?", 0)  # another index prints the value in clear
+        assert guard.redact_query("Where is Jonas?", shown=lambda value: False).redactions == 1
+        assert raw.calls == ["Where is Jonas?"]  # the detector ran once for all three
 
 
 def test_offline_ragas_scores_are_reused_for_the_same_inputs_only(

@@ -40,3 +40,19 @@ def test_a_cleared_query_never_builds_the_detector_but_secrets_are_still_replace
     assert built == []
     assert guard.redact_query("what did Anna say").text == "what did [PERSON_1] say"
     assert built == [1]
+
+
+def test_a_value_the_corpus_shows_in_clear_stays_in_the_query(ner: PresidioDetector) -> None:
+    guard = PrivacyGuard(ner, PiiPolicy())
+    asked: list[str] = []
+
+    def shown(value: str) -> bool:
+        asked.append(value)
+        return value == "Basel"  # the index prints the town; it holds no clear name of a person
+
+    text = "Which printer in Basel did Anna Berg report? Her token: password=hunter-correct-horse-staple"
+    redacted = guard.redact_query(text, shown=shown).text
+    assert "Basel" in redacted and "Anna Berg" not in redacted and "[PERSON_1]" in redacted
+    assert "hunter" not in redacted  # secrets are replaced whatever the index shows
+    assert "Anna Berg" in asked
+    assert guard.redact_query("Which printer in Basel did Anna Berg report?").text.count("[") >= 1

@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.indexing.store import DENSE, SPARSE
-from strata_pipeline.retrieval.priors import apply_priors, asks_about_history, prior_of, weighted
-from strata_pipeline.retrieval.search import Candidate, Lists, merge_and_fuse, rank
+from strata_pipeline.retrieval.priors import History, apply_priors, asks_about_history, history_of, prior_of, weighted
+from strata_pipeline.retrieval.search import Candidate, Lists, diversify, merge_and_fuse, rank
 
 
 @pytest.mark.parametrize(
@@ -30,8 +30,32 @@ def test_prior_of_payloads() -> None:
     assert prior_of({"rank_weight": 0.95}, historical=True) == 0.95
     archived = {"rank_weight": 0.8, "superseded": True}
     assert prior_of(archived, historical=False) == 0.8
-    assert prior_of(archived, historical=True) == 1.0  # "the old policy" wants the old policy
+    assert prior_of(archived, historical=True) == 1.25  # "the old policy" wants the old policy: 1 / 0.8
     assert weighted(0.5, 0.8) == pytest.approx(0.4) and weighted(-0.5, 0.8) == pytest.approx(-0.625)
+
+
+def test_a_query_naming_a_year_or_version_wants_the_document_that_carries_it() -> None:
+    assert history_of("In the 2023 MFA procedure, how long was the code valid?") == History(False, frozenset({"2023"}))
+    assert history_of("What did policy V2 say?").names == {"v2"}
+    assert history_of("What does the current policy say?") == History()
+    archived = {"doc_id": "access/archive/mfa-enrolment-2023.md", "rank_weight": 0.8, "superseded": True}
+    assert prior_of(archived, history_of("the 2023 MFA procedure")) == 1.25
+    assert prior_of(archived, history_of("the 2025 MFA procedure")) == 0.8  # another year: still demoted
+    assert prior_of(archived, history_of("the MFA procedure")) == 0.8
+    titled = {"doc_id": "policies/archive/remote.md", "title": "Remote access policy v2", "superseded": True,
+              "rank_weight": 0.8}  # fmt: skip
+    assert prior_of(titled, history_of("remote access under v2")) == 1.25
+    assert prior_of({"doc_id": "a-2023.md", "rank_weight": 0.95}, history_of("2023")) == 0.95  # only superseded
+
+
+def test_diversify_lets_other_documents_in_before_a_third_chunk_of_one() -> None:
+    def c(doc: str, n: int) -> Candidate:
+        return Candidate(f"{doc}#{n}", {"doc_id": doc, "chunk_id": f"{doc}#{n}"})
+
+    ranked = [c("a", 0), c("a", 1), c("a", 2), c("b", 0), c("a", 3), c("c", 0)]
+    assert [x.point_id for x in diversify(ranked, 2)] == ["a#0", "a#1", "b#0", "c#0", "a#2", "a#3"]
+    assert [x.point_id for x in diversify(ranked, 1)] == ["a#0", "b#0", "c#0", "a#1", "a#2", "a#3"]
+    assert diversify(ranked, 0) == ranked
 
 
 def cand(name: str, dense: int, sparse: int, **payload: object) -> Candidate:
@@ -62,10 +86,10 @@ def test_a_superseded_twin_yields_to_the_current_document() -> None:
     assert ranked[1].fused_score == pytest.approx(1 / 60 + 1 / 61 + 1e-6)  # the raw RRF score is kept for explain
 
 
-def test_a_question_about_history_keeps_qdrants_order() -> None:
+def test_a_question_about_history_lifts_the_superseded_twin() -> None:
     ranked = rank(lists(), "hybrid", historical=True)
     assert [c.point_id for c in ranked] == ["policy-v1", "policy", "other"]
-    assert all(c.prior == 1.0 for c in ranked)
+    assert [c.prior for c in ranked] == [1.25, 1.0, 1.0]
 
 
 def test_priors_apply_to_every_mode_and_across_collections() -> None:

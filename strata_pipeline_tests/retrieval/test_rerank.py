@@ -3,6 +3,7 @@ cross-encoder, and the QueryEngine over the materialised sample index."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -143,7 +144,10 @@ def engines(stack: Stack, model_dir: Path):
             ("floored", RerankerResource(model=MODEL_NAME, model_path=str(model_dir), floor=4.0)),
         )
     }
-    yield {name: index.engine() for name, index in built.items()}
+    engines = {name: index.engine() for name, index in built.items()}
+    for engine in engines.values():  # rerank order as the model gives it, not diversified per document
+        engine.config = dataclasses.replace(engine.config, per_document=0)
+    yield engines
     for index in built.values():
         index.close()
 

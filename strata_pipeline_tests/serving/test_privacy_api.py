@@ -19,6 +19,8 @@ DOCS = {
     "team/rota.md": "# Rota\n\nThe early shift starts at 06:00. Contact Maria Fernandes at "
     "maria.fernandes@corp.example or +1 415-555-0134 about swaps. Questions go to support@corp.example.\n",
     "team/breaks.txt": "Breaks last 30 minutes and are taken in the canteen on level two, every working day.\n",
+    # Ingestion masks the heading's "Valencia" (too little context) but keeps the town in the body.
+    "team/sites.md": "# Valencia depot\n\nThe depot in Valencia, Spain, opens at 07:00 on weekdays.\n",
 }
 
 
@@ -88,3 +90,13 @@ def test_audit_endpoint_lists_masked_decisions_and_never_values(settings) -> Non
     assert [text[e["start"] : e["start"] + e["length"]] for e in entries if e["decision"] == "redact"] == raw_values
     assert not any(v in str(entries) for v in raw_values)
     assert missing.status_code == 404 and unknown_set.status_code == 404
+
+
+def test_a_name_the_index_shows_in_clear_stays_in_the_query_and_a_redacted_one_does_not(settings) -> None:
+    with TestClient(create_app(settings)) as client:
+        place = client.post("/search", json={"query": "When does the Valencia depot open?"}).json()
+        person = client.post("/search", json={"query": "When does Maria Fernandes open the Valencia depot?"}).json()
+    assert place["query"] == "When does the Valencia depot open?" and place["query_redactions"] == 0
+    assert place["hits"][0]["doc_id"] == "team/sites.md"
+    # the index holds [PERSON_1] where the rota named her, so her name is still masked in the query
+    assert person["query"] == "When does [PERSON_1] open the Valencia depot?" and person["query_redactions"] == 1

@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from strata_pipeline.io_manager import StrataIOManager
+from strata_pipeline.resources.cache import CacheResource
 from strata_pipeline.resources.corpus import CorpusResource
 from strata_pipeline.resources.embedder import EmbedderResource
 from strata_pipeline.resources.llm import AnthropicResource
@@ -40,6 +41,7 @@ def build_resources(settings: Settings) -> dict[str, Any]:
             judge_model=settings.judge_model,
         ),
         "sidecar": SidecarResource(),
+        "cache": CacheResource(dir=str(settings.cache_dir)),
         "reranker": RerankerResource(
             model=settings.rerank_model,
             model_path=settings.rerank_model_path,

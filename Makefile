@@ -60,3 +60,4 @@ bench: install
 	$(BIN)/python -m benchmarks.dense_models
 	$(BIN)/python -m benchmarks.retrieval_scale
 	$(BIN)/python -m benchmarks.serving
+	$(BIN)/python -m benchmarks.incremental  # about 30 minutes on 2 cores: a full index, then two re-runs

@@ -40,10 +40,16 @@ def main() -> None:
 
 @main.command()
 @click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
-def materialize(selected: tuple[str, ...]) -> None:
-    """Register a partition per source-set folder and run the whole asset graph for each."""
+@click.option("--force", is_flag=True, help="Rebuild even source-sets whose inputs match their published version.")
+def materialize(selected: tuple[str, ...], force: bool) -> None:
+    """Register a partition per source-set folder and run the whole asset graph for each.
+
+    A source-set whose files, rules, golden set, settings and code all match what its published
+    version was built from is skipped (up to date); --force rebuilds it anyway.
+    """
     import dagster as dg
 
+    from strata_pipeline.automation.freshness import freshness
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
     from strata_pipeline.partitions import source_sets
@@ -65,10 +71,19 @@ def materialize(selected: tuple[str, ...]) -> None:
     new = [n for n in names if n not in known]
     if new:
         instance.add_dynamic_partitions(source_sets.name, new)
-    job = build_definitions(settings).resolve_job_def("index_source_set")
+    defs = build_definitions(settings)
+    job = defs.resolve_job_def("index_source_set")
     failed = []
     for position, name in enumerate(names, start=1):
         click.echo(f"[{position}/{len(names)}] {name}")
+        if force:
+            click.echo("  rebuilding: --force")
+        else:
+            state, published = freshness(defs.resources, name)
+            if state.up_to_date and published is not None:
+                click.echo(f"  up to date (version {published.version}); use --force to rebuild")
+                continue
+            click.echo(f"  rebuilding: {state.reason}")
         run_id = str(uuid.uuid4())
         started = time.perf_counter()
         with _ProgressPrinter(instance, run_id):
@@ -436,3 +451,7 @@ def ui(port: int) -> None:
     # the dagster beside this interpreter: `make ui` runs .venv/bin/strata without .venv/bin on PATH
     dagster = Path(sys.executable).parent / "dagster"
     os.execv(str(dagster), [str(dagster), "dev", "-w", str(PROJECT_ROOT / "workspace.yaml"), "-p", str(port)])
+
+
+if __name__ == "__main__":  # python -m strata_pipeline.cli, as the console script does
+    main()

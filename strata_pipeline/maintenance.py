@@ -16,6 +16,8 @@ from pathlib import Path
 import polars as pl
 
 from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.incremental.cache import DocumentCache
+from strata_pipeline.incremental.digests import text_sha256
 from strata_pipeline.indexing.engine import PointRecord, PointStore
 from strata_pipeline.indexing.versions import (
     current_version,
@@ -42,6 +44,7 @@ class Removal:
     asset_rows_removed: int
     cached_vectors_removed: int
     old_versions_deleted: int
+    cache_entries_removed: int = 0  # extracted and redacted text kept for incremental runs
 
 
 def tombstone_path(home: Path, source_set: str) -> Path:
@@ -82,6 +85,7 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
     qdrant.drop_versions([m for _, m in pruned if m is not None])
 
     hashes = _chunk_hashes(home, source_set, doc_id)
+    cache_entries = _purge_document_caches(home, source_set, doc_id)
     asset_rows = _scrub_asset_values(home / "assets", source_set, doc_id)
     cache = VectorCache(home / "cache" / "vectors.sqlite")
     try:
@@ -92,7 +96,10 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
     tombstone.parent.mkdir(parents=True, exist_ok=True)
     with tombstone.open("a", encoding="utf-8") as handle:
         handle.write(doc_id + "\n")
-    return Removal(source_set, doc_id, name, before - points, sidecar_rows, audit_rows, asset_rows, cached, len(pruned))
+    return Removal(
+        source_set, doc_id, name, before - points, sidecar_rows, audit_rows, asset_rows, cached, len(pruned),
+        cache_entries,
+    )  # fmt: skip
 
 
 def _copy_points_except(source: PointStore, target: PointStore, doc_id: str) -> None:
@@ -128,6 +135,32 @@ def _chunk_hashes(home: Path, source_set: str, doc_id: str) -> list[str]:
     if not path.exists():
         return []
     return pl.read_parquet(path).filter(pl.col("doc_id") == doc_id)["sha256"].to_list()
+
+
+# Caches of the eval that hold passage-derived data (sentence vectors, audited answers) without a
+# link to their document: removal deletes them whole, and the next eval rebuilds them.
+EVAL_CACHE_FILES = ("eval_memo.sqlite", "eval_vectors.sqlite")
+
+
+def _purge_document_caches(home: Path, source_set: str, doc_id: str) -> int:
+    """Delete the document's extraction and redaction cache entries (they hold its text) and the
+    eval's caches. Reads the stored discovered_docs value, so it runs before that is scrubbed."""
+    path = home / "assets" / "discovered_docs" / f"{source_set}.parquet"
+    files, texts = [], []
+    if path.exists():
+        rows = pl.read_parquet(path, columns=["doc_id", "sha256", "text"]).filter(pl.col("doc_id") == doc_id)
+        files = [sha for sha in rows["sha256"].to_list() if sha]
+        texts = [text_sha256(text) for text in rows["text"].to_list() if text]
+    cache_dir = home / "cache"
+    removed = 0
+    for stage, contents in (("extraction", files), ("redaction", texts)):
+        if (cache_dir / f"{stage}.sqlite").exists():
+            with DocumentCache(cache_dir / f"{stage}.sqlite") as cache:
+                removed += cache.purge(contents)
+    for name in EVAL_CACHE_FILES:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{cache_dir / name}{suffix}").unlink(missing_ok=True)
+    return removed
 
 
 def _scrub_asset_values(assets_dir: Path, source_set: str, doc_id: str) -> int:

@@ -1,5 +1,5 @@
-"""`strata remove`: a document disappears from the index, the sidecar, the audit, stored asset values
-and the vector cache, while the API keeps serving; later runs do not bring it back."""
+"""`strata remove`: a document disappears from the index, the sidecar, the audit, stored asset values,
+the vector cache and the incremental caches, while the API keeps serving; later runs do not bring it back."""
 
 from __future__ import annotations
 
@@ -12,10 +12,12 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from serving.app import create_app
+from strata_pipeline.automation.freshness import freshness
 from strata_pipeline.cli import main
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.indexing.engine import EdgeStore
 from strata_pipeline.indexing.versions import current_version
+from strata_pipeline.resources.factory import build_resources
 from strata_pipeline_tests.conftest import make_settings, run_partition
 from strata_pipeline_tests.test_cli import env_for
 
@@ -42,6 +44,10 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
     )
     assert hashes
 
+    # The incremental caches hold its extracted and redacted text (and the eval's, sentence data).
+    assert any(b"salary band" in p.read_bytes() for p in settings.cache_dir.glob("*.sqlite*"))
+    (settings.cache_dir / "eval_vectors.sqlite").write_bytes(b"stand-in for the eval's sentence vectors")
+
     with TestClient(create_app(settings)) as api:  # the API holds the published version open
         assert api.post("/search", json={"query": "salary band review"}).json()["hits"][0]["doc_id"] == "team/review.md"
         result = CliRunner().invoke(main, ["remove", "ops", "team/review.md"], env=env_for(settings.home, corpus))
@@ -53,6 +59,8 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
 
     after = current_version(settings.index_dir, "ops")
     assert after.version != before.version and not before.folder.exists()  # older versions are gone
+    # The removal list is an input: the next `strata materialize` rebuilds once, without the document.
+    assert freshness(build_resources(settings), "ops")[0].changed == ("removed",)
     with EdgeStore.open(after.store_path) as store:  # read while nothing else holds it, and in place
         docs = {hit.payload["doc_id"] for hit in store.scroll(["doc_id"])}
     assert docs == {"team/rota.md"} and after.point_count == 1
@@ -72,6 +80,9 @@ def test_remove_deletes_a_document_everywhere_and_keeps_it_out(tmp_path: Path) -
         assert cache.get_many(settings.embed_model, hashes) == {}
     finally:
         cache.close()
+    for path in settings.cache_dir.glob("*.sqlite*"):  # no cache keeps its text, not even in free pages
+        assert b"salary band" not in path.read_bytes() and b"exceeded her" not in path.read_bytes(), path.name
+    assert not (settings.cache_dir / "eval_vectors.sqlite").exists()
 
     # The file is still in the corpus: the next run lists it but never reads or indexes it.
     assert run_partition(settings, instance, "ops").success

@@ -1,6 +1,7 @@
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION, ChunkingConfig, chunk_documents
 from strata_pipeline.enrichment.extract import guess_title
 from strata_pipeline.partitions import source_sets
@@ -17,7 +18,12 @@ class ChunkingSettings(dg.Config):
         return ChunkingConfig(size=self.size, overlap=self.overlap, parent_size=self.parent_size)
 
 
-@dg.asset(partitions_def=source_sets, group_name="index", kinds={"polars"})
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="index",
+    kinds={"polars"},
+    code_version=code_version("chunking", "enrichment/extract.py"),
+)
 def chunks(config: ChunkingSettings, redacted_docs: pl.DataFrame) -> dg.Output[pl.DataFrame]:
     """Overlapping windows of the included documents, each with its full provenance."""
     indexable = redacted_docs.filter((pl.col("decision") == "include") & (pl.col("status") == "ok")).with_columns(

@@ -3,12 +3,19 @@ import time
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.embedding.embed import embed_chunks
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.resources import EmbedderResource
 
 
-@dg.asset(partitions_def=source_sets, group_name="index", kinds={"fastembed"}, pool="embedder")
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="index",
+    kinds={"fastembed"},
+    pool="embedder",
+    code_version=code_version("embedding", "chunking/context.py"),
+)
 def embeddings(
     context: dg.AssetExecutionContext, embedder: EmbedderResource, chunks: pl.DataFrame
 ) -> dg.Output[pl.DataFrame]:

@@ -3,6 +3,7 @@ from contextlib import closing
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.enrichment.extract import extract_metadata
 from strata_pipeline.enrichment.llm import llm_metadata
 from strata_pipeline.enrichment.sidecar import counts, write_audit, write_documents, write_fact_tables
@@ -16,6 +17,7 @@ from strata_pipeline.resources import AnthropicResource, SidecarResource
     group_name="enrich",
     kinds={"sqlite", "anthropic"},
     pool="llm",
+    code_version=code_version("enrichment"),
     retry_policy=dg.RetryPolicy(max_retries=2, delay=5, backoff=dg.Backoff.EXPONENTIAL, jitter=dg.Jitter.PLUS_MINUS),
 )
 def enriched_sidecar(

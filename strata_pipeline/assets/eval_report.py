@@ -1,13 +1,16 @@
 import json
-from contextlib import closing
+import time
+from contextlib import ExitStack, closing
 from dataclasses import asdict
 from pathlib import Path
 
 import dagster as dg
 
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
 from strata_pipeline.evaluation.pii_sets import SETS
 from strata_pipeline.evaluation.privacy import privacy_markdown
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
@@ -26,6 +29,7 @@ from strata_pipeline.partitions import source_sets
 from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.resources import (
     AnthropicResource,
+    CacheResource,
     CorpusResource,
     EmbedderResource,
     PiiResource,
@@ -35,7 +39,14 @@ from strata_pipeline.resources import (
 )
 
 
-@dg.asset(partitions_def=source_sets, group_name="evaluate", kinds={"qdrant"})
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="evaluate",
+    kinds={"qdrant"},
+    code_version=code_version(
+        "evaluation", "answering", "retrieval", "query_engine.py", "redaction/guard.py", "enrichment/sidecar.py"
+    ),
+)
 def eval_report(
     context: dg.AssetExecutionContext,
     corpus: CorpusResource,
@@ -45,6 +56,7 @@ def eval_report(
     llm: AnthropicResource,
     pii: PiiResource,
     reranker: RerankerResource,
+    cache: CacheResource,
     enriched_sidecar: IndexVersion,
 ) -> dg.Output[dict]:
     """Retrieval and answer quality of the new index version on `golden/<source_set>.yaml`.
@@ -56,7 +68,12 @@ def eval_report(
     so the UI plots them across materialisations; the full per-question table is a linked file. ragas
     metrics (evaluation/ragas_metrics.py) come on top: ID-based context precision/recall and string
     similarity always; faithfulness and answer relevancy, judged by a second Claude model, with a key.
+
+    Every question is searched on the new version. What does not depend on the index (the redacted
+    question, query vectors, answer-sentence vectors, answer audits, offline ragas scores) is
+    remembered between evals (evaluation/memo.py), so an unchanged answer costs a few lookups.
     """
+    started = time.perf_counter()
     version = enriched_sidecar
     rules = load_rules(Path(corpus.rules_dir), context.partition_key)
     fingerprint = {
@@ -85,9 +102,19 @@ def eval_report(
             metadata={"unknown_labels": len(missing)},
         )
     judge = llm.judge() if llm.enabled else None  # fails here if the judge is the generator model
-    with QueryEngine(
-        embedder, qdrant, {version.source_set: version}, llm=llm, guard=pii.guard(), reranker=reranker
-    ) as engine:
+    stack = ExitStack()
+    memo = stack.enter_context(cache.open(MEMO_STAGE))
+    sentence_vectors = cache.vectors(VECTORS_FILE)
+    if sentence_vectors is not None:
+        stack.callback(sentence_vectors.close)
+    memo_embedder = MemoEmbedder(embedder, memo, sentence_vectors, query_digest(embedder))
+    guard = MemoGuard(pii.guard(), memo, pii.digest())
+    with (
+        stack,
+        QueryEngine(
+            memo_embedder, qdrant, {version.source_set: version}, llm=llm, guard=guard, reranker=reranker
+        ) as engine,
+    ):
         modes, reranker_name = engine.modes, engine.reranker_name
 
         def search(question: str, n: int) -> dict[str, list[str]]:
@@ -97,9 +124,19 @@ def eval_report(
             return answer_check(engine, question, golden.k)
 
         results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
-    ragas = score_ragas(
-        golden, results, known_docs, complete=judge.complete if judge else None, embed_query=embedder.query_dense
-    )
+        ragas = score_ragas(
+            golden,
+            results,
+            known_docs,
+            complete=judge.complete if judge else None,
+            embed_query=embedder.query_dense,
+            cache=memo,
+        )
+        reuse = {
+            "eval_memo_hits": memo.hits,
+            "eval_memo_misses": memo.misses,
+            "eval_sentences_embedded": memo_embedder.sentences_embedded,
+        }
     privacy = pii.privacy_figures(corpus.golden_dir)
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
@@ -115,6 +152,8 @@ def eval_report(
         metadata={
             **summary,
             **fingerprint,
+            **reuse,
+            "seconds": round(time.perf_counter() - started, 2),
             "answerer": "llm" if llm.enabled else "extractive",
             "reranker": reranker_name,
             "ragas_judge": judge.model if judge else "not configured",

@@ -1,11 +1,18 @@
 import dagster as dg
 
+from strata_pipeline.assets.lineage import code_version
 from strata_pipeline.indexing.versions import IndexVersion, prune_versions_with_manifests
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.resources import CorpusResource, QdrantResource
 
 
-@dg.asset(partitions_def=source_sets, group_name="evaluate", kinds={"qdrant"}, deps=["eval_report"])
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="evaluate",
+    kinds={"qdrant"},
+    deps=["eval_report"],
+    code_version=code_version("indexing/versions.py", "indexing/storage.py", "resources/qdrant.py"),
+)
 def published_index(
     context: dg.AssetExecutionContext, corpus: CorpusResource, qdrant: QdrantResource, qdrant_collection: IndexVersion
 ) -> dg.MaterializeResult:

@@ -3,8 +3,12 @@ from pathlib import Path
 import dagster as dg
 import polars as pl
 
+from strata_pipeline.assets.lineage import code_version, run_inputs
 from strata_pipeline.assets.metadata import markdown_table
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION
+from strata_pipeline.incremental.cache import memoized
+from strata_pipeline.incremental.digests import digest_of
+from strata_pipeline.incremental.fingerprint import Fingerprint
 from strata_pipeline.indexing.store import INDEX_SCHEMA, sync_points
 from strata_pipeline.indexing.versions import (
     IndexVersion,
@@ -14,14 +18,14 @@ from strata_pipeline.indexing.versions import (
     write_manifest,
 )
 from strata_pipeline.partitions import source_sets
-from strata_pipeline.redaction.verify import find_leaks, planted_values
-from strata_pipeline.resources import CorpusResource, EmbedderResource, PiiResource, QdrantResource
+from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
+from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderResource, PiiResource, QdrantResource
 
 # Payload fields that carry document text (ids and offsets cannot).
 SCANNED_FIELDS = ("text", "title", "heading")
 
 
-@dg.asset(partitions_def=source_sets, group_name="index", kinds={"qdrant"})
+@dg.asset(partitions_def=source_sets, group_name="index", kinds={"qdrant"}, code_version=code_version("indexing"))
 def qdrant_collection(
     context: dg.AssetExecutionContext,
     corpus: CorpusResource,
@@ -32,7 +36,8 @@ def qdrant_collection(
     """A new index version holding exactly this partition's chunks; not served until published.
 
     Embedded versions start as a copy of the served one, so only new or changed chunks are
-    written and chunks of vanished documents are deleted.
+    written and chunks of vanished documents are deleted. The manifest records the run's input
+    fingerprint (from discovered_docs), which later runs compare to skip an unchanged source-set.
     """
     source_set = context.partition_key
     previous = current_version(corpus.index_dir, source_set)
@@ -62,6 +67,8 @@ def qdrant_collection(
         point_count=points,
         chunker=CHUNKER_VERSION,
         schema=INDEX_SCHEMA,
+        fingerprint=Fingerprint(inputs).value if (inputs := run_inputs(context)) else "",
+        inputs=inputs,
     )
     write_manifest(version)
     return dg.Output(
@@ -71,11 +78,14 @@ def qdrant_collection(
             "collection": collection,
             "backend": qdrant.engine,
             "points": points,
+            "documents_reused": stats.documents - stats.changed_docs,  # every point kept as it was
+            "documents_recomputed": stats.changed_docs,  # a point written or deleted
             "upserted": stats.upserted,
             "deleted": stats.deleted,
             "unchanged": stats.unchanged,
             "documents_removed": stats.deleted_docs,
             "seeded_from": previous.version if seeded and previous else "",
+            "input_fingerprint": version.fingerprint,
             "model": embedder.model,
             "dim": stored_dim,
             "path": dg.MetadataValue.path(str(folder)),
@@ -112,15 +122,26 @@ def qdrant_collection_vector_dims(
 @dg.asset_check(asset=qdrant_collection, partitions_def=source_sets, blocking=True)
 def qdrant_collection_no_leaks(
     context: dg.AssetCheckExecutionContext, corpus: CorpusResource, qdrant: QdrantResource, pii: PiiResource,
-    qdrant_collection: IndexVersion,
+    cache: CacheResource, qdrant_collection: IndexVersion,
 ) -> dg.AssetCheckResult:  # fmt: skip
     """No point payload of the new version holds a secret, a planted sensitive value or personal data
-    the policy redacts. Any hit blocks enrichment, evaluation and publishing."""
+    the policy redacts. Any hit blocks enrichment, evaluation and publishing.
+
+    Every point is checked; the verdict on a payload text scanned before with the same detector,
+    policy, code and planted values is remembered (the leak_scan cache holds leak kinds, no text)."""
     with qdrant.reader(qdrant_collection) as store:
         payloads = [hit.payload for hit in store.scroll()]
     texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
     planted = planted_values(Path(corpus.golden_dir), context.partition_key)
-    leaks = find_leaks(texts, planted, pii.plan_detector(), pii.policy())
+    policy = pii.policy()
+    with cache.open("leak_scan") as scans:
+        kinds = memoized(
+            scans,
+            "leak_scan",
+            digest_of([pii.digest(plan=True), planted]),
+            lambda text: [leak.kind for leak in find_leaks([("", text)], planted, pii.plan_detector(), policy)],
+        )
+        leaks = [Leak(chunk_id, kind) for chunk_id, text in texts for kind in kinds(text)]
     preview = pl.DataFrame([leak.__dict__ for leak in leaks[:20]], schema={"doc_id": pl.String, "kind": pl.String})
     return dg.AssetCheckResult(
         passed=not leaks,

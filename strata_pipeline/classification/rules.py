@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -184,9 +185,11 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     )
 
 
-def classify_docs(discovered: pl.DataFrame, rule_set: RuleSet) -> pl.DataFrame:
+def classify_docs(
+    discovered: pl.DataFrame, rule_set: RuleSet, language: Callable[[str], str] = detect_language
+) -> pl.DataFrame:
     """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`) and the
-    detected `language` to the discovered documents."""
+    detected `language` (by `language`, e.g. a cached detect_language) to the discovered documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
     priors = [rule_set.prior(doc) for doc in docs]
@@ -196,7 +199,7 @@ def classify_docs(discovered: pl.DataFrame, rule_set: RuleSet) -> pl.DataFrame:
         pl.Series("rank_weight", [p.weight for p in priors], dtype=pl.Float64),
         pl.Series("rank_rule", [p.rule for p in priors], dtype=pl.String),
         pl.Series("superseded", [p.superseded for p in priors], dtype=pl.Boolean),
-        pl.Series("language", [detect_language(t or "") for t in discovered["text"]], dtype=pl.String),
+        pl.Series("language", [language(t or "") for t in discovered["text"]], dtype=pl.String),
     )
 
 

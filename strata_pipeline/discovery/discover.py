@@ -31,6 +31,8 @@ from strata_pipeline.discovery.extractors import (
     ExtractLimits,
     extract,
 )
+from strata_pipeline.incremental.cache import DocumentCache, cache_key
+from strata_pipeline.incremental.digests import extraction_digest
 
 DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
     "doc_id": pl.String(),
@@ -53,6 +55,8 @@ DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
     "error_code": pl.String(),
     "error_message": pl.String(),
 }
+# Outcomes that depend on the moment (a loaded machine, a killed worker), not on the file: never cached.
+TRANSIENT_ERRORS = frozenset({"extract_timeout", "extractor_crashed", "extract_failed"})
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,15 @@ def discover_source_set(
     limits: Limits = Limits(),
     progress: Callable[[int, int], None] | None = None,
     removed: frozenset[str] = frozenset(),
+    cache: DocumentCache | None = None,
 ) -> pl.DataFrame:
     """One row per file the adapter offers, in the adapter's order.
 
     `progress(done, total)` is called once per file as its row is complete. Files in `removed`
-    (taken down with `strata remove`) are listed but never read.
+    (taken down with `strata remove`) are listed but never read. With a `cache`, a file whose
+    bytes, extension, limits and adapter facets were extracted before by the same extractor code
+    reuses that outcome (a parse error included, a timeout or a crash never); `cache.hits` and
+    `cache.misses` then count the files reused and extracted.
     """
     files = list(adapter.iter_files(source_dir))
     facets = getattr(adapter, "facets", {}) or {}
@@ -93,15 +101,28 @@ def discover_source_set(
             progress(done, len(files))
 
     rows: list[dict] = []
-    pending: list[tuple[dict, bytes, str]] = []  # rows whose extraction runs in a worker
+    pending: list[tuple[dict, bytes, str, str]] = []  # rows extracted in a worker, with their cache keys
+
+    def keep(row: dict, key: str, outcome: dict) -> None:
+        _update(row, outcome)
+        if cache is not None and outcome.get("error_code") not in TRANSIENT_ERRORS:
+            cache.put(key, row["sha256"], outcome)
+
     for source_file in files:
         row, data = _read(source_file, source_dir, source_set, adapter.name, limits, removed)
         rows.append(row)
+        key = ""
+        if data is not None and cache is not None:
+            key = cache_key("extraction", row["sha256"], row["extension"], limits.extract, facets, extraction_digest())
+            cached = cache.get(key)
+            if cached is not None:
+                _update(row, cached)
+                data = None
         if data is not None and row["extension"] in ISOLATED_EXTENSIONS:
-            pending.append((row, data, source_file.path.name))
+            pending.append((row, data, source_file.path.name, key))
             continue
         if data is not None:
-            _apply(row, lambda d=data, n=source_file.path.name: extract(d, n, limits.extract), facets)
+            keep(row, key, _outcome(lambda d=data, n=source_file.path.name: extract(d, n, limits.extract), facets))
         finished()
     if pending:
         # forkserver: workers start from a clean process, never a fork of one holding model threads.
@@ -109,30 +130,52 @@ def discover_source_set(
         with ProcessPool(max_workers=limits.workers, context=context) as pool:
             futures = [
                 pool.schedule(extract, args=(data, name, limits.extract), timeout=limits.timeout_s)
-                for _, data, name in pending
+                for _, data, name, _ in pending
             ]
-            for (row, _, _), future in zip(pending, futures, strict=True):
-                _apply(row, future.result, facets, limits.timeout_s)
+            for (row, _, _, key), future in zip(pending, futures, strict=True):
+                keep(row, key, _outcome(future.result, facets, limits.timeout_s))
                 finished()
     if not rows:
         return pl.DataFrame(schema=DISCOVERED_SCHEMA)
     return pl.DataFrame(rows, schema=DISCOVERED_SCHEMA, orient="row")
 
 
-def _apply(row: dict, run: Callable[[], Extraction], facets: dict[str, str], timeout_s: float = 0.0) -> None:
+def file_states(
+    source_dir: Path,
+    source_set: str,
+    adapter: SourceAdapter,
+    limits: Limits = Limits(),
+    removed: frozenset[str] = frozenset(),
+) -> list[tuple[str, str, int]]:
+    """(doc_id, sha256, size_bytes) of every file the adapter offers, exactly as discover_source_set
+    records them (a file rejected before reading has sha256 ""); reads one file at a time."""
+    states = []
+    for source_file in adapter.iter_files(source_dir):
+        row, _ = _read(source_file, source_dir, source_set, adapter.name, limits, removed)
+        states.append((row["doc_id"], row["sha256"], row["size_bytes"]))
+    return states
+
+
+def _outcome(run: Callable[[], Extraction], facets: dict[str, str], timeout_s: float = 0.0) -> dict:
+    """The columns an extraction sets on its row: the extracted ones, or an error code and message."""
     try:
-        row.update(_extraction_columns(run(), facets))
-        row["doc_type"] = row["doc_type"] or row["kind"]
+        return _extraction_columns(run(), facets)
     except ExtractionError as exc:
-        row["error_code"], row["error_message"] = exc.code, exc.message
+        return {"error_code": exc.code, "error_message": exc.message}
     except FutureTimeout:
-        row["error_code"] = "extract_timeout"
-        row["error_message"] = f"Extraction took longer than {timeout_s:g}s and was stopped; the file may be crafted."
+        message = f"Extraction took longer than {timeout_s:g}s and was stopped; the file may be crafted."
+        return {"error_code": "extract_timeout", "error_message": message}
     except ProcessExpired as exc:
-        row["error_code"] = "extractor_crashed"
-        row["error_message"] = f"The parser process died (exit code {exc.exitcode}); the file may be malformed."
+        message = f"The parser process died (exit code {exc.exitcode}); the file may be malformed."
+        return {"error_code": "extractor_crashed", "error_message": message}
     except Exception as exc:  # last line of defence: one bad file must never fail the run
-        row["error_code"], row["error_message"] = "extract_failed", f"{type(exc).__name__}: {exc}"
+        return {"error_code": "extract_failed", "error_message": f"{type(exc).__name__}: {exc}"}
+
+
+def _update(row: dict, outcome: dict) -> None:
+    row.update(outcome)
+    if outcome.get("status") == "ok":
+        row["doc_type"] = row["doc_type"] or row["kind"]
 
 
 def _empty_row(source_file: SourceFile, source_set: str, adapter_name: str) -> dict:

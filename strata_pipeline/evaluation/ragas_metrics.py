@@ -32,6 +32,7 @@ should not pay at start-up.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -39,6 +40,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
+from strata_pipeline.incremental.cache import DocumentCache, cache_key
+from strata_pipeline.incremental.digests import digest_of, library_versions, source_digest
 
 if TYPE_CHECKING:  # report.py imports this module for its summary line
     from strata_pipeline.evaluation.report import QuestionResult
@@ -123,8 +126,32 @@ def _value(score: Any) -> float | None:
     return None if math.isnan(value) else round(value, 4)
 
 
-def offline_scores(inputs: Sequence[RagasInput]) -> dict[str, dict[str, float]]:
-    """Question id -> ID-based context precision/recall and string similarity, where each applies."""
+def offline_scores(inputs: Sequence[RagasInput], cache: DocumentCache | None = None) -> dict[str, dict[str, float]]:
+    """Question id -> ID-based context precision/recall and string similarity, where each applies.
+
+    With a `cache`, a question scored before on the same inputs by the same ragas and code keeps its
+    values, and ragas is imported only when some question needs scoring."""
+    scores: dict[str, dict[str, float]] = {}
+    todo = []
+    digest = digest_of([library_versions("ragas", "rapidfuzz"), source_digest("evaluation/ragas_metrics.py")])
+    for item in inputs:
+        inputs_of = (item.question, item.retrieved_ids, item.reference_ids, item.response, item.reference)
+        key = cache_key("ragas_offline", inputs_of, digest)
+        cached = cache.get(key) if cache is not None else None
+        if cached is None:
+            todo.append((item, key))
+        else:
+            scores[item.id] = cached
+    if todo:
+        fresh = _offline_scores([item for item, _ in todo])
+        for item, key in todo:
+            scores[item.id] = fresh[item.id]
+            if cache is not None:
+                cache.put(key, hashlib.sha256(item.question.encode("utf-8")).hexdigest(), fresh[item.id])
+    return scores
+
+
+def _offline_scores(inputs: Sequence[RagasInput]) -> dict[str, dict[str, float]]:
     from ragas.dataset_schema import SingleTurnSample
 
     # The ID-based metrics exist only in ragas's classic metric API in 0.4.3 (the public
@@ -241,12 +268,14 @@ def score_ragas(
     complete: Complete | None = None,
     embed_query: EmbedQuery | None = None,
     concurrency: int = 8,
+    cache: DocumentCache | None = None,
 ) -> dict[str, float]:
     """Score every question, store its values in `result.ragas`, and return the summary keys:
     `ragas_<metric>` means over the questions each metric applies to, plus, when judged,
-    `ragas_judged_answers` and `ragas_judge_errors`. Judged only when `complete` is given."""
+    `ragas_judged_answers` and `ragas_judge_errors`. Judged only when `complete` is given (judged
+    scores are never cached); `cache` keeps the offline ones (see offline_scores)."""
     inputs = build_inputs(golden, results, known_docs)
-    per_question = offline_scores(inputs)
+    per_question = offline_scores(inputs, cache)
     metrics = list(OFFLINE_METRICS)
     summary: dict[str, float] = {}
     if complete is not None:

@@ -60,6 +60,8 @@ class SyncStats:
     deleted: int
     unchanged: int
     deleted_docs: int
+    documents: int = 0  # documents with points in the store after the sync
+    changed_docs: int = 0  # of those, documents with a point written or deleted (the rest kept every point)
 
 
 def existing_points(store: PointStore) -> dict[str, tuple[str, str]]:
@@ -114,6 +116,8 @@ def sync_points(
         deleted=len(stale),
         unchanged=frame.height - changed.height,
         deleted_docs=len(gone_docs),
+        documents=frame["doc_id"].n_unique(),
+        changed_docs=len(set(changed["doc_id"].to_list()) | ({existing[pid][1] for pid in stale} - gone_docs)),
     )
 
 

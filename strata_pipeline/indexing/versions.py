@@ -21,7 +21,7 @@ import dataclasses
 import json
 import os
 import shutil
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,6 +41,11 @@ class IndexVersion:
     point_count: int
     chunker: str
     schema: int = 1  # collection layout (strata_pipeline.indexing.engine.INDEX_SCHEMA)
+    # What the version was built from (strata_pipeline.incremental.fingerprint): its value and its
+    # named parts. "" and {} when unknown (older manifests, partial runs): such a version is never
+    # taken as up to date.
+    fingerprint: str = ""
+    inputs: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def folder(self) -> Path:
@@ -60,7 +65,9 @@ class IndexVersion:
 
     @classmethod
     def from_json(cls, text: str) -> IndexVersion:
-        return cls(**json.loads(text))
+        """Fields this code does not know (a manifest written by a newer release) are ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in json.loads(text).items() if k in known})
 
 
 def source_set_dir(index_dir: Path, source_set: str) -> Path:

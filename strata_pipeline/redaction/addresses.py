@@ -75,8 +75,11 @@ STATE = r"(?:\p{Lu}{2}(?![\p{L}\d])|\(\p{Lu}{2}\))"
 NOT_CITY = r"(?!(?:Suite|Ste|Apt|Apartment|Unit|Flat|Floor|Box|Tel|Phone|Fax|Mobile|Mobil|Cell|Desk|Email|Office)\b)"
 CITYW = r"(?:\p{Lu}[\p{L}\p{M}'’]+(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*(?![\d]))"
 CITY = rf"(?:{NOT_CITY}{CITYW}(?:[ \-]+(?:{LOW_PARTICLE}[ \-]+)*{CITYW}){{0,3}}(?:[ ]\p{{Lu}}\b(?!\.))?|\(\p{{Lu}}[\p{{L}} ]+\))"
-# Not a tab: the next cell is another field. A line may start with quoting or bullet marks ("> ", "• ").
-SEP = r"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*(?:[>|*•·]+[ ]*)?|[ ]+|[ ]*[–-][ ]+)"
+# Marks that open a quoted or decorated line: "> ", ">> ", "}} ", "• ", "| ", "-- ", "?? " (an
+# emoji or bullet lost to an encoding).
+LINE_MARKS = r"(?:[>|*•·}{\]:~?=_–—-]{1,4}[ ]*)"
+# Not a tab: the next cell is another field.
+SEP = rf"(?:[ ]*,[ ]*|(?:[ ]*\n)+[ \t,]*{LINE_MARKS}?|[ ]+|[ ]*[–-][ ]+)"
 
 STREET_WORDS = rf"(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th))(?:[ ]+(?:{LOW_PARTICLE}[ ]+)*(?:{CAP}|\d{{1,3}}(?:st|nd|rd|th)))*"
 CORES = (
@@ -300,13 +303,30 @@ def _grow_backward_lines(text: str, start: int, max_lines: int = 2) -> int:
             return start
         previous_start = text.rfind("\n", 0, line_start - 1) + 1
         line = text[previous_start : line_start - 1]
-        value = line.strip(" \t>|*•·")
+        value = regex.sub(rf"^[ \t]*{LINE_MARKS}", "", line).strip()
         if not value or not STREET_LINE.fullmatch(value) or _calendar(value):
             return start
         if not UNIT_LINE.fullmatch(value) and not _plausible_street(value):
             return start
         start = previous_start + line.index(value)
     return start
+
+
+INTERSECTION_LEAD = regex.compile(rf"{STREET_WORDS}[ ]+(?:and|&)[ ]+$")
+
+
+def _grow_intersection(text: str, start: int) -> int:
+    """An address cue, a street name and "and" before a street make a crossing: "meet at Gaetano and
+    Ziegelgasse 13", "lives at Fifth and 3208 James Street". Without the cue, "Smith and 12 Main St" is
+    a person and an address."""
+    before = text[max(0, start - 60) : start]
+    lead = INTERSECTION_LEAD.search(before)
+    if not lead:
+        return start
+    new_start = start - (len(before) - lead.start())
+    if not CONTEXT_BEFORE.search(text[max(0, new_start - 40) : new_start]):
+        return start
+    return new_start
 
 
 def address_spans(text: str) -> list[AddressSpan]:
@@ -340,7 +360,10 @@ def _address_spans(text: str) -> tuple[AddressSpan, ...]:
             found.append(AddressSpan(match.start(), match.end(), 0.7, "street after an address cue"))
     grown = [
         AddressSpan(
-            _grow_backward_lines(text, _grow_backward(text, s.start)), _grow_forward(text, s.end), s.score, s.reason
+            _grow_intersection(text, _grow_backward_lines(text, _grow_backward(text, s.start))),
+            _grow_forward(text, s.end),
+            s.score,
+            s.reason,
         )
         for s in found
     ]

@@ -1,5 +1,6 @@
 """Dagster resources: every external system the pipeline touches, configurable per deployment."""
 
+from strata_pipeline.resources.cache import CacheResource
 from strata_pipeline.resources.corpus import CorpusResource
 from strata_pipeline.resources.embedder import EmbedderResource
 from strata_pipeline.resources.llm import AnthropicResource
@@ -10,6 +11,7 @@ from strata_pipeline.resources.sidecar import SidecarResource
 
 __all__ = [
     "AnthropicResource",
+    "CacheResource",
     "CorpusResource",
     "EmbedderResource",
     "PiiResource",

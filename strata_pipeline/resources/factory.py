@@ -11,6 +11,7 @@ from typing import Any
 
 from strata_pipeline import components
 from strata_pipeline.io_manager import StrataIOManager
+from strata_pipeline.resources.cache import CacheResource
 from strata_pipeline.resources.corpus import CorpusResource
 from strata_pipeline.resources.embedder import EmbedderResource
 from strata_pipeline.resources.llm import AnthropicResource
@@ -36,5 +37,6 @@ def build_resources(settings: Settings) -> dict[str, Any]:
         "pii": PiiResource(backend=components.pii_backend()),
         "llm": AnthropicResource(**asdict(components.claude(settings))),
         "sidecar": SidecarResource(),
+        "cache": CacheResource(dir=str(settings.cache_dir)),
         "reranker": RerankerResource(**asdict(components.reranker(settings))),
     }

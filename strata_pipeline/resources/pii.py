@@ -72,6 +72,15 @@ class PiiResource(dg.ConfigurableResource):
             pass  # a read-only cache: recompute next time
         return figures
 
+    def digest(self, plan: bool = False) -> str:
+        """Changes whenever a redaction result could: the redaction code, the NLP model and libraries,
+        the backend and the thresholds. Keys the per-document redaction caches. `plan`: of the
+        pattern-only detector the dry-run plan and the leak checks use."""
+        from strata_pipeline.incremental.digests import digest_of, redaction_code_digest
+
+        backend = "presidio-regex" if plan else self.backend
+        return digest_of([redaction_code_digest(), backend, sorted(self.policy().thresholds.items())])
+
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""
         return detector_for("presidio-regex")

@@ -12,15 +12,18 @@ import yaml
 
 from strata_pipeline.assets.eval_report import eval_report
 from strata_pipeline.indexing.versions import current_version
-from strata_pipeline.resources import CorpusResource, RerankerResource
+from strata_pipeline.resources import CacheResource, CorpusResource, RerankerResource
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline_tests.conftest import Stack
 from strata_pipeline_tests.retrieval.tiny_cross_encoder import build_tiny_cross_encoder
 
 
-def run_eval(stack: Stack, home: Path, reranker: RerankerResource, questions: int = 2) -> dg.Output:
+def run_eval(
+    stack: Stack, home: Path, reranker: RerankerResource, questions: int = 2, cache: CacheResource | None = None
+) -> dg.Output:
     """The asset itself, over the published handbook version, on the first questions of its golden set
-    (the whole set takes half a minute); reports go to `home`, not the stack's."""
+    (the whole set takes half a minute); reports go to `home`, not the stack's, and its remembered
+    pieces to `cache` (default: a fresh one under `home`)."""
     resources = build_resources(stack.settings)
     golden = yaml.safe_load((stack.settings.golden_dir / "handbook.yaml").read_text(encoding="utf-8"))
     golden["questions"] = golden["questions"][:questions]
@@ -30,18 +33,21 @@ def run_eval(stack: Stack, home: Path, reranker: RerankerResource, questions: in
     corpus = CorpusResource(
         **{**resources["corpus"].model_dump(), "home": str(home), "golden_dir": str(home / "golden")}
     )
-    context = dg.build_asset_context(partition_key="handbook")
-    return eval_report(
-        context,
-        corpus=corpus,
-        embedder=resources["embedder"],
-        qdrant=resources["qdrant"],
-        sidecar=resources["sidecar"],
-        llm=resources["llm"],
-        pii=resources["pii"],
-        reranker=reranker,
-        enriched_sidecar=current_version(stack.settings.index_dir, "handbook"),
-    )
+    # As a context manager: its ephemeral instance is closed here, in order. Left to the garbage
+    # collector, two such contexts may close out of order and leave a disposed instance current.
+    with dg.build_asset_context(partition_key="handbook") as context:
+        return eval_report(
+            context,
+            corpus=corpus,
+            embedder=resources["embedder"],
+            qdrant=resources["qdrant"],
+            sidecar=resources["sidecar"],
+            llm=resources["llm"],
+            pii=resources["pii"],
+            reranker=reranker,
+            cache=cache or CacheResource(dir=str(home / "cache")),
+            enriched_sidecar=current_version(stack.settings.index_dir, "handbook"),
+        )
 
 
 def test_eval_report_adds_hybrid_rerank_when_a_reranker_is_configured(
@@ -67,3 +73,16 @@ def test_eval_report_without_a_reranker_says_not_configured(stack: Stack) -> Non
     assert metadata["reranker"] == "not configured"
     assert not any(key.startswith("hybrid_rerank") for key in metadata)
     assert "hybrid+rerank" not in metadata["summary"] and "| hybrid |" in metadata["summary"]
+
+
+def test_a_warm_eval_gives_the_figures_of_a_cold_one_from_remembered_pieces(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    home = tmp_path_factory.mktemp("eval_memo_home")
+    cache = CacheResource(dir=str(home / "cache"))
+    cold = {k: getattr(v, "value", v) for k, v in run_eval(stack, home, RerankerResource(), 4, cache).metadata.items()}
+    warm = {k: getattr(v, "value", v) for k, v in run_eval(stack, home, RerankerResource(), 4, cache).metadata.items()}
+    assert cold["eval_sentences_embedded"] > 0 and warm["eval_sentences_embedded"] == 0
+    assert warm["eval_memo_misses"] == 0 and warm["eval_memo_hits"] > 0
+    figures = [k for k in cold if k.startswith(("hybrid_", "dense_", "sparse_", "ragas_")) or k == "answer_accuracy"]
+    assert figures and {k: warm[k] for k in figures} == {k: cold[k] for k in figures}

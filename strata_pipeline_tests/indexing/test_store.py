@@ -115,7 +115,7 @@ def test_point_id_is_deterministic_and_scoped_to_the_source_set() -> None:
 def test_first_sync_upserts_everything_with_payload_and_vectors(store: PointStore) -> None:
     progress: list[tuple[int, int]] = []
     stats = sync_points(store, frame(ROWS), batch_size=3, progress=lambda d, t: progress.append((d, t)))
-    assert stats == SyncStats(upserted=4, deleted=0, unchanged=0, deleted_docs=0)
+    assert stats == SyncStats(upserted=4, deleted=0, unchanged=0, deleted_docs=0, documents=3, changed_docs=3)
     assert progress == [(3, 4), (4, 4)]
     assert store.count() == 4
     point = record(store, point_id("handbook", "hr/leave.md", 1))
@@ -134,14 +134,18 @@ def test_first_sync_upserts_everything_with_payload_and_vectors(store: PointStor
 
 def test_resync_of_the_same_frame_changes_nothing(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
-    assert sync_points(store, frame(ROWS)) == SyncStats(upserted=0, deleted=0, unchanged=4, deleted_docs=0)
+    assert sync_points(store, frame(ROWS)) == SyncStats(
+        upserted=0, deleted=0, unchanged=4, deleted_docs=0, documents=3, changed_docs=0
+    )
     assert store.count() == 4
 
 
 def test_changed_text_upserts_only_that_chunk(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
     changed = [*ROWS[:2], chunk("hr/expenses.md", 0, "Claims within 45 days.", [0.0, 1.0, 0.0, 0.0]), ROWS[3]]
-    assert sync_points(store, frame(changed)) == SyncStats(upserted=1, deleted=0, unchanged=3, deleted_docs=0)
+    assert sync_points(store, frame(changed)) == SyncStats(
+        upserted=1, deleted=0, unchanged=3, deleted_docs=0, documents=3, changed_docs=1
+    )
     assert record(store, point_id("handbook", "hr/expenses.md", 0)).payload["text"] == "Claims within 45 days."
     assert store.count() == 4
 
@@ -150,14 +154,14 @@ def test_removed_document_deletes_its_points(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
     without_leave = ROWS[2:]
     stats = sync_points(store, frame(without_leave))
-    assert stats == SyncStats(upserted=0, deleted=2, unchanged=2, deleted_docs=1)
+    assert stats == SyncStats(upserted=0, deleted=2, unchanged=2, deleted_docs=1, documents=2, changed_docs=0)
     assert {doc for _, doc in existing_points(store).values()} == {"hr/expenses.md", "it/vpn.md"}
 
 
 def test_shorter_document_deletes_its_tail_but_counts_no_deleted_doc(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
     stats = sync_points(store, frame([ROWS[0], *ROWS[2:]]))
-    assert stats == SyncStats(upserted=0, deleted=1, unchanged=3, deleted_docs=0)
+    assert stats == SyncStats(upserted=0, deleted=1, unchanged=3, deleted_docs=0, documents=3, changed_docs=1)
     assert store.count() == 3
 
 
@@ -169,7 +173,9 @@ def test_same_doc_in_two_source_sets_are_distinct_points(store: PointStore) -> N
 
 def test_syncing_an_empty_frame_empties_the_collection(store: PointStore) -> None:
     sync_points(store, frame(ROWS))
-    assert sync_points(store, frame(ROWS).clear()) == SyncStats(upserted=0, deleted=4, unchanged=0, deleted_docs=3)
+    assert sync_points(store, frame(ROWS).clear()) == SyncStats(
+        upserted=0, deleted=4, unchanged=0, deleted_docs=3, documents=0, changed_docs=0
+    )
     assert store.count() == 0
 
 

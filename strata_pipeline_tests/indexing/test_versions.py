@@ -178,3 +178,20 @@ def test_seed_from_nothing(tmp_path: Path) -> None:
     assert seed_from(None, tmp_path / "target") is False
     assert seed_from(make_version(tmp_path, "v1"), tmp_path / "target") is False  # no edge folder (server mode)
     assert not (tmp_path / "target").exists()
+
+
+def test_a_manifest_keeps_its_input_fingerprint_and_tolerates_fields_it_does_not_know(tmp_path: Path) -> None:
+    import dataclasses
+    import json
+
+    version = dataclasses.replace(
+        make_version(tmp_path, "v1"), fingerprint="abc", inputs={"files": "f", "rules": "r", "stat": "s"}
+    )
+    write_manifest(version)
+    read = read_manifest(tmp_path, "handbook", "v1")
+    assert (read.fingerprint, read.inputs) == ("abc", {"files": "f", "rules": "r", "stat": "s"})
+    path = version.folder / "manifest.json"
+    older = {k: v for k, v in json.loads(path.read_text()).items() if k not in ("fingerprint", "inputs")}
+    path.write_text(json.dumps(older | {"written_by_a_newer_release": 1}))
+    read = read_manifest(tmp_path, "handbook", "v1")
+    assert (read.fingerprint, read.inputs, read.point_count) == ("", {}, 10)

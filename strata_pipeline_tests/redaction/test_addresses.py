@@ -105,3 +105,20 @@ def test_quoted_blocks_are_read_without_their_marks() -> None:
     assert [text[s.start : s.end] for s in address_spans(scanned)] == [
         "99 Fitzherbert Street\n> Suite 748\n> Beachlands"
     ]
+
+
+@pytest.mark.parametrize("mark", ["}} ", ">> ", "-- ", "?? ", "| "])
+def test_any_short_line_mark_is_read_past(mark: str) -> None:
+    text = f"{mark}Mira Holm\n{mark}41 Terrick Rd\n{mark}Apt. 655\n{mark}Egmere\n{mark}United Kingdom 01967"
+    assert addresses(text) == [text[text.index("41") :]]
+
+
+def test_a_blank_line_still_ends_a_marked_block() -> None:
+    text = "}} 41 Terrick Rd\n}} Egmere\n\n}} Minutes of the meeting"
+    assert addresses(text) == ["41 Terrick Rd\n}} Egmere"]
+
+
+def test_a_crossing_after_an_address_cue_is_one_address() -> None:
+    assert addresses("Meet me at Gaetano and Ziegelgasse 13 tomorrow.") == ["Gaetano and Ziegelgasse 13"]
+    # without a cue, the word before "and" may be a person: only the street is an address
+    assert addresses("Ask Gaetano and 12 Main Street will reply.") == ["12 Main Street"]

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import threading
 import time
 import uuid
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
+from strata_pipeline.settings import (
+    PROJECT_ROOT,
+    Settings,
+    absolutize_path_variables,
+    ensure_dagster_home,
+    load_settings,
+)
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
@@ -447,10 +453,36 @@ def serve(host: str, port: int, workers: int) -> None:
 @click.option("--port", default=3000, show_default=True)
 def ui(port: int) -> None:
     """Start the Dagster UI and daemon (sensor, schedule) on this project's instance."""
-    ensure_dagster_home(load_settings())
-    # the dagster beside this interpreter: `make ui` runs .venv/bin/strata without .venv/bin on PATH
-    dagster = Path(sys.executable).parent / "dagster"
-    os.execv(str(dagster), [str(dagster), "dev", "-w", str(PROJECT_ROOT / "workspace.yaml"), "-p", str(port)])
+    absolutize_path_variables()  # the UI runs from DAGSTER_HOME: a relative STRATA_CORPUS_ROOT must still resolve
+    dagster_home = ensure_dagster_home(load_settings())
+    argv = dagster_dev_argv(port)
+    # `dagster dev` warns about a dagster.yaml in its working folder unless that folder is DAGSTER_HOME;
+    # the project root holds the checked-in one, which DAGSTER_HOME links to.
+    os.chdir(dagster_home)
+    # Started with `&` from a script, SIGINT is ignored and exec keeps it so; dagster dev maps SIGTERM to
+    # SIGINT's handler, so without this neither signal would stop it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.execv(argv[0], argv)
+
+
+def dagster_dev_argv(port: int) -> list[str]:
+    """`dagster dev` on this project's workspace, run by this interpreter: `make ui` runs .venv/bin/strata
+    without .venv/bin on PATH, so a bare `dagster` would not be found."""
+    return [
+        sys.executable,
+        # `dg dev` supersedes `dagster dev` but needs the dg CLI and project layout; silence the notice
+        "-W",
+        "ignore:Function `dev_command` is superseded",
+        "-m",
+        "dagster",
+        "dev",
+        "-w",
+        str(PROJECT_ROOT / "workspace.yaml"),
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(port),
+    ]
 
 
 if __name__ == "__main__":  # python -m strata_pipeline.cli, as the console script does

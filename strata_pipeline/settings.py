@@ -107,6 +107,28 @@ def load_settings() -> Settings:
     )
 
 
+# Variables that name a file or folder; `strata ui` makes relative ones absolute before it changes folder.
+PATH_VARIABLES = (
+    "STRATA_HOME",
+    "STRATA_CORPUS_ROOT",
+    "STRATA_GOLDEN_DIR",
+    "STRATA_RULES_DIR",
+    "STRATA_PLUGINS_DIR",
+    "STRATA_EMBED_MODEL_PATH",
+    "STRATA_RERANK_MODEL_PATH",
+    "STRATA_CACHE_DIR",
+    "DAGSTER_HOME",
+)
+
+
+def absolutize_path_variables() -> None:
+    """Rewrite relative PATH_VARIABLES in os.environ as absolute paths from the current folder."""
+    for name in PATH_VARIABLES:
+        value = os.environ.get(name, "").strip()
+        if value and not os.path.isabs(value):
+            os.environ[name] = os.path.abspath(value)
+
+
 def ensure_dagster_home(settings: Settings) -> Path:
     """Point DAGSTER_HOME at a project folder whose dagster.yaml is the checked-in one."""
     dagster_home = settings.dagster_home

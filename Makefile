@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test lint ui serve bench clean
+.PHONY: install demo test test-ui lint ui serve bench clean
 
 install: $(STAMP)
 
@@ -38,6 +38,10 @@ test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest -q
+
+# Only the browser test of the Dagster UI (also part of `make test`); needs Chromium (apt-get install chromium).
+test-ui: install
+	$(BIN)/pytest -q -m ui
 
 lint: install
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

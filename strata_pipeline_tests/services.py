@@ -99,7 +99,8 @@ def postgres_server() -> Iterator[Postgres]:
     server = Postgres("127.0.0.1", port, "strata", "strata", password)
 
     def run(*args: str) -> None:
-        done = subprocess.run([*prefix, *args], capture_output=True, text=True, timeout=120)
+        # cwd: the postgres user may not be able to enter the caller's folder (a checkout under /root)
+        done = subprocess.run([*prefix, *args], cwd=base, capture_output=True, text=True, timeout=120)
         if done.returncode != 0:
             log = (base / "server.log").read_text() if (base / "server.log").exists() else ""
             raise RuntimeError(f"{' '.join(args[:2])} failed:\n{done.stdout}{done.stderr}{log}")

@@ -63,8 +63,14 @@ CHROMIUM_ARGS = [
 ]
 
 
+@pytest.fixture
 def chromium() -> str:
-    """The system browser: Playwright's own browser download needs a network this machine lacks."""
+    """The system browser (Playwright's own download needs a network this machine lacks); checked
+    before the webserver starts, so a machine without one skips at once."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        unavailable("playwright is not installed (make install)", "STRATA_REQUIRE_BROWSER")
     for candidate in (os.environ.get("STRATA_CHROMIUM", ""), "chromium", "chromium-browser", "google-chrome"):
         found = candidate and shutil.which(candidate)
         if found:
@@ -140,7 +146,7 @@ def webserver(tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
-    webserver: tuple[str, Path], tmp_path: Path
+    chromium: str, webserver: tuple[str, Path], tmp_path: Path
 ) -> None:
     from playwright.sync_api import expect, sync_playwright
 
@@ -148,7 +154,7 @@ def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
     shots = tmp_path / "screenshots"
     shots.mkdir()
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium(), args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.set_default_timeout(60_000)  # the first page load also loads the code location
         expect.set_options(timeout=60_000)

@@ -16,7 +16,6 @@ from strata_pipeline.evaluation.privacy import privacy_markdown
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
-    AnswerCheck,
     answer_check,
     evaluate,
     markdown_table,
@@ -24,6 +23,7 @@ from strata_pipeline.evaluation.report import (
     summary_markdown,
     unknown_labels,
 )
+from strata_pipeline.evaluation.results import AnswerCheck
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.query_engine import QueryEngine

@@ -11,10 +11,8 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.candidate import Candidate
 
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (

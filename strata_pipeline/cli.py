@@ -49,9 +49,9 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     """
     import dagster as dg
 
-    from strata_pipeline.automation.freshness import freshness
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
+    from strata_pipeline.freshness import freshness
     from strata_pipeline.partitions import source_sets
 
     settings = load_settings()

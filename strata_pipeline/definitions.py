@@ -13,11 +13,14 @@ from typing import Any
 
 import dagster as dg
 
+from strata_pipeline.dagster_support.deliberate import silence_deliberate_feature_warnings
 from strata_pipeline.discovery.plugins import load_plugins
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.settings import Settings, load_settings
 
 PROJECT_DIR = Path(__file__).parent  # pyproject.toml's [tool.dg.project] is found from here
+
+silence_deliberate_feature_warnings()  # here, not only in the asset modules: see dagster_support/deliberate.py
 
 
 def build_definitions(settings: Settings, overrides: dict[str, Any] | None = None) -> dg.Definitions:

@@ -9,13 +9,13 @@ fingerprint (freshness.py), because rules, golden sets and settings are inputs D
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 from typing import Any
 
 import dagster as dg
 
 from strata_pipeline.chunking.chunker import ChunkingConfig
+from strata_pipeline.dagster_support.deliberate import silence_deliberate_feature_warnings
 from strata_pipeline.dagster_support.run_config import ChunkingSettings
 from strata_pipeline.incremental.digests import PACKAGE_ROOT, source_digest
 
@@ -28,7 +28,7 @@ def code_version(asset_module: str, *relative: str) -> str:
 
 
 # Output(data_version=...) is "beta" in Dagster 1.13; we use it deliberately (see above).
-warnings.filterwarnings("ignore", message="Parameter `data_version`", category=dg.BetaWarning)
+silence_deliberate_feature_warnings()
 
 # The assets that turn files into points: a fingerprint is recorded only when all of them ran in one run.
 INDEX_CHAIN = ("discovered_docs", "classified_docs", "redacted_docs", "chunks", "embeddings", "qdrant_collection")

@@ -387,6 +387,33 @@ def remove(source_set: str, doc_id: str) -> None:
 
 
 @main.command()
+@click.argument("source_set")
+@click.argument("version", required=False)
+def rollback(source_set: str, version: str | None) -> None:
+    """Serve an earlier published version of SOURCE_SET again (by default the one before the served one).
+
+    Only versions that were published, so passed their checks and eval, can be chosen; the next
+    `strata materialize` builds a new version as usual.
+    """
+    from strata_pipeline.components import index_storage
+    from strata_pipeline.indexing.versions import current_version_name, rollback_target
+
+    settings = load_settings()
+    index_dir = settings.index_dir
+    served = current_version_name(index_dir, source_set)
+    if served is None:
+        raise click.ClickException(
+            f"{source_set}: nothing is published. Run `strata materialize --source-set {source_set}`."
+        )
+    try:
+        target = rollback_target(index_dir, source_set, version)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    index_storage(settings).publish(index_dir, target)
+    click.echo(f"{source_set}: now serving {target.version} ({target.point_count} points); was {served}")
+
+
+@main.command()
 @click.argument("source", default="-", type=click.File("r", encoding="utf-8"))
 @click.option("--json", "as_json", is_flag=True, help="Print the redacted text and every detected span as JSON.")
 @click.option("--jsonl", is_flag=True, help='Read one {"text": ...} object per line; write one result per line.')

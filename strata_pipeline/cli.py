@@ -49,6 +49,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     """
     import dagster as dg
 
+    from strata_pipeline.automation.dead_runs import cli_run_tags, fail_dead_cli_runs
     from strata_pipeline.automation.freshness import freshness
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
@@ -67,6 +68,8 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}: add one folder per source-set.")
 
     instance = dg.DagsterInstance.get()
+    for run_id in fail_dead_cli_runs(instance):
+        click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
     known = set(instance.get_dynamic_partitions(source_sets.name))
     new = [n for n in names if n not in known]
     if new:
@@ -89,7 +92,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
         with _ProgressPrinter(instance, run_id):
             result = job.execute_in_process(
                 instance=instance, partition_key=name, run_id=run_id, run_config=QUIET_LOGS, raise_on_error=False,
-                tags={"strata/launched_by": "cli"},
+                tags=cli_run_tags(),
             )  # fmt: skip
         took = time.perf_counter() - started
         if not result.success:

@@ -33,7 +33,7 @@ from serving.models import (
     SearchRequest,
     SourceSetStatus,
 )
-from serving.ratelimit import RateLimitMiddleware
+from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.enrichment.sidecar import connect
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -96,6 +96,8 @@ def create_app(
         title="Strata Pipeline",
         version="0.1.0",
         lifespan=lifespan,
+        # Swagger UI's validator badge is fetched from validator.swagger.io: keep the page fully offline
+        swagger_ui_parameters={"validatorUrl": None},
     )
     app.router.route_class = StrictJSONRoute
     app.add_exception_handler(RequestValidationError, validation_error_handler)
@@ -106,8 +108,7 @@ def create_app(
     if config.rate_limited:
         app.add_middleware(
             RateLimitMiddleware,
-            rate_limit=config.rate_limit,
-            storage_uri=config.rate_limit_storage,
+            limit=ClientRateLimit(config.rate_limit, config.rate_limit_storage),
             exempt=UNLIMITED_PATHS,
         )
     # One registry per app, so several apps in one process (tests) do not collide; exact status codes,

@@ -1,5 +1,5 @@
 """The API's request and status bodies. Requests are strict: no unknown fields, no coercion ("5" is not
-5, true is not 1), and the limits of strata_pipeline.validation, which the CLI applies too."""
+5, true is not 1, 5.5 is not 5), and the limits of strata_pipeline.validation, which the CLI applies too."""
 
 from __future__ import annotations
 
@@ -43,6 +43,15 @@ class AskRequest(BaseModel):
     @classmethod
     def _query(cls, value: str) -> str:
         return check_query(value)
+
+    @field_validator("k", mode="before")
+    @classmethod
+    def _integral_number(cls, value: object) -> object:
+        # JSON has one number type, and JSON Schema counts 5.0 as the integer 5, so the schema promises
+        # to take it; 5.5, "5" and true are still refused.
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
 
 class SearchRequest(AskRequest):

@@ -40,40 +40,28 @@ def parse_limits(spec: str) -> list[limits.RateLimitItem]:
     return items
 
 
-class RateLimitMiddleware:
-    """Counts each HTTP request against its client's limits; paths in `exempt` (probes, the metrics
-    scrape) are never counted, so a busy client cannot make the service look dead."""
+class ClientRateLimit:
+    """The limits and their counts. Built when the app is created, so a bad STRATA_RATE_LIMIT or storage
+    URI stops `strata serve` at start-up rather than failing the first request."""
 
-    def __init__(
-        self,
-        app: ASGIApp,
-        *,
-        rate_limit: str,
-        storage_uri: str = "memory://",
-        exempt: Iterable[str] = (),
-        key: Callable[[Scope], str] = client_key,
-    ) -> None:
-        self.app = app
+    def __init__(self, rate_limit: str, storage_uri: str = "memory://") -> None:
         self.items = parse_limits(rate_limit)
-        self.limiter = SlidingWindowCounterRateLimiter(storage_from_string(storage_uri))
-        self.exempt = frozenset(exempt)
-        self.key = key
+        try:
+            storage = storage_from_string(storage_uri)
+        except Exception as exc:  # limits raises ConfigurationError, or ImportError-like errors for a missing client
+            raise ValueError(f"STRATA_RATE_LIMIT_STORAGE={storage_uri!r} cannot be used: {exc}") from exc
+        self.limiter = SlidingWindowCounterRateLimiter(storage)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] in self.exempt:
-            await self.app(scope, receive, send)
-            return
-        who = self.key(scope)
+    def refusal(self, who: str) -> JSONResponse | None:
+        """None when `who` may make one more request (and it is counted), else the 429 to send."""
         # test every limit before spending any, so a refused request costs nothing
         for item in self.items:
             if not self.limiter.test(item, who):
-                await self._refuse(item, who)(scope, receive, send)
-                return
+                return self._refuse(item, who)
         for item in self.items:
             if not self.limiter.hit(item, who):  # lost a race with a concurrent request
-                await self._refuse(item, who)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+                return self._refuse(item, who)
+        return None
 
     def _refuse(self, item: limits.RateLimitItem, who: str) -> JSONResponse:
         reset_at = self.limiter.get_window_stats(item, who).reset_time
@@ -83,3 +71,29 @@ class RateLimitMiddleware:
             content={"detail": f"Rate limit exceeded: {item} per client. Retry after {retry_after} s."},
             headers={"Retry-After": str(retry_after)},
         )
+
+
+class RateLimitMiddleware:
+    """Counts each HTTP request against its client's limits; paths in `exempt` (probes, the metrics
+    scrape) are never counted, so a busy client cannot make the service look dead."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        limit: ClientRateLimit,
+        exempt: Iterable[str] = (),
+        key: Callable[[Scope], str] = client_key,
+    ) -> None:
+        self.app = app
+        self.limit = limit
+        self.exempt = frozenset(exempt)
+        self.key = key
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] not in self.exempt:
+            refusal = self.limit.refusal(self.key(scope))
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -26,13 +26,15 @@ SOURCE_SET_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
 _SOURCE_SET = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 # Characters a query may never hold: C0 controls but tab, newline and carriage return; DEL; C1
-# controls; lone surrogates (not Unicode text at all: they cannot be encoded to UTF-8).
-_FORBIDDEN = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff"
+# controls. Lone surrogates are refused too (they are not Unicode text and cannot be encoded to UTF-8),
+# by their own check: a schema's regex engine works on Unicode scalar values and cannot name them.
+_FORBIDDEN = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f"
 # Characters that show nothing: whitespace and the invisible format characters (soft hyphen,
 # zero-width space and joiners, direction marks and isolates, word joiner, byte-order mark).
 _INVISIBLE = r"\t\n\r \x85\xa0\xad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff"
 # The query rule as one pattern, for the OpenAPI schema (clients and schemathesis generate from it):
-# only allowed characters, and at least one that shows. `check_query` applies the same classes.
+# only allowed characters, and at least one that shows. `check_query` applies the same classes (and
+# refuses lone surrogates, which no JSON Schema validator can meet).
 QUERY_PATTERN = f"^[^{_FORBIDDEN}]*[^{_FORBIDDEN}{_INVISIBLE}][^{_FORBIDDEN}]*$"
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CONTROL = re.compile(f"[{_FORBIDDEN}]")
@@ -65,12 +67,6 @@ def check_query(text: str) -> str:
     if _VISIBLE.search(text) is None:
         raise ValueError("the query is empty or only whitespace and invisible characters")
     return text
-
-
-def check_k(k: int) -> int:
-    if isinstance(k, bool) or not isinstance(k, int) or not K_MIN <= k <= K_MAX:
-        raise ValueError(f"k must be a whole number from {K_MIN} to {K_MAX}, not {k!r}")
-    return k
 
 
 def is_source_set_name(name: str) -> bool:

@@ -75,7 +75,7 @@ class _StrictJSONRequest(Request):
                 raise json.JSONDecodeError(f"invalid UTF-8 at byte {exc.start}", "", 0) from exc
             try:
                 self._json = json.loads(text)
-            except json.JSONDecodeError:
+            except json.JSONDecodeError:  # a ValueError too: pass it on as it is
                 raise
             except RecursionError as exc:
                 raise json.JSONDecodeError("nesting too deep", "", 0) from exc

@@ -34,7 +34,9 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from exc
 
 
-def _valid_source_sets(ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...] | None):
+def _valid_source_sets(
+    ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...] | None
+) -> str | tuple[str, ...] | None:
     """Every --source-set is a partition key (a slug) before it gets near a path: `plan` reads the folder
     and writes its CSVs under the reports folder by this name."""
     names = value if isinstance(value, tuple) else () if value is None else (value,)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from strata_pipeline.settings import PROJECT_ROOT, Settings, ensure_dagster_home, load_settings
+from strata_pipeline.validation import K_DEFAULT, K_MAX, K_MIN, check_query, check_source_set
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
@@ -33,13 +34,40 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from exc
 
 
+def _valid_source_sets(
+    ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...] | None
+) -> str | tuple[str, ...] | None:
+    """Every --source-set is a partition key (a slug) before it gets near a path: `plan` reads the folder
+    and writes its CSVs under the reports folder by this name."""
+    names = value if isinstance(value, tuple) else () if value is None else (value,)
+    for name in names:
+        try:
+            check_source_set(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+def _valid_query(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        return check_query(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
 @click.group(cls=_Group)
 def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
 
 @main.command()
-@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+@click.option(
+    "--source-set",
+    "selected",
+    multiple=True,
+    callback=_valid_source_sets,
+    help="Only these source-sets (default: every folder).",
+)
 @click.option("--force", is_flag=True, help="Rebuild even source-sets whose inputs match their published version.")
 def materialize(selected: tuple[str, ...], force: bool) -> None:
     """Register a partition per source-set folder and run the whole asset graph for each.
@@ -106,7 +134,13 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
 
 
 @main.command()
-@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+@click.option(
+    "--source-set",
+    "selected",
+    multiple=True,
+    callback=_valid_source_sets,
+    help="Only these source-sets (default: every folder).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the totals and project coverage as JSON.")
 def plan(selected: tuple[str, ...], as_json: bool) -> None:
     """Dry run: what would be indexed or excluded and why, blind spots, redactions, chunk estimate.
@@ -129,14 +163,16 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     load_plugins(settings.plugins_dir)
     resources = build_resources(settings)
     corpus, pii = resources["corpus"], resources["pii"]
-    names = list(selected) or list_source_sets(settings.corpus_root)
+    available = list_source_sets(settings.corpus_root)  # real folders only: a symlink may lead anywhere
+    names = list(selected) or available
     if not names:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}.")
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise click.UsageError(f"No source-set folder {', '.join(missing)} under {settings.corpus_root}.")
     detector, policy = pii.plan_detector(), pii.policy()
     report = {}
     for name in names:
-        if not corpus.source_dir(name).is_dir():
-            raise click.UsageError(f"No source-set folder {name!r} under {settings.corpus_root}.")
         rule_set = load_rules(settings.rules_dir, name)
         docs = discover_source_set(corpus.source_dir(name), name, corpus.get_adapter(rule_set.adapter), corpus.limits())
         the_plan = build_plan(
@@ -248,12 +284,20 @@ def _engine(settings: Settings, source_set: str | None) -> QueryEngine:
 
 def _query_options(fn):
     fn = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
-    fn = click.option("--k", default=5, show_default=True, help="How many chunks to return.")(fn)
-    return click.option("--source-set", default=None, help="Search only this source-set.")(fn)
+    fn = click.option(
+        "--k",
+        default=K_DEFAULT,
+        show_default=True,
+        type=click.IntRange(K_MIN, K_MAX),  # the API's bounds: one rule however a query arrives
+        help="How many chunks to return.",
+    )(fn)
+    return click.option("--source-set", default=None, callback=_valid_source_sets, help="Search only this source-set.")(
+        fn
+    )
 
 
 @main.command()
-@click.argument("query")
+@click.argument("query", callback=_valid_query)
 @_query_options
 @click.option(
     "--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused and rerank score."
@@ -304,7 +348,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 
 
 @main.command()
-@click.argument("question")
+@click.argument("question", callback=_valid_query)
 @_query_options
 def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
@@ -365,7 +409,7 @@ def _one(source_set: str | None) -> list[str] | None:
 
 
 @main.command()
-@click.argument("source_set")
+@click.argument("source_set", callback=_valid_source_sets)
 @click.argument("doc_id")
 def remove(source_set: str, doc_id: str) -> None:
     """Remove a document everywhere: points, sidecar and audit rows, stored asset values, cached vectors.

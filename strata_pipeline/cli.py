@@ -434,7 +434,7 @@ def remove(source_set: str, doc_id: str) -> None:
 
 
 @main.command()
-@click.argument("source_set")
+@click.argument("source_set", callback=_valid_source_sets)
 @click.argument("version", required=False)
 def rollback(source_set: str, version: str | None) -> None:
     """Serve an earlier published version of SOURCE_SET again (by default the one before the served one).

@@ -47,3 +47,9 @@ def test_rollback_of_an_unpublished_source_set_says_how_to_publish(tmp_path: Pat
     result = rollback(tmp_path, "handbook")
     assert result.exit_code != 0
     assert "nothing is published. Run `strata materialize --source-set handbook`" in result.output
+
+
+def test_rollback_refuses_a_path_for_a_source_set(tmp_path: Path) -> None:
+    result = rollback(tmp_path, "../../tmp/x")
+    assert result.exit_code == 2
+    assert not (tmp_path / "tmp").exists()

@@ -16,6 +16,7 @@ from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
+from strata_pipeline.retrieval.twins import named_twins_first
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -122,9 +123,10 @@ def hybrid_order(
     then chunks holding a selective identifier the query names first. A non-selective identifier
     leaves the fusion (see selective_identifier_tier)."""
     tier = selective_identifier_tier(candidates)
+    words = historical.words if isinstance(historical, History) else frozenset()
     if tier is None and any(IDS in c.ranks for c in candidates):
-        return apply_priors(fuse_without_identifiers(candidates, k, weights), historical)
-    ranked = apply_priors(fused, historical)
+        return named_twins_first(apply_priors(fuse_without_identifiers(candidates, k, weights), historical), words)
+    ranked = named_twins_first(apply_priors(fused, historical), words)
     return exact_identifiers_first(ranked, tier) if tier else ranked
 
 

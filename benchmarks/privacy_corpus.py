@@ -1,4 +1,9 @@
-"""Deterministic synthetic corpora with exact labels, to measure redaction.
+"""The generator of the redaction regression set: synthetic corpora with exact labels.
+
+Data tooling, not part of the runtime package (Faker is a dev dependency). The eval report reads the
+sets this writes, committed under golden/privacy/regression-*.jsonl:
+
+    python -m benchmarks.privacy_corpus    # rewrite them (after changing a template)
 
 Three corpora, each a pure function of its seed:
 
@@ -1621,3 +1626,40 @@ def clean_documents(seed: int = 7, n_docs: int = 120) -> list[str]:
     rng = random.Random(seed)
     fakers = _fakers(seed + 2)
     return [CLEAN_STYLES[i % len(CLEAN_STYLES)](fakers[rng.choice(LOCALES)], rng) for i in range(n_docs)]
+
+
+REGRESSION_FILES = {
+    "pii": "regression-pii.jsonl",
+    "secrets": "regression-secrets.jsonl",
+    "clean": "regression-clean.jsonl",
+}
+
+
+def regression_records() -> dict[str, list[dict]]:
+    """The three regression sets as the JSON records `evaluation.pii_sets` loads."""
+
+    def spans(planted: list[Planted]) -> list[dict]:
+        return [{"type": p.type, "start": p.start, "end": p.end} for p in planted]
+
+    return {
+        "pii": [{"id": d.doc_id, "text": d.text, "entities": spans(d.entities)} for d in pii_documents()],
+        "secrets": [{"id": d.doc_id, "text": d.text, "secrets": spans(d.secrets)} for d in secret_documents()],
+        "clean": [{"id": f"clean/{i:03d}", "text": text} for i, text in enumerate(clean_documents())],
+    }
+
+
+def regression_jsonl(records: list[dict]) -> str:
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+
+
+def main() -> None:
+    from strata_pipeline.evaluation.pii_sets import BUNDLED
+
+    for name, records in regression_records().items():
+        path = BUNDLED / REGRESSION_FILES[name]
+        path.write_text(regression_jsonl(records), encoding="utf-8")
+        print(f"{path}: {len(records)} documents")
+
+
+if __name__ == "__main__":
+    main()

@@ -8,6 +8,7 @@ import dagster as dg
 
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import load_golden
@@ -83,6 +84,7 @@ def eval_report(
     question, query vectors, answer-sentence vectors, answer audits, offline ragas scores) is
     remembered between evals (evaluation/memo.py), so an unchanged answer costs a few lookups.
     """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
     started = time.perf_counter()
     version = enriched_sidecar
     rules = load_rules(Path(corpus.rules_dir), context.partition_key)

@@ -5,6 +5,7 @@ import polars as pl
 
 from strata_pipeline.chunking.chunker import CHUNKER_VERSION
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version, run_inputs
 from strata_pipeline.dagster_support.metadata import markdown_table
 from strata_pipeline.incremental.cache import memoized
@@ -47,6 +48,7 @@ def qdrant_collection(
     written and chunks of vanished documents are deleted. The manifest records the run's input
     fingerprint (from discovered_docs), which later runs compare to skip an unchanged source-set.
     """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
     source_set = context.partition_key
     previous = current_version(corpus.index_dir, source_set)
     if previous is not None and (previous.model, previous.schema) != (embedder.model, INDEX_SCHEMA):

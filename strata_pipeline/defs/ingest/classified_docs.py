@@ -7,6 +7,7 @@ import polars as pl
 from strata_pipeline.classification.language import detect_language
 from strata_pipeline.classification.rules import classify_docs, load_rules, reason_counts
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version, run_chunking
 from strata_pipeline.dagster_support.metadata import markdown_table
 from strata_pipeline.incremental.cache import memoized
@@ -41,6 +42,7 @@ def classified_docs(
     coverage with blind spots and outliers, redaction counts and the estimated number of chunks,
     all before anything is embedded. The full plan tables are written to files linked here.
     """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
     rule_set = load_rules(Path(corpus.rules_dir), context.partition_key)
     with cache.open("language") as languages:  # langdetect per text, kept between runs
         language = memoized(languages, "language", LANGUAGE_DIGEST, detect_language)

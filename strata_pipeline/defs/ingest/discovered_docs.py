@@ -5,6 +5,7 @@ import polars as pl
 
 from strata_pipeline.classification.rules import load_rules
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version, run_chunking
 from strata_pipeline.dagster_support.metadata import markdown_table
 from strata_pipeline.discovery.discover import discover_source_set
@@ -49,6 +50,7 @@ def discovered_docs(
     read; the index version built in this run keeps it, so an unchanged source-set is skipped later.
     The other resources are read for their settings only (they are part of the fingerprint).
     """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
     source_set = context.partition_key
     source_dir = corpus.source_dir(source_set)
     if not source_dir.is_dir():

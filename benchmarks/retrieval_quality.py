@@ -16,7 +16,8 @@ from contextlib import closing
 
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
-from strata_pipeline.evaluation.report import AnswerFn, QuestionResult, answer_check, evaluate, summarise
+from strata_pipeline.evaluation.report import answer_check, evaluate, summarise
+from strata_pipeline.evaluation.results import AnswerFn, QuestionResult
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.serving_index import PublishedIndex

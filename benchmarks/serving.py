@@ -91,6 +91,8 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.process = subprocess.Popen(
             [str(BIN / "strata"), "serve", "--port", str(self.port), "--workers", str(workers)],
+            # every client here is 127.0.0.1: measure throughput, not the per-client rate limit
+            env={**os.environ, "STRATA_RATE_LIMIT": "off"},
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,

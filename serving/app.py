@@ -1,7 +1,9 @@
-"""FastAPI app: /health, /search, /ask and /audit over the published index.
+"""FastAPI app: /search, /ask and /audit over the published index, /health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
-closed (HTTP 503, the answer withheld).
+closed (HTTP 503, the answer withheld). Requests are admitted under limits (serving/config.py): a
+body limit (413), strict validation with short error bodies (422), a per-client rate limit (429).
+The docs pages (/docs, /redoc) load Swagger UI and ReDoc from the fastapi-offline package, not a CDN.
 
 Run with `strata serve` (or `uvicorn serving.app:create_app --factory`).
 """
@@ -11,12 +13,27 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, closing
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from fastapi import FastAPI, HTTPException, Path, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse
+from fastapi_offline import FastAPIOffline
+from prometheus_client import CollectorRegistry
+from prometheus_fastapi_instrumentator import Instrumentator
 
+from serving.bodylimit import BodyLimitMiddleware
+from serving.config import ServingConfig
+from serving.errors import StrictJSONRoute, validation_error_handler
+from serving.models import (
+    AskRequest,
+    ErrorResponse,
+    HealthResponse,
+    ReadyResponse,
+    SearchRequest,
+    SourceSetStatus,
+)
+from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.enrichment.sidecar import connect
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -31,21 +48,43 @@ from strata_pipeline.retrieval.rerank import RerankerUnavailable
 from strata_pipeline.retrieval.search import UnknownSourceSetError
 from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 from strata_pipeline.settings import Settings, load_settings
+from strata_pipeline.validation import (
+    DOC_ID_MAX_CHARS,
+    SOURCE_SET_MAX_CHARS,
+    SOURCE_SET_PATTERN,
+    check_doc_id,
+    preview,
+)
+
+__all__ = ["create_app", "explained_from", "hit_from"]
 
 log = logging.getLogger("strata.serving")
 
-
-class SearchRequest(BaseModel):
-    query: str = Field(min_length=1, max_length=2000)
-    k: int = Field(default=5, ge=1, le=50)
-    source_set: str | None = None
-    explain: bool = False  # /search only: also list every candidate with its ranks and fate
+# Probes and the metrics scrape are never rate limited: a client over its limit must not make the
+# service look dead or blind.
+UNLIMITED_PATHS = ("/health", "/ready", "/metrics")
 
 
-def create_app(settings: Settings | None = None, overrides: dict[str, Any] | None = None) -> FastAPI:
+def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    said = {
+        404: "No such source-set or document.",
+        409: "The doc_id exists in several source-sets.",
+        413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
+        429: "Rate limit exceeded; the Retry-After header says when to try again.",
+        503: "No published index (run `strata materialize`), the reranker cannot load, or the answer was "
+        "withheld by the privacy audit.",
+    }
+    return {code: {"model": ErrorResponse, "description": said[code]} for code in codes}
+
+
+def create_app(
+    settings: Settings | None = None, overrides: dict[str, Any] | None = None, config: ServingConfig | None = None
+) -> FastAPI:
     """`overrides` replaces query components by name: embedder, qdrant, llm, guard, reranker (tests use
-    it to stand in for Claude). The app queries through the plain components, so it loads no Dagster."""
+    it to stand in for Claude). The app queries through the plain components, so it loads no Dagster.
+    `config` holds the request limits; by default they are read from the environment."""
     settings = settings or load_settings()
+    config = config or ServingConfig.from_env()
     index = PublishedIndex.from_settings(settings, overrides)
 
     @asynccontextmanager
@@ -53,7 +92,32 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
         yield
         index.close()
 
-    app = FastAPI(title="Strata Pipeline", version="0.1.0", lifespan=lifespan)
+    app = FastAPIOffline(
+        title="Strata Pipeline",
+        version="0.1.0",
+        lifespan=lifespan,
+        # Swagger UI's validator badge is fetched from validator.swagger.io: keep the page fully offline
+        swagger_ui_parameters={"validatorUrl": None},
+    )
+    app.router.route_class = StrictJSONRoute
+    app.add_exception_handler(RequestValidationError, validation_error_handler)
+
+    # Added innermost first: metrics, then the rate limit, then the body limit, so the metrics
+    # see every answer (429s and 413s included) and a refused client costs no body read.
+    app.add_middleware(BodyLimitMiddleware, max_body_bytes=config.max_body_bytes)
+    if config.rate_limited:
+        app.add_middleware(
+            RateLimitMiddleware,
+            limit=ClientRateLimit(config.rate_limit, config.rate_limit_storage),
+            exempt=UNLIMITED_PATHS,
+        )
+    # One registry per app, so several apps in one process (tests) do not collide; exact status codes,
+    # so a 413, 422 or 429 can be told apart on a dashboard.
+    instrumentator = Instrumentator(
+        registry=CollectorRegistry(), should_group_status_codes=False, excluded_handlers=["/metrics"]
+    )
+    instrumentator.instrument(app, metric_namespace="strata")
+    instrumentator.expose(app, endpoint="/metrics", response_class=PlainTextResponse, tags=["operations"])
 
     @app.exception_handler(UnknownSourceSetError)
     def unknown_source_set(request: Request, exc: UnknownSourceSetError) -> JSONResponse:
@@ -70,24 +134,43 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
         except (NoIndexError, RerankerUnavailable) as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
 
+    def not_ready() -> str | None:
+        """Why a query would fail now, or None when one would be served."""
+        try:
+            index.engine()
+        except (NoIndexError, RerankerUnavailable) as exc:
+            return str(exc)
+        return None
+
     def source_sets(name: str | None) -> list[str] | None:
         return [name] if name else None
 
-    @app.get("/health")
-    def health() -> dict:
+    @app.get("/health", response_model=HealthResponse, tags=["operations"])
+    def health() -> HealthResponse:
+        """Liveness: 200 while the process answers. The body says what is published; /ready says whether
+        queries can be served."""
         versions = index.published()
-        return {
-            "status": "ok" if versions else "no_index",
-            "model": index.embedder.model,
-            "reranker": index.reranker.name if index.reranker is not None else "not configured",
-            "source_sets": {
-                name: {"version": v.version, "collection": v.collection, "points": v.point_count, "model": v.model}
+        return HealthResponse(
+            status="ok" if versions else "no_index",
+            ready=bool(versions) and not_ready() is None,
+            model=index.embedder.model,
+            reranker=index.reranker.name if index.reranker is not None else "not configured",
+            source_sets={
+                name: SourceSetStatus(version=v.version, collection=v.collection, points=v.point_count, model=v.model)
                 for name, v in versions.items()
             },
-            "points": sum(v.point_count for v in versions.values()),
-        }
+            points=sum(v.point_count for v in versions.values()),
+        )
 
-    @app.post("/search", response_model=SearchResponse)
+    @app.get("/ready", response_model=ReadyResponse, responses=_responses(503), tags=["operations"])
+    def ready() -> ReadyResponse | JSONResponse:
+        """Readiness: 200 once an index is published and a query can be served, 503 until then."""
+        reason = not_ready()
+        if reason is not None:
+            return JSONResponse(status_code=503, content={"status": "not_ready", "detail": reason})
+        return ReadyResponse(status="ready", source_sets=sorted(index.published()))
+
+    @app.post("/search", response_model=SearchResponse, responses=_responses(404, 413, 429, 503), tags=["query"])
     def search(request: SearchRequest) -> SearchResponse:
         current = engine()
         query = current.redact_query(request.query)
@@ -104,17 +187,26 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
             else None,
         )
 
-    @app.post("/ask", response_model=AskResponse)
-    def ask(request: SearchRequest) -> AskResponse:
+    @app.post("/ask", response_model=AskResponse, responses=_responses(404, 413, 429, 503), tags=["query"])
+    def ask(request: AskRequest) -> AskResponse:
         current = engine()
         question = current.redact_query(request.query).text
         log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
         answer = current.ask(question, request.k, source_sets(request.source_set))
         return ask_response(question, answer)
 
-    @app.get("/audit/{doc_id:path}", response_model=list[AuditEntry])
-    def audit(doc_id: str, source_set: str | None = None) -> list[AuditEntry]:
+    @app.get(
+        "/audit/{doc_id:path}", response_model=list[AuditEntry], responses=_responses(404, 409, 429), tags=["query"]
+    )
+    def audit(
+        doc_id: Annotated[str, Path(max_length=DOC_ID_MAX_CHARS)],
+        source_set: Annotated[str | None, Query(max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN)] = None,
+    ) -> list[AuditEntry]:
         """The masked redaction audit of one document: types, offsets, detectors, decisions; never values."""
+        try:
+            check_doc_id(doc_id)
+        except ValueError as exc:
+            raise HTTPException(status_code=404, detail=f"No document {preview(doc_id)}: {exc}.") from exc
         versions = index.published()
         if source_set is not None and source_set not in versions:
             raise HTTPException(status_code=404, detail=f"No published index for source-set {source_set!r}.")
@@ -130,10 +222,11 @@ def create_app(settings: Settings | None = None, overrides: dict[str, Any] | Non
                 rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
                 found += [AuditEntry(source_set=name, **dict(r)) for r in rows]
         if not holders:
-            raise HTTPException(status_code=404, detail=f"No document {doc_id!r} in the published index.")
+            raise HTTPException(status_code=404, detail=f"No document {preview(doc_id)} in the published index.")
         if len(holders) > 1:
             raise HTTPException(
-                status_code=409, detail=f"{doc_id!r} exists in {', '.join(holders)}; pass ?source_set= to choose."
+                status_code=409,
+                detail=f"{preview(doc_id)} exists in {', '.join(holders)}; pass ?source_set= to choose.",
             )
         return found
 

@@ -20,6 +20,7 @@ from strata_pipeline.settings import (
     ensure_dagster_home,
     load_settings,
 )
+from strata_pipeline.validation import K_DEFAULT, K_MAX, K_MIN, check_query, check_source_set
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
@@ -39,13 +40,40 @@ class _Group(click.Group):
             raise click.ClickException(str(exc)) from exc
 
 
+def _valid_source_sets(
+    ctx: click.Context, param: click.Parameter, value: str | tuple[str, ...] | None
+) -> str | tuple[str, ...] | None:
+    """Every --source-set is a partition key (a slug) before it gets near a path: `plan` reads the folder
+    and writes its CSVs under the reports folder by this name."""
+    names = value if isinstance(value, tuple) else () if value is None else (value,)
+    for name in names:
+        try:
+            check_source_set(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return value
+
+
+def _valid_query(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    try:
+        return check_query(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+
+
 @click.group(cls=_Group)
 def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
 
 @main.command()
-@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+@click.option(
+    "--source-set",
+    "selected",
+    multiple=True,
+    callback=_valid_source_sets,
+    help="Only these source-sets (default: every folder).",
+)
 @click.option("--force", is_flag=True, help="Rebuild even source-sets whose inputs match their published version.")
 def materialize(selected: tuple[str, ...], force: bool) -> None:
     """Register a partition per source-set folder and run the whole asset graph for each.
@@ -55,9 +83,10 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     """
     import dagster as dg
 
-    from strata_pipeline.automation.freshness import freshness
+    from strata_pipeline.dead_runs import cli_run_tags, fail_dead_cli_runs
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
+    from strata_pipeline.freshness import freshness
     from strata_pipeline.partitions import source_sets
 
     settings = load_settings()
@@ -73,6 +102,8 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}: add one folder per source-set.")
 
     instance = dg.DagsterInstance.get()
+    for run_id in fail_dead_cli_runs(instance):
+        click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
     known = set(instance.get_dynamic_partitions(source_sets.name))
     new = [n for n in names if n not in known]
     if new:
@@ -95,7 +126,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
         with _ProgressPrinter(instance, run_id):
             result = job.execute_in_process(
                 instance=instance, partition_key=name, run_id=run_id, run_config=QUIET_LOGS, raise_on_error=False,
-                tags={"strata/launched_by": "cli"},
+                tags=cli_run_tags(),
             )  # fmt: skip
         took = time.perf_counter() - started
         if not result.success:
@@ -109,7 +140,13 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
 
 
 @main.command()
-@click.option("--source-set", "selected", multiple=True, help="Only these source-sets (default: every folder).")
+@click.option(
+    "--source-set",
+    "selected",
+    multiple=True,
+    callback=_valid_source_sets,
+    help="Only these source-sets (default: every folder).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the totals and project coverage as JSON.")
 def plan(selected: tuple[str, ...], as_json: bool) -> None:
     """Dry run: what would be indexed or excluded and why, blind spots, redactions, chunk estimate.
@@ -132,14 +169,16 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     load_plugins(settings.plugins_dir)
     resources = build_resources(settings)
     corpus, pii = resources["corpus"], resources["pii"]
-    names = list(selected) or list_source_sets(settings.corpus_root)
+    available = list_source_sets(settings.corpus_root)  # real folders only: a symlink may lead anywhere
+    names = list(selected) or available
     if not names:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}.")
+    missing = [n for n in names if n not in available]
+    if missing:
+        raise click.UsageError(f"No source-set folder {', '.join(missing)} under {settings.corpus_root}.")
     detector, policy = pii.plan_detector(), pii.policy()
     report = {}
     for name in names:
-        if not corpus.source_dir(name).is_dir():
-            raise click.UsageError(f"No source-set folder {name!r} under {settings.corpus_root}.")
         rule_set = load_rules(settings.rules_dir, name)
         docs = discover_source_set(corpus.source_dir(name), name, corpus.get_adapter(rule_set.adapter), corpus.limits())
         the_plan = build_plan(
@@ -251,12 +290,20 @@ def _engine(settings: Settings, source_set: str | None) -> QueryEngine:
 
 def _query_options(fn):
     fn = click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")(fn)
-    fn = click.option("--k", default=5, show_default=True, help="How many chunks to return.")(fn)
-    return click.option("--source-set", default=None, help="Search only this source-set.")(fn)
+    fn = click.option(
+        "--k",
+        default=K_DEFAULT,
+        show_default=True,
+        type=click.IntRange(K_MIN, K_MAX),  # the API's bounds: one rule however a query arrives
+        help="How many chunks to return.",
+    )(fn)
+    return click.option("--source-set", default=None, callback=_valid_source_sets, help="Search only this source-set.")(
+        fn
+    )
 
 
 @main.command()
-@click.argument("query")
+@click.argument("query", callback=_valid_query)
 @_query_options
 @click.option(
     "--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused and rerank score."
@@ -307,7 +354,7 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 
 
 @main.command()
-@click.argument("question")
+@click.argument("question", callback=_valid_query)
 @_query_options
 def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
@@ -368,7 +415,7 @@ def _one(source_set: str | None) -> list[str] | None:
 
 
 @main.command()
-@click.argument("source_set")
+@click.argument("source_set", callback=_valid_source_sets)
 @click.argument("doc_id")
 def remove(source_set: str, doc_id: str) -> None:
     """Remove a document everywhere: points, sidecar and audit rows, stored asset values, cached vectors.
@@ -390,6 +437,33 @@ def remove(source_set: str, doc_id: str) -> None:
         f"{removal.asset_rows_removed} stored asset rows, {removal.cached_vectors_removed} cached vectors; "
         f"published {removal.version} and deleted {removal.old_versions_deleted} older versions"
     )
+
+
+@main.command()
+@click.argument("source_set", callback=_valid_source_sets)
+@click.argument("version", required=False)
+def rollback(source_set: str, version: str | None) -> None:
+    """Serve an earlier published version of SOURCE_SET again (by default the one before the served one).
+
+    Only versions that were published, so passed their checks and eval, can be chosen; the next
+    `strata materialize` builds a new version as usual.
+    """
+    from strata_pipeline.components import index_storage
+    from strata_pipeline.indexing.versions import current_version_name, rollback_target
+
+    settings = load_settings()
+    index_dir = settings.index_dir
+    served = current_version_name(index_dir, source_set)
+    if served is None:
+        raise click.ClickException(
+            f"{source_set}: nothing is published. Run `strata materialize --source-set {source_set}`."
+        )
+    try:
+        target = rollback_target(index_dir, source_set, version)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    index_storage(settings).publish(index_dir, target)
+    click.echo(f"{source_set}: now serving {target.version} ({target.point_count} points); was {served}")
 
 
 @main.command()

@@ -81,7 +81,7 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
     version = dataclasses.replace(current, version=name, path=str(folder), collection=collection, point_count=points)
     write_manifest(version)
     qdrant.publish(index_dir, version)
-    pruned = prune_versions_with_manifests(index_dir, source_set, keep=1)
+    pruned = prune_versions_with_manifests(index_dir, source_set, keep=1, grace_s=0)  # every copy goes
     qdrant.drop_versions([m for _, m in pruned if m is not None])
 
     hashes = _chunk_hashes(home, source_set, doc_id)

@@ -21,8 +21,9 @@ from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extrac
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
-from strata_pipeline.retrieval.search import MODES, RRF_K, Candidate, Retriever, diversify, parents, query_lists
+from strata_pipeline.retrieval.search import MODES, RRF_K, Retriever, diversify, parents, query_lists
 
 
 class Embeddings(Protocol):

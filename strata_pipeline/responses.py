@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
-from strata_pipeline.retrieval.search import Candidate
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import Explained

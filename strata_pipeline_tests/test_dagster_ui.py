@@ -3,8 +3,7 @@ against dagster-webserver on 127.0.0.1 over a two-file source-set.
 
 It opens the asset graph, launches one partition of index_source_set from the job's graph, waits for
 the run to succeed and opens the eval_report asset page. The run goes through the instance's run
-launcher into its own worker process; the launch dialog's config editor picks the in-process
-executor for it, which takes about a minute off a run of 14 steps on 2 cores.
+launcher into its own run worker process, with the project's executor (in-process).
 """
 
 from __future__ import annotations
@@ -50,7 +49,6 @@ run_coordinator:
   module: dagster.core.run_coordinator
   class: DefaultRunCoordinator
 """
-IN_PROCESS = "execution:\n  config:\n    in_process: {}\n"
 WORKSPACE = PROJECT_ROOT / "workspace.yaml"
 RUN_TIMEOUT_MS = 300_000
 CHROMIUM_ARGS = [
@@ -174,14 +172,6 @@ def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
             dialog.get_by_text("Select a partition or create one").click()
             page.get_by_role("menuitem", name="plant").click()
             page.keyboard.press("Escape")  # closes the partition menu, not the dialog
-            dialog.get_by_text("Config", exact=True).click()
-            page.get_by_role("button", name="Add config").click()
-            editor = page.get_by_role("dialog").filter(has_text="Config Editor").locator(".CodeMirror").first
-            expect(editor).to_be_visible()
-            editor.evaluate("(element, text) => element.CodeMirror.setValue(text)", IN_PROCESS)
-            page.get_by_role("button", name="Save config").click()
-            expect(page.get_by_text("Config Editor")).to_be_hidden()
-            expect(dialog.get_by_text("in_process")).to_be_visible()  # the saved config, previewed
             page.screenshot(path=shots / "2-launch-dialog.png")
             page.get_by_role("button", name="Launch 1 run").click()
             expect(dialog).to_be_hidden()  # closed once the run is submitted

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from fastapi.testclient import TestClient
 
 from serving.app import create_app
-from strata_pipeline.automation.freshness import freshness
 from strata_pipeline.cli import main
 from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.freshness import freshness
 from strata_pipeline.indexing.engine import EdgeStore
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline.resources.factory import build_resources

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
-from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.candidate import Candidate
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.

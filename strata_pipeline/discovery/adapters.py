@@ -8,13 +8,12 @@ registry keyed by name, so a deployment can add its own without forking the pipe
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+from strata_pipeline.validation import is_source_set_name
 
 
 @dataclass(frozen=True)
@@ -92,11 +91,13 @@ def list_source_sets(corpus_root: Path) -> list[str]:
     """Top-level folders of the corpus root whose names are valid partition keys (slugs)."""
     if not corpus_root.is_dir():
         return []
-    return sorted(p.name for p in corpus_root.iterdir() if p.is_dir() and not p.is_symlink() and SLUG.match(p.name))
+    return sorted(
+        p.name for p in corpus_root.iterdir() if p.is_dir() and not p.is_symlink() and is_source_set_name(p.name)
+    )
 
 
 def invalid_source_set_names(corpus_root: Path) -> list[str]:
     """Top-level folders that cannot become partitions, so callers can say why they were skipped."""
     if not corpus_root.is_dir():
         return []
-    return sorted(p.name for p in corpus_root.iterdir() if p.is_dir() and not SLUG.match(p.name))
+    return sorted(p.name for p in corpus_root.iterdir() if p.is_dir() and not is_source_set_name(p.name))

@@ -5,8 +5,9 @@
 - `snippets`: hand-written enterprise snippets (signatures, CSV rows, chat logs, addresses and
   phones of several countries, look-alikes that are not personal data) in YAML.
 
-*dev* may be inspected and tuned on; *test* is only scored. The project's own Faker corpus
-(`privacy_corpus.py`) is a regression set, not one of these.
+*dev* may be inspected and tuned on; *test* is only scored. The project's own synthetic corpus
+(`regression-*.jsonl`, written by `benchmarks/privacy_corpus.py`) is a regression set, not one of
+these.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from strata_pipeline.evaluation.labels import LabelledDoc, Planted
+from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
 
 PARTS = ("dev", "test")
 SETS = ("presidio", "snippets")
@@ -100,3 +101,29 @@ def load_set(golden_dir: Path, name: str, part: str) -> list[LabelledDoc]:
         files = sorted(folder.glob(f"snippets-{part}.yaml")) + sorted(folder.glob(f"snippets-{part}-*.yaml"))
         return [doc for path in files for doc in load_snippets(path)]
     raise ValueError(f"Unknown PII set {name!r}: use one of {', '.join(SETS)}.")
+
+
+def _records(name: str) -> list[dict]:
+    path = BUNDLED / f"regression-{name}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def regression_pii() -> list[LabelledDoc]:
+    """The regression set's documents with planted personal data (all types counted as labelled)."""
+    return [
+        LabelledDoc(r["id"], r["text"], [Planted(e["type"], e["start"], e["end"]) for e in r["entities"]])
+        for r in _records("pii")
+    ]
+
+
+def regression_secrets() -> list[LabelledSecretDoc]:
+    """The regression set's documents with planted secrets (the span is the value only)."""
+    return [
+        LabelledSecretDoc(r["id"], r["text"], [Planted(e["type"], e["start"], e["end"]) for e in r["secrets"]])
+        for r in _records("secrets")
+    ]
+
+
+def regression_clean() -> list[str]:
+    """Texts with no secret in them that look as if they might hold one."""
+    return [r["text"] for r in _records("clean")]

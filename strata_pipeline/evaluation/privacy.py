@@ -17,12 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
-from strata_pipeline.evaluation.privacy_corpus import (
-    SECRET_KINDS,
-    clean_documents,
-    pii_documents,
-    secret_documents,
-)
+from strata_pipeline.evaluation.pii_sets import regression_clean, regression_pii, regression_secrets
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
 from strata_pipeline.redaction.secrets import find_secrets
@@ -86,7 +81,7 @@ def pii_matches(
     detector: PiiDetector, policy: PiiPolicy | None = None, docs: Iterable[LabelledDoc] | None = None
 ) -> list[PiiMatch]:
     policy = policy or PiiPolicy()
-    docs = pii_documents() if docs is None else docs
+    docs = regression_pii() if docs is None else docs
     return [match_pii(doc, redaction_masks(doc.text, detector, policy)) for doc in docs]
 
 
@@ -153,10 +148,10 @@ def secret_scores(
     docs: Iterable[LabelledSecretDoc] | None = None, clean: Iterable[str] | None = None
 ) -> dict[str, float]:
     """Share of planted secrets fully covered by `find_secrets`, per kind; clean documents flagged."""
-    docs = list(secret_documents() if docs is None else docs)
-    clean = list(clean_documents() if clean is None else clean)
+    docs = list(regression_secrets() if docs is None else docs)
+    clean = list(regression_clean() if clean is None else clean)
     missed = missed_secrets(docs)
-    kinds = list(SECRET_KINDS) + sorted({p.type for d in docs for p in d.secrets} - set(SECRET_KINDS))
+    kinds = list(dict.fromkeys(p.type for d in docs for p in d.secrets))  # in the order they first appear
     scores: dict[str, float] = {}
     for kind in kinds:
         planted = sum(1 for d in docs for p in d.secrets if p.type == kind)

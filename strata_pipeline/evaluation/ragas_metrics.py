@@ -37,14 +37,12 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
+from strata_pipeline.evaluation.results import QuestionResult
 from strata_pipeline.incremental.cache import DocumentCache, cache_key
 from strata_pipeline.incremental.digests import digest_of, library_versions, source_digest
-
-if TYPE_CHECKING:  # report.py imports this module for its summary line
-    from strata_pipeline.evaluation.report import QuestionResult
 
 # ragas otherwise sends usage telemetry; the pipeline runs offline.
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")

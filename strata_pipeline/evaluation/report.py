@@ -7,30 +7,18 @@ scoring. Every number has a stable key, so Dagster plots it across materialisati
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from strata_pipeline.answering.answer import citations_valid
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
+from strata_pipeline.evaluation.results import AnswerCheck, AnswerFn, QuestionResult
 
 CUTOFFS = (1, 5, 10)
 MAX_CUTOFF = max(CUTOFFS)
 
 SearchFn = Callable[[str, int], dict[str, list[str]]]  # (question, chunk limit) -> mode -> ranked chunk doc ids
-
-
-@dataclass(frozen=True)
-class AnswerCheck:
-    abstained: bool
-    text: str
-    citations_valid: bool  # every citation points at a supplied passage and quotes it verbatim
-    context_ids: tuple[str, ...] = ()  # document of each supplied passage, in order (ragas ID metrics)
-    contexts: tuple[str, ...] = ()  # the supplied passages' text (ragas faithfulness)
-
-
-AnswerFn = Callable[[str], AnswerCheck]
 
 
 def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | None = None) -> AnswerCheck:
@@ -46,25 +34,6 @@ def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | No
         context_ids=tuple(p.doc_id for p in passages),
         contexts=tuple(p.payload.get("text", "") for p in passages),
     )
-
-
-@dataclass
-class QuestionResult:
-    id: str
-    category: str
-    question: str
-    unanswerable: bool
-    ranked_docs: dict[str, list[str]]  # mode -> top documents
-    scores: dict[str, dict[str, float]]  # mode -> metric -> value (empty for unanswerable questions)
-    answer_ok: bool | None = None  # expected substrings present / correct abstention; None if not checked
-    abstained: bool | None = None
-    citations_valid: bool | None = None
-    answer_text: str | None = None
-    context_ids: list[str] = field(default_factory=list)
-    contexts: list[str] = field(default_factory=list)
-    ragas: dict[str, float] = field(default_factory=dict)  # per-question ragas scores (ragas_metrics.py)
-    extra: dict = field(default_factory=dict)
-    part: str = "test"  # the golden question's part: "dev" or "test"
 
 
 def _norm(text: str) -> str:

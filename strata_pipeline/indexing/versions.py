@@ -7,6 +7,7 @@ never served. With a Qdrant server the same hand-off uses a collection alias.
 
 Layout under `<STRATA_HOME>/index/<source_set>/`:
     CURRENT                       name of the published version
+    PUBLISHED                     every version ever published (or rolled back to), oldest first
     versions/<version>/edge/      the Qdrant Edge shard (absent with a Qdrant server)
     versions/<version>/sidecar.sqlite
     versions/<version>/manifest.json
@@ -21,11 +22,15 @@ import dataclasses
 import json
 import os
 import shutil
+import time
 from dataclasses import asdict, dataclass, field, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-KEEP_VERSIONS = 3  # the published one plus fallbacks for readers that still hold older ones
+KEEP_VERSIONS = 3  # published versions kept: the served one and two evaluated rollback targets
+# An unpublished version folder younger than this may belong to a run still writing it; an older one
+# is a leftover of a run that failed or was killed.
+UNPUBLISHED_GRACE_S = 6 * 3600
 
 
 @dataclass(frozen=True)
@@ -110,8 +115,39 @@ def write_manifest(version: IndexVersion) -> None:
 
 
 def publish(index_dir: Path, version: IndexVersion) -> None:
-    """Flip CURRENT to `version` in one atomic rename."""
-    _atomic_write(source_set_dir(index_dir, version.source_set) / "CURRENT", version.version + "\n")
+    """Flip CURRENT to `version` in one atomic rename, and log it as published."""
+    folder = source_set_dir(index_dir, version.source_set)
+    history = published_history(index_dir, version.source_set)
+    if not history and (previous := current_version_name(index_dir, version.source_set)):
+        history = [previous]  # published before the log existed
+    _atomic_write(folder / "PUBLISHED", "".join(f"{name}\n" for name in [*history, version.version]))
+    _atomic_write(folder / "CURRENT", version.version + "\n")
+
+
+def published_history(index_dir: Path, source_set: str) -> list[str]:
+    """Every version published (or rolled back to), oldest first; a name appears again when re-published."""
+    try:
+        text = (source_set_dir(index_dir, source_set) / "PUBLISHED").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def rollback_target(index_dir: Path, source_set: str, version: str | None = None) -> IndexVersion:
+    """The version `strata rollback` re-publishes: `version`, or the last published one before the
+    served one. Raises ValueError, saying what can be chosen, when there is none."""
+    current = current_version_name(index_dir, source_set)
+    candidates = [n for n in reversed(published_history(index_dir, source_set)) if n != current]
+    candidates = [n for n in dict.fromkeys(candidates) if read_manifest(index_dir, source_set, n) is not None]
+    if version is None:
+        if not candidates:
+            raise ValueError(f"{source_set}: no earlier published version is left to roll back to.")
+        version = candidates[0]
+    manifest = read_manifest(index_dir, source_set, version)
+    if manifest is None or version not in published_history(index_dir, source_set):
+        choices = ", ".join(candidates) or "none"
+        raise ValueError(f"{source_set}: {version!r} is not a published version on disk. Earlier ones: {choices}.")
+    return manifest
 
 
 def _atomic_write(path: Path, text: str) -> None:
@@ -127,24 +163,32 @@ def published_source_sets(index_dir: Path) -> list[str]:
 
 
 def prune_versions(index_dir: Path, source_set: str, keep: int = KEEP_VERSIONS) -> list[str]:
-    """Delete the oldest version folders beyond `keep`, never the published one. Returns their names."""
+    """Delete version folders that are no longer needed; see prune_versions_with_manifests."""
     return [name for name, _ in prune_versions_with_manifests(index_dir, source_set, keep)]
 
 
 def prune_versions_with_manifests(
-    index_dir: Path, source_set: str, keep: int = KEEP_VERSIONS
+    index_dir: Path, source_set: str, keep: int = KEEP_VERSIONS, grace_s: float = UNPUBLISHED_GRACE_S
 ) -> list[tuple[str, IndexVersion | None]]:
-    """As prune_versions, also returning each removed version's manifest (read before deletion)."""
+    """Delete every version folder except the `keep` most recently published versions (the served
+    one first; the others are rollback targets) and unpublished ones younger than `grace_s` (a run
+    may still be writing them). Returns each removed version with its manifest, read before
+    deletion, so a server's collections can be dropped too."""
     versions_root = source_set_dir(index_dir, source_set) / "versions"
     if not versions_root.is_dir():
         return []
     current = current_version_name(index_dir, source_set)
-    names = sorted(p.name for p in versions_root.iterdir() if p.is_dir())
-    removable = [n for n in names[:-keep] if n != current] if len(names) > keep else []
+    history = published_history(index_dir, source_set)
+    published = set(history) | {current}
+    kept = list(dict.fromkeys(n for n in [current, *reversed(history)] if n))[: max(1, keep)]
+    now = time.time()
     removed = []
-    for name in removable:
+    for folder in sorted(p for p in versions_root.iterdir() if p.is_dir()):
+        name = folder.name
+        if name in kept or (name not in published and now - folder.stat().st_mtime < grace_s):
+            continue
         removed.append((name, read_manifest(index_dir, source_set, name)))
-        shutil.rmtree(versions_root / name, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
     return removed
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-if TYPE_CHECKING:
-    from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.twins import query_words
 
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (
@@ -43,10 +42,13 @@ class History:
 
     asks: bool = False  # it asks about history in words ("the old policy")
     names: frozenset[str] = frozenset()  # years and versions it names, lower-cased ("2023", "v2")
+    # every word of the query, as file names may spell it (retrieval/twins.py)
+    words: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 def history_of(query: str) -> History:
-    return History(asks_about_history(query), frozenset(m.lower() for m in _NAMED_VERSION.findall(query)))
+    names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
+    return History(asks_about_history(query), names, query_words(query))
 
 
 def names_this_version(payload: dict, history: History) -> bool:

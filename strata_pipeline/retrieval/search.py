@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
+from strata_pipeline.retrieval.twins import named_twins_first
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -23,45 +25,6 @@ MODES = ("dense", "sparse", "hybrid")
 # (see the README's retrieval table), and the edge settles rank ties between the two lists its way.
 DEFAULT_WEIGHTS = {DENSE: 1.0, SPARSE: 1.25, IDS: 2.0}
 EXACT_MATCH_MAX = 5  # at most this many chunks may share an identifier for it to count as an exact hit
-
-
-@dataclass
-class Candidate:
-    point_id: str
-    payload: dict
-    ranks: dict[str, int] = field(default_factory=dict)  # list name -> 1-based rank in that list
-    scores: dict[str, float] = field(default_factory=dict)  # list name -> that list's score
-    fused_score: float = 0.0  # RRF score in hybrid mode, else the single list's score
-    prior: float = 1.0  # the document's ranking prior applied to fused_score (see retrieval/priors.py)
-    partial: bool = False  # the payload holds only RANK_FIELDS (see complete_payloads)
-
-    @property
-    def dense_rank(self) -> int | None:
-        return self.ranks.get(DENSE)
-
-    @property
-    def sparse_rank(self) -> int | None:
-        return self.ranks.get(SPARSE)
-
-    @property
-    def identifier_rank(self) -> int | None:
-        return self.ranks.get(IDS)
-
-    @property
-    def dense_score(self) -> float | None:
-        return self.scores.get(DENSE)
-
-    @property
-    def sparse_score(self) -> float | None:
-        return self.scores.get(SPARSE)
-
-    @property
-    def chunk_id(self) -> str:
-        return self.payload.get("chunk_id", "")
-
-    @property
-    def doc_id(self) -> str:
-        return self.payload.get("doc_id", "")
 
 
 @dataclass(frozen=True)
@@ -160,9 +123,10 @@ def hybrid_order(
     then chunks holding a selective identifier the query names first. A non-selective identifier
     leaves the fusion (see selective_identifier_tier)."""
     tier = selective_identifier_tier(candidates)
+    words = historical.words if isinstance(historical, History) else frozenset()
     if tier is None and any(IDS in c.ranks for c in candidates):
-        return apply_priors(fuse_without_identifiers(candidates, k, weights), historical)
-    ranked = apply_priors(fused, historical)
+        return named_twins_first(apply_priors(fuse_without_identifiers(candidates, k, weights), historical), words)
+    ranked = named_twins_first(apply_priors(fused, historical), words)
     return exact_identifiers_first(ranked, tier) if tier else ranked
 
 

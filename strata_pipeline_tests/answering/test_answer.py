@@ -19,7 +19,7 @@ from strata_pipeline.answering.answer import (
     terms,
 )
 from strata_pipeline.embedding.models import OFFLINE_MODEL, load_dense_model
-from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.candidate import Candidate
 
 Similarity = Callable[[str, list[str]], list[float]]
 

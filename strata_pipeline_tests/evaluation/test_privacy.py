@@ -14,13 +14,34 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from benchmarks.privacy_corpus import PII_TYPES as CORPUS_TYPES
+from benchmarks.privacy_corpus import (
+    SECRET_KINDS,
+    V,
+    clean_documents,
+    pii_documents,
+    regression_jsonl,
+    regression_records,
+    render,
+    secret_documents,
+)
 from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
-from strata_pipeline.evaluation.pii_sets import PARTS, SETS, load_set, load_snippets
+from strata_pipeline.evaluation.pii_sets import (
+    BUNDLED,
+    PARTS,
+    SETS,
+    load_set,
+    load_snippets,
+    regression_clean,
+    regression_pii,
+    regression_secrets,
+)
 from strata_pipeline.evaluation.privacy import (
     CAUGHT_SHARE,
     PII_TYPES,
@@ -30,15 +51,6 @@ from strata_pipeline.evaluation.privacy import (
     pii_scores,
     scores_from_matches,
     secret_scores,
-)
-from strata_pipeline.evaluation.privacy_corpus import PII_TYPES as CORPUS_TYPES
-from strata_pipeline.evaluation.privacy_corpus import (
-    SECRET_KINDS,
-    V,
-    clean_documents,
-    pii_documents,
-    render,
-    secret_documents,
 )
 from strata_pipeline.redaction.pii import Finding, PiiPolicy, PresidioDetector
 from strata_pipeline.settings import PROJECT_ROOT
@@ -370,3 +382,19 @@ def test_secret_acceptance() -> None:
     assert all(scores[f"secret_recall_{kind}"] == 1.0 for kind in SECRET_KINDS)
     assert scores["clean_docs"] >= 100
     assert scores["clean_flagged_rate"] <= 0.01
+
+
+def test_the_committed_regression_sets_are_what_the_generator_writes() -> None:
+    """The eval reads golden/privacy/regression-*.jsonl without Faker; they must not drift from the
+    generator (rewrite them with `python -m benchmarks.privacy_corpus`)."""
+    for name, records in regression_records().items():
+        committed = (BUNDLED / f"regression-{name}.jsonl").read_text(encoding="utf-8")
+        assert committed == regression_jsonl(records), name
+    assert regression_pii() == pii_documents()
+    assert regression_secrets() == secret_documents()
+    assert regression_clean() == clean_documents()
+
+
+def test_the_runtime_package_does_not_import_faker() -> None:
+    sources = (PROJECT_ROOT / "strata_pipeline").rglob("*.py")
+    assert not [p for p in sources if re.search(r"^\s*(from|import) faker\b", p.read_text(), re.M)]

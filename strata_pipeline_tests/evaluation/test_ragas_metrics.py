@@ -17,7 +17,8 @@ from strata_pipeline.evaluation.ragas_metrics import (
     reference_doc_ids,
     score_ragas,
 )
-from strata_pipeline.evaluation.report import AnswerCheck, evaluate, summarise, summary_markdown
+from strata_pipeline.evaluation.report import evaluate, summarise, summary_markdown
+from strata_pipeline.evaluation.results import AnswerCheck
 from strata_pipeline.resources import AnthropicResource
 
 KNOWN = {"hr/leave.md", "hr/faq.txt", "travel/a.md", "travel/b.md", "it/vpn.md", "it/mail.md"}

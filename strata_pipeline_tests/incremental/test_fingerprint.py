@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from strata_pipeline.automation import freshness as freshness_module
-from strata_pipeline.automation.freshness import content_digest, freshness, input_parts, listing_digest
+from strata_pipeline import freshness as freshness_module
 from strata_pipeline.chunking.chunker import ChunkingConfig
+from strata_pipeline.freshness import content_digest, freshness, input_parts, listing_digest
 from strata_pipeline.incremental.fingerprint import Fingerprint, compare, files_digest, stat_digest
 from strata_pipeline.indexing.versions import IndexVersion, publish, version_dir, write_manifest
 from strata_pipeline.maintenance import tombstone_path

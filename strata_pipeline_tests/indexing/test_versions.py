@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -78,7 +80,8 @@ def test_publish_flips_current_and_current_version_reads_the_manifest(tmp_path: 
     assert current_version(tmp_path, "handbook") == v2
     assert current_version(tmp_path, "handbook").point_count == 12
     # No temporary file is left behind next to the pointer.
-    assert sorted(p.name for p in (tmp_path / "handbook").iterdir()) == ["CURRENT", "versions"]
+    assert sorted(p.name for p in (tmp_path / "handbook").iterdir()) == ["CURRENT", "PUBLISHED", "versions"]
+    assert versions.published_history(tmp_path, "handbook") == ["v1", "v2"]
     assert published_source_sets(tmp_path) == ["handbook"]
 
 
@@ -96,7 +99,9 @@ def test_publish_is_one_atomic_rename(tmp_path: Path, monkeypatch: pytest.Monkey
 
     monkeypatch.setattr(versions.os, "replace", spy)
     publish(tmp_path, v2)
-    [(src, dst, before)] = replaced
+    # the publication log is written first; the pointer flips in the last rename
+    [(_, log, _), (src, dst, before)] = replaced
+    assert log == tmp_path / "handbook" / "PUBLISHED"
     assert dst == tmp_path / "handbook" / "CURRENT"
     assert src.parent == dst.parent
     assert src.name.startswith(".CURRENT.")
@@ -112,25 +117,51 @@ def test_empty_pointer_means_unpublished(tmp_path: Path) -> None:
     assert current_version(tmp_path, "handbook") is None
 
 
-def test_prune_keeps_the_newest(tmp_path: Path) -> None:
+def publish_all(index_dir: Path, *names: str) -> None:
+    for name in names:
+        publish(index_dir, read_manifest(index_dir, "handbook", name))
+
+
+def age(index_dir: Path, name: str, seconds: float) -> None:
+    folder = version_dir(index_dir, "handbook", name)
+    stamp = time.time() - seconds
+    os.utime(folder, (stamp, stamp))
+
+
+def remaining(index_dir: Path) -> list[str]:
+    return sorted(p.name for p in (index_dir / "handbook" / "versions").iterdir())
+
+
+def test_prune_keeps_the_last_published_versions(tmp_path: Path) -> None:
     for name in ("v1", "v2", "v3", "v4", "v5"):
         make_version(tmp_path, name)
-    publish(tmp_path, read_manifest(tmp_path, "handbook", "v5"))
+    publish_all(tmp_path, "v1", "v2", "v3", "v4", "v5")
     assert prune_versions(tmp_path, "handbook", keep=3) == ["v1", "v2"]
-    remaining = sorted(p.name for p in (tmp_path / "handbook" / "versions").iterdir())
-    assert remaining == ["v3", "v4", "v5"]
+    assert remaining(tmp_path) == ["v3", "v4", "v5"]
     assert prune_versions(tmp_path, "handbook", keep=3) == []
+
+
+def test_leftovers_of_killed_runs_never_push_out_published_versions(tmp_path: Path) -> None:
+    """Three newer never-published folders (killed runs) must not cost the two rollback targets."""
+    for name in ("v1", "v2", "v3", "v4", "v5", "v6"):
+        make_version(tmp_path, name)
+    publish_all(tmp_path, "v1", "v2", "v3")
+    assert prune_versions(tmp_path, "handbook") == []  # the leftovers are young: a run may own them
+    for name in ("v4", "v5", "v6"):
+        age(tmp_path, name, versions.UNPUBLISHED_GRACE_S + 60)
+    assert prune_versions(tmp_path, "handbook") == ["v4", "v5", "v6"]
+    assert remaining(tmp_path) == ["v1", "v2", "v3"]
+    assert current_version_name(tmp_path, "handbook") == "v3"
 
 
 def test_prune_never_removes_the_published_version(tmp_path: Path) -> None:
     for name in ("v1", "v2", "v3", "v4", "v5"):
         make_version(tmp_path, name)
-    publish(tmp_path, read_manifest(tmp_path, "handbook", "v1"))  # e.g. a rollback
+    publish_all(tmp_path, "v2", "v3", "v4", "v5", "v1")  # v1 last: a rollback to it
     removed = prune_versions_with_manifests(tmp_path, "handbook", keep=2)
-    assert [name for name, _ in removed] == ["v2", "v3"]
-    assert [manifest.collection for _, manifest in removed] == ["handbook_v2", "handbook_v3"]
-    remaining = sorted(p.name for p in (tmp_path / "handbook" / "versions").iterdir())
-    assert remaining == ["v1", "v4", "v5"]
+    assert [name for name, _ in removed] == ["v2", "v3", "v4"]
+    assert [manifest.collection for _, manifest in removed] == ["handbook_v2", "handbook_v3", "handbook_v4"]
+    assert remaining(tmp_path) == ["v1", "v5"]
     assert current_version(tmp_path, "handbook").version == "v1"
 
 
@@ -139,6 +170,7 @@ def test_prune_default_keep_and_missing_folder(tmp_path: Path) -> None:
     assert prune_versions(tmp_path, "handbook") == []
     for name in ("v1", "v2", "v3"):
         make_version(tmp_path, name)
+    publish_all(tmp_path, "v1", "v2", "v3")
     assert prune_versions(tmp_path, "handbook") == []
 
 
@@ -146,7 +178,35 @@ def test_prune_returns_none_for_a_version_without_manifest(tmp_path: Path) -> No
     version_dir(tmp_path, "handbook", "v0").mkdir(parents=True)  # a half-written version
     make_version(tmp_path, "v1")
     make_version(tmp_path, "v2")
-    assert prune_versions_with_manifests(tmp_path, "handbook", keep=2) == [("v0", None)]
+    publish_all(tmp_path, "v1", "v2")
+    assert prune_versions_with_manifests(tmp_path, "handbook", keep=2, grace_s=0) == [("v0", None)]
+
+
+def test_a_pointer_from_before_the_log_counts_as_published(tmp_path: Path) -> None:
+    make_version(tmp_path, "v1")
+    make_version(tmp_path, "v2")
+    (tmp_path / "handbook" / "CURRENT").write_text("v1\n", encoding="utf-8")  # no PUBLISHED file yet
+    publish_all(tmp_path, "v2")
+    assert versions.published_history(tmp_path, "handbook") == ["v1", "v2"]
+
+
+def test_rollback_goes_to_the_previous_published_version(tmp_path: Path) -> None:
+    for name in ("v1", "v2", "v3"):
+        make_version(tmp_path, name)
+    publish_all(tmp_path, "v1", "v2")  # v3: written, never published (its eval failed)
+    assert versions.rollback_target(tmp_path, "handbook").version == "v1"
+    assert versions.rollback_target(tmp_path, "handbook", "v1").version == "v1"
+    with pytest.raises(ValueError, match=r"'v3' is not a published version on disk\. Earlier ones: v1"):
+        versions.rollback_target(tmp_path, "handbook", "v3")
+    publish_all(tmp_path, "v1")
+    assert versions.rollback_target(tmp_path, "handbook").version == "v2"
+
+
+def test_rollback_with_nothing_earlier_says_so(tmp_path: Path) -> None:
+    make_version(tmp_path, "v1")
+    publish_all(tmp_path, "v1")
+    with pytest.raises(ValueError, match="no earlier published version"):
+        versions.rollback_target(tmp_path, "handbook")
 
 
 def test_seed_from_copies_the_published_shard(tmp_path: Path) -> None:

@@ -3,8 +3,9 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.indexing.store import DENSE, SPARSE
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.priors import History, apply_priors, asks_about_history, history_of, prior_of, weighted
-from strata_pipeline.retrieval.search import Candidate, Lists, diversify, merge_and_fuse, rank
+from strata_pipeline.retrieval.search import Lists, diversify, merge_and_fuse, rank
 
 
 @pytest.mark.parametrize(

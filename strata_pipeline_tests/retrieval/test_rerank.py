@@ -11,6 +11,7 @@ import pytest
 from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.resources import RerankerResource
 from strata_pipeline.resources.factory import build_resources
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import (
     RERANK,
     RERANKED_MODE,
@@ -20,7 +21,7 @@ from strata_pipeline.retrieval.rerank import (
     passage,
     rerank,
 )
-from strata_pipeline.retrieval.search import MODES, Candidate
+from strata_pipeline.retrieval.search import MODES
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import load_settings
 from strata_pipeline_tests.conftest import Stack

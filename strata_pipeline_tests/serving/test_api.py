@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from serving.app import create_app, explained_from, hit_from
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline.query_engine import Explained
-from strata_pipeline.retrieval.search import Candidate
+from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline_tests.conftest import Stack, run_partition
 
 

@@ -1,0 +1,42 @@
+"""The API's own limits, read from the environment when the app is created.
+
+They shape only how requests are admitted, not the index, so they live here and not in `Settings`
+(whose values are part of every index's input fingerprint).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+DEFAULT_MAX_BODY_BYTES = 64 * 1024  # a 2,000-character query escaped as \uXXXX pairs still fits
+DEFAULT_RATE_LIMIT = "120/minute"
+RATE_LIMIT_OFF = ("off", "none", "0")
+
+
+@dataclass(frozen=True)
+class ServingConfig:
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    # `limits` notation, several separated by ";" ("20/second;600/minute"); "off" disables the limit
+    rate_limit: str = DEFAULT_RATE_LIMIT
+    # where the counts live: memory:// is per worker process
+    rate_limit_storage: str = "memory://"
+
+    @property
+    def rate_limited(self) -> bool:
+        return self.rate_limit.strip().lower() not in RATE_LIMIT_OFF
+
+    @classmethod
+    def from_env(cls) -> ServingConfig:
+        body = os.environ.get("STRATA_MAX_BODY_BYTES", "").strip()
+        try:
+            max_body = int(body) if body else DEFAULT_MAX_BODY_BYTES
+        except ValueError:
+            raise ValueError(f"STRATA_MAX_BODY_BYTES={body!r} is not a whole number of bytes.") from None
+        if max_body < 1:
+            raise ValueError(f"STRATA_MAX_BODY_BYTES={body!r} must be at least 1.")
+        return cls(
+            max_body_bytes=max_body,
+            rate_limit=os.environ.get("STRATA_RATE_LIMIT", "").strip() or DEFAULT_RATE_LIMIT,
+            rate_limit_storage=os.environ.get("STRATA_RATE_LIMIT_STORAGE", "").strip() or "memory://",
+        )

@@ -1,0 +1,84 @@
+"""The API's request and status bodies. Requests are strict: no unknown fields, no coercion ("5" is not
+5, true is not 1, 5.5 is not 5), and the limits of strata_pipeline.validation, which the CLI applies too."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from strata_pipeline.validation import (
+    K_DEFAULT,
+    K_MAX,
+    K_MIN,
+    QUERY_MAX_CHARS,
+    QUERY_PATTERN,
+    SOURCE_SET_MAX_CHARS,
+    SOURCE_SET_PATTERN,
+    check_query,
+)
+
+
+class AskRequest(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    query: str = Field(
+        min_length=1,
+        max_length=QUERY_MAX_CHARS,
+        # the same rule as check_query, so clients and schema-driven tests know it; the validator below
+        # applies it with a message that names the problem
+        json_schema_extra={"pattern": QUERY_PATTERN},
+        description="The question. Tab, newline and carriage return are the only control characters allowed, "
+        "and at least one character must show.",
+    )
+    k: int = Field(default=K_DEFAULT, ge=K_MIN, le=K_MAX, description="How many chunks to retrieve.")
+    source_set: str | None = Field(
+        default=None,
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="Search only this source-set.",
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _query(cls, value: str) -> str:
+        return check_query(value)
+
+    @field_validator("k", mode="before")
+    @classmethod
+    def _integral_number(cls, value: object) -> object:
+        # JSON has one number type, and JSON Schema counts 5.0 as the integer 5, so the schema promises
+        # to take it; 5.5, "5" and true are still refused.
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+
+class SearchRequest(AskRequest):
+    explain: bool = Field(default=False, description="Also list every candidate with its ranks and fate.")
+
+
+class ErrorResponse(BaseModel):
+    detail: str
+    status: str | None = None
+
+
+class SourceSetStatus(BaseModel):
+    version: str
+    collection: str
+    points: int
+    model: str
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok", "no_index"]
+    ready: bool = Field(description="Whether an index is published; the same answer as GET /ready.")
+    model: str
+    reranker: str
+    source_sets: dict[str, SourceSetStatus]
+    points: int
+
+
+class ReadyResponse(BaseModel):
+    status: Literal["ready"]
+    source_sets: list[str]

@@ -1,1 +1,0 @@
-"""Jobs, the new-source-set sensor and the nightly re-index schedule."""

@@ -1,0 +1,1 @@
+"""Group `evaluate`: the golden-set eval of a new index version, whose blocking check guards publishing."""

@@ -1,0 +1,203 @@
+import json
+import time
+from contextlib import ExitStack, closing
+from dataclasses import asdict
+from pathlib import Path
+
+import dagster as dg
+
+from strata_pipeline.classification.rules import load_rules
+from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
+from strata_pipeline.dagster_support.lineage import code_version
+from strata_pipeline.enrichment.sidecar import indexed_doc_ids
+from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
+from strata_pipeline.evaluation.pii_sets import SETS
+from strata_pipeline.evaluation.privacy import privacy_markdown
+from strata_pipeline.evaluation.ragas_metrics import score_ragas
+from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
+from strata_pipeline.evaluation.report import (
+    answer_check,
+    evaluate,
+    markdown_table,
+    summarise_parts,
+    summary_markdown,
+    unknown_labels,
+)
+from strata_pipeline.evaluation.results import AnswerCheck
+from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.partitions import source_sets
+from strata_pipeline.query_engine import QueryEngine
+from strata_pipeline.resources import (
+    AnthropicResource,
+    CacheResource,
+    CorpusResource,
+    EmbedderResource,
+    PiiResource,
+    QdrantResource,
+    RerankerResource,
+    SidecarResource,
+)
+
+
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="evaluate",
+    owners=OWNERS,
+    # The value is a JSON report scored in Python (ragas metrics on top); it reads the index but is none.
+    kinds={"python", "ragas"},
+    tags=asset_tags("evaluate", pii="redacted") | {"strata/llm": "optional"},
+    code_version=code_version(
+        __file__,
+        "evaluation",
+        "answering",
+        "retrieval",
+        "query_engine.py",
+        "redaction/guard.py",
+        "enrichment/sidecar.py",
+    ),
+)
+def eval_report(
+    context: dg.AssetExecutionContext,
+    corpus: CorpusResource,
+    embedder: EmbedderResource,
+    qdrant: QdrantResource,
+    sidecar: SidecarResource,
+    llm: AnthropicResource,
+    pii: PiiResource,
+    reranker: RerankerResource,
+    cache: CacheResource,
+    enriched_sidecar: IndexVersion,
+) -> dg.Output[dict]:
+    """Retrieval and answer quality of the new index version on `golden/<source_set>.yaml`.
+
+    Dense, sparse and hybrid retrieval, and hybrid+rerank when a reranker is configured, side by side,
+    overall and per category, through the same QueryEngine the API uses, before the version is
+    published (the headline figures stay plain hybrid: they judge the index); plus PII and secret detection
+    figures of the configured redaction on the labelled synthetic corpora. Numeric metadata keys are stable,
+    so the UI plots them across materialisations; the full per-question table is a linked file. ragas
+    metrics (evaluation/ragas_metrics.py) come on top: ID-based context precision/recall and string
+    similarity always; faithfulness and answer relevancy, judged by a second Claude model, with a key.
+
+    Every question is searched on the new version. What does not depend on the index (the redacted
+    question, query vectors, answer-sentence vectors, answer audits, offline ragas scores) is
+    remembered between evals (evaluation/memo.py), so an unchanged answer costs a few lookups.
+    """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
+    started = time.perf_counter()
+    version = enriched_sidecar
+    rules = load_rules(Path(corpus.rules_dir), context.partition_key)
+    fingerprint = {
+        "index_version": version.version,
+        "collection": version.collection,
+        "model": version.model,
+        "dim": version.dim,
+        "chunker": version.chunker,
+        "rules_digest": rules.digest,
+        "points": version.point_count,
+    }
+    golden = load_golden(Path(corpus.golden_dir), context.partition_key)
+    if golden is not None:
+        fingerprint["golden_digest"] = golden.digest
+    if golden is None or not golden.questions:
+        context.log.warning(f"No golden set at {corpus.golden_dir}/{context.partition_key}.yaml: nothing to score.")
+        return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
+
+    with closing(sidecar.connect(version.sidecar_path)) as db:
+        known_docs = indexed_doc_ids(db)
+    missing = unknown_labels(golden, known_docs)
+    if missing:
+        raise dg.Failure(
+            f"The golden set labels documents that are not in the index, so its scores would be wrong: "
+            f"{'; '.join(missing[:20])}. Fix golden/{context.partition_key}.yaml or the rules that excluded them.",
+            metadata={"unknown_labels": len(missing)},
+        )
+    judge = llm.judge() if llm.enabled else None  # fails here if the judge is the generator model
+    stack = ExitStack()
+    memo = stack.enter_context(cache.open(MEMO_STAGE))
+    sentence_vectors = cache.vectors(VECTORS_FILE)
+    if sentence_vectors is not None:
+        stack.callback(sentence_vectors.close)
+    memo_embedder = MemoEmbedder(embedder, memo, sentence_vectors, query_digest(embedder))
+    guard = MemoGuard(pii.guard(), memo, pii.digest())
+    with (
+        stack,
+        QueryEngine(
+            memo_embedder, qdrant, {version.source_set: version}, llm=llm, guard=guard, reranker=reranker
+        ) as engine,
+    ):
+        modes, reranker_name = engine.modes, engine.reranker_name
+
+        def search(question: str, n: int) -> dict[str, list[str]]:
+            return {mode: [c.doc_id for c in hits] for mode, hits in engine.search_modes(question, n).items()}
+
+        def answer(question: str) -> AnswerCheck:
+            return answer_check(engine, question, golden.k)
+
+        results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
+        ragas = score_ragas(
+            golden,
+            results,
+            known_docs,
+            complete=judge.complete if judge else None,
+            embed_query=embedder.query_dense,
+            cache=memo,
+        )
+        reuse = {
+            "eval_memo_hits": memo.hits,
+            "eval_memo_misses": memo.misses,
+            "eval_sentences_embedded": memo_embedder.sentences_embedded,
+        }
+    privacy = pii.privacy_figures(corpus.golden_dir)
+    summary = summarise_parts(results, golden.k, modes) | ragas | privacy
+    report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
+    report_dir = Path(corpus.reports_dir) / context.partition_key
+    report_dir.mkdir(parents=True, exist_ok=True)
+    report_path = report_dir / f"{version.version}.json"
+    report_path.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    (report_dir / f"{version.version}.md").write_text(
+        summary_markdown(summary, modes) + "\n\n" + markdown_table(results, max_rows=10_000), encoding="utf-8"
+    )
+    return dg.Output(
+        report,
+        metadata={
+            **summary,
+            **fingerprint,
+            **reuse,
+            "seconds": round(time.perf_counter() - started, 2),
+            "answerer": "llm" if llm.enabled else "extractive",
+            "reranker": reranker_name,
+            "ragas_judge": judge.model if judge else "not configured",
+            "summary": dg.MetadataValue.md(summary_markdown(summary, modes)),
+            "report": dg.MetadataValue.path(str(report_path)),
+            "per_question": dg.MetadataValue.md(markdown_table(results, max_rows=25)),
+            "privacy": dg.MetadataValue.md(privacy_markdown(privacy, SETS)),
+        },
+    )
+
+
+class RegressionSettings(dg.Config):
+    tolerance: float = 0.05  # how far hybrid Recall@K or MRR may drop below the last passing run
+
+
+@dg.asset_check(asset=eval_report, partitions_def=source_sets, blocking=True)
+def eval_report_no_regression(
+    context: dg.AssetCheckExecutionContext, config: RegressionSettings, corpus: CorpusResource, eval_report: dict
+) -> dg.AssetCheckResult:
+    """Hybrid Recall@K and MRR have not dropped by more than the tolerance below the last passing
+    materialisation of this partition. Blocking: a worse index is never published."""
+    summary = eval_report.get("summary") or {}
+    if not summary:
+        return dg.AssetCheckResult(passed=True, metadata={"status": "no golden set"})
+    baseline = Baseline(Path(corpus.reports_dir) / context.partition_key / "baseline.json")
+    verdict = compare_to_baseline(
+        summary, baseline.read(), config.tolerance, eval_report["fingerprint"].get("golden_digest", "")
+    )
+    if verdict.passed:
+        baseline.write(summary, eval_report["fingerprint"])
+    return dg.AssetCheckResult(
+        passed=verdict.passed,
+        metadata={**verdict.metadata, "tolerance": config.tolerance},
+        description=verdict.explanation,
+    )

@@ -1,0 +1,164 @@
+from pathlib import Path
+
+import dagster as dg
+import polars as pl
+
+from strata_pipeline.chunking.chunker import CHUNKER_VERSION
+from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
+from strata_pipeline.dagster_support.claims import claim_partition
+from strata_pipeline.dagster_support.lineage import code_version, run_inputs
+from strata_pipeline.dagster_support.metadata import markdown_table
+from strata_pipeline.incremental.cache import memoized
+from strata_pipeline.incremental.digests import digest_of
+from strata_pipeline.incremental.fingerprint import Fingerprint
+from strata_pipeline.indexing.store import INDEX_SCHEMA, sync_points
+from strata_pipeline.indexing.versions import (
+    IndexVersion,
+    current_version,
+    new_version_name,
+    version_dir,
+    write_manifest,
+)
+from strata_pipeline.partitions import source_sets
+from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
+from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderResource, PiiResource, QdrantResource
+
+# Payload fields that carry document text (ids and offsets cannot).
+SCANNED_FIELDS = ("text", "title", "heading")
+
+
+@dg.asset(
+    partitions_def=source_sets,
+    group_name="index",
+    owners=OWNERS,
+    kinds={"qdrant"},
+    tags=asset_tags("index", pii="redacted"),
+    code_version=code_version(__file__, "indexing", "resources/qdrant.py"),
+)
+def qdrant_collection(
+    context: dg.AssetExecutionContext,
+    corpus: CorpusResource,
+    qdrant: QdrantResource,
+    embedder: EmbedderResource,
+    embeddings: pl.DataFrame,
+) -> dg.Output[IndexVersion]:
+    """A new index version holding exactly this partition's chunks; not served until published.
+
+    Embedded versions start as a copy of the served one, so only new or changed chunks are
+    written and chunks of vanished documents are deleted. The manifest records the run's input
+    fingerprint (from discovered_docs), which later runs compare to skip an unchanged source-set.
+    """
+    claim_partition(context, corpus.index_dir)  # one run writes a source-set at a time
+    source_set = context.partition_key
+    previous = current_version(corpus.index_dir, source_set)
+    if previous is not None and (previous.model, previous.schema) != (embedder.model, INDEX_SCHEMA):
+        context.log.warning(
+            f"Model or index layout changed ({previous.model}, schema {previous.schema} -> {embedder.model}, "
+            f"schema {INDEX_SCHEMA}): building this version from scratch."
+        )
+        previous = None
+    name = new_version_name(context.run_id)
+    folder = version_dir(corpus.index_dir, source_set, name)
+    collection = qdrant.collection_for(source_set, name)
+    dim = len(embeddings["dense"][0]) if embeddings.height else embedder.dim
+    with qdrant.writer(folder, previous, collection, dim) as (store, seeded):
+        stats = sync_points(
+            store, embeddings, progress=lambda done, total: context.log.info(f"upserted {done}/{total} points")
+        )
+        points = store.count()
+        stored_dim = store.dim()
+    version = IndexVersion(
+        source_set=source_set,
+        version=name,
+        path=str(folder),
+        collection=collection,
+        model=embedder.model,
+        dim=stored_dim,
+        point_count=points,
+        chunker=CHUNKER_VERSION,
+        schema=INDEX_SCHEMA,
+        fingerprint=Fingerprint(inputs).value if (inputs := run_inputs(context)) else "",
+        inputs=inputs,
+    )
+    write_manifest(version)
+    return dg.Output(
+        version,
+        metadata={
+            "version": name,
+            "collection": collection,
+            "backend": qdrant.engine,
+            "points": points,
+            "documents_reused": stats.documents - stats.changed_docs,  # every point kept as it was
+            "documents_recomputed": stats.changed_docs,  # a point written or deleted
+            "upserted": stats.upserted,
+            "deleted": stats.deleted,
+            "unchanged": stats.unchanged,
+            "documents_removed": stats.deleted_docs,
+            "seeded_from": previous.version if seeded and previous else "",
+            "input_fingerprint": version.fingerprint,
+            "model": embedder.model,
+            "dim": stored_dim,
+            "path": dg.MetadataValue.path(str(folder)),
+        },
+    )
+
+
+@dg.asset_check(
+    asset=qdrant_collection, partitions_def=source_sets, blocking=True, additional_ins={"chunks": dg.AssetIn("chunks")}
+)
+def qdrant_collection_point_count(
+    qdrant: QdrantResource, qdrant_collection: IndexVersion, chunks: pl.DataFrame
+) -> dg.AssetCheckResult:
+    """The new version holds exactly one point per chunk: nothing lost, nothing duplicated."""
+    with qdrant.reader(qdrant_collection) as store:
+        points = store.count()
+    return dg.AssetCheckResult(passed=points == chunks.height, metadata={"points": points, "chunks": chunks.height})
+
+
+@dg.asset_check(asset=qdrant_collection, partitions_def=source_sets, blocking=True)
+def qdrant_collection_vector_dims(
+    qdrant: QdrantResource, embedder: EmbedderResource, qdrant_collection: IndexVersion
+) -> dg.AssetCheckResult:
+    """The collection's dense vectors have the dimension the configured model produces."""
+    with qdrant.reader(qdrant_collection) as store:
+        stored = store.dim()
+    expected = embedder.dim
+    return dg.AssetCheckResult(
+        passed=stored == expected and qdrant_collection.model == embedder.model,
+        metadata={"collection_dim": stored, "model_dim": expected, "model": embedder.model},
+    )
+
+
+@dg.asset_check(asset=qdrant_collection, partitions_def=source_sets, blocking=True)
+def qdrant_collection_no_leaks(
+    context: dg.AssetCheckExecutionContext, corpus: CorpusResource, qdrant: QdrantResource, pii: PiiResource,
+    cache: CacheResource, qdrant_collection: IndexVersion,
+) -> dg.AssetCheckResult:  # fmt: skip
+    """No point payload of the new version holds a secret, a planted sensitive value or personal data
+    the policy redacts. Any hit blocks enrichment, evaluation and publishing.
+
+    Every point is checked; the verdict on a payload text scanned before with the same detector,
+    policy, code and planted values is remembered (the leak_scan cache holds leak kinds, no text)."""
+    with qdrant.reader(qdrant_collection) as store:
+        payloads = [hit.payload for hit in store.scroll()]
+    texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
+    planted = planted_values(Path(corpus.golden_dir), context.partition_key)
+    policy = pii.policy()
+    with cache.open("leak_scan") as scans:
+        kinds = memoized(
+            scans,
+            "leak_scan",
+            digest_of([pii.digest(plan=True), planted]),
+            lambda text: [leak.kind for leak in find_leaks([("", text)], planted, pii.plan_detector(), policy)],
+        )
+        leaks = [Leak(chunk_id, kind) for chunk_id, text in texts for kind in kinds(text)]
+    preview = pl.DataFrame([leak.__dict__ for leak in leaks[:20]], schema={"doc_id": pl.String, "kind": pl.String})
+    return dg.AssetCheckResult(
+        passed=not leaks,
+        metadata={
+            "points_scanned": len(payloads),
+            "leaks": len(leaks),
+            "planted_values_checked": len(planted),
+            "leak_preview": dg.MetadataValue.md(markdown_table(preview.rename({"doc_id": "chunk_id"}))),
+        },
+    )

@@ -24,22 +24,12 @@ import dagster as dg
 import pytest
 
 from strata_pipeline.settings import PROJECT_ROOT
+from strata_pipeline_tests.plant import PUMPS, VALVE_QUESTION, VALVES, write_plant
 from strata_pipeline_tests.services import free_port, unavailable
 
 pytestmark = pytest.mark.ui
 
-DOCS = {
-    "guides/valves.md": "# Valve guide\n\nThe alpha valve must be inspected every 12 days by the night shift.\n",
-    "guides/pumps.md": "# Pump guide\n\nBeta pumps run at 3,000 rpm and are serviced twice a year.\n",
-}
-GOLDEN = """source_set: plant
-k: 3
-questions:
-  - id: p-1
-    question: How often is the alpha valve inspected?
-    relevant: [guides/valves.md]
-    expected_answer_contains: ["12 days"]
-"""
+DOCS = {"guides/valves.md": VALVES, "guides/pumps.md": PUMPS}
 # No daemon runs here, so runs are launched at once instead of queued (and the sensor stays quiet).
 INSTANCE_YAML = """telemetry:
   enabled: false
@@ -95,13 +85,8 @@ def wait_until_serving(url: str, server: subprocess.Popen, log: Path, timeout_s:
 @pytest.fixture
 def webserver(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """dagster-webserver over a temp DAGSTER_HOME and corpus, in its own process group."""
-    corpus, golden, dagster_home = tmp_path / "corpus", tmp_path / "golden", tmp_path / "dagster_home"
-    for rel, text in DOCS.items():
-        (corpus / "plant" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (corpus / "plant" / rel).write_text(text)
-    golden.mkdir()
-    (golden / "plant.yaml").write_text(GOLDEN)
-    (golden / "planted.yaml").write_text((PROJECT_ROOT / "golden" / "planted.yaml").read_text())
+    corpus, golden = write_plant(tmp_path, DOCS, VALVE_QUESTION)
+    dagster_home = tmp_path / "dagster_home"
     dagster_home.mkdir()
     (dagster_home / "dagster.yaml").write_text(INSTANCE_YAML)
     # the partition the sensor would add for a new folder; no daemon runs here

@@ -19,33 +19,12 @@ from dagster_postgres import PostgresEventLogStorage, PostgresRunStorage, Postgr
 
 from strata_pipeline.settings import PROJECT_ROOT
 from strata_pipeline_tests.conftest import make_settings, run_partition
+from strata_pipeline_tests.defs.test_index_job import ASSETS
+from strata_pipeline_tests.plant import PUMPS, SENSORS, VALVE_QUESTION, VALVES, write_plant
 from strata_pipeline_tests.services import Postgres, postgres_server
 
 DEPLOY_CONFIG = PROJECT_ROOT / "deploy" / "dagster.postgres.yaml"
-DOCS = {
-    "guides/valves.md": "# Valve guide\n\nThe alpha valve must be inspected every 12 days by the night shift.\n",
-    "guides/pumps.md": "# Pump guide\n\nBeta pumps run at 3,000 rpm and are serviced twice a year.\n",
-    "specs/sensors.txt": "Gamma sensors report humidity every 5 seconds to the control room dashboard.\n",
-}
-GOLDEN = """source_set: plant
-k: 3
-questions:
-  - id: p-1
-    question: How often is the alpha valve inspected?
-    relevant: [guides/valves.md]
-    expected_answer_contains: ["12 days"]
-"""
-ASSETS = {
-    "discovered_docs",
-    "classified_docs",
-    "redacted_docs",
-    "chunks",
-    "embeddings",
-    "qdrant_collection",
-    "enriched_sidecar",
-    "eval_report",
-    "published_index",
-}
+DOCS = {"guides/valves.md": VALVES, "guides/pumps.md": PUMPS, "specs/sensors.txt": SENSORS}
 
 
 @pytest.fixture(scope="module")
@@ -62,14 +41,8 @@ def test_a_materialisation_on_the_production_instance_is_recorded_in_postgres(
     dagster_home = tmp_path / "dagster_home"
     dagster_home.mkdir()
     shutil.copy(DEPLOY_CONFIG, dagster_home / "dagster.yaml")
-    for rel, text in DOCS.items():
-        (tmp_path / "corpus" / "plant" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / "corpus" / "plant" / rel).write_text(text)
-    golden = tmp_path / "golden"
-    golden.mkdir()
-    (golden / "plant.yaml").write_text(GOLDEN)
-    (golden / "planted.yaml").write_text((PROJECT_ROOT / "golden" / "planted.yaml").read_text())
-    settings = dataclasses.replace(make_settings(tmp_path / "home", tmp_path / "corpus"), golden_dir=golden)
+    corpus, golden = write_plant(tmp_path, DOCS, VALVE_QUESTION)
+    settings = dataclasses.replace(make_settings(tmp_path / "home", corpus), golden_dir=golden)
 
     instance = dg.DagsterInstance.from_config(str(dagster_home))
     try:
@@ -101,7 +74,7 @@ def test_a_materialisation_on_the_production_instance_is_recorded_in_postgres(
                 (run_id, "ASSET_MATERIALIZATION"),
             )
             materialised = cur.fetchall()
-            assert {json.loads(key)[-1] for key, _ in materialised} == ASSETS
+            assert {json.loads(key)[-1] for key, _ in materialised} == set(ASSETS)
             assert {partition for _, partition in materialised} == {"plant"}
             cur.execute(
                 "SELECT count(*) FROM event_logs WHERE run_id = %s AND dagster_event_type = %s",

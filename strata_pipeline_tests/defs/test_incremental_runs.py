@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from strata_pipeline.cli import main
 from strata_pipeline.indexing.versions import current_version
-from strata_pipeline.settings import PROJECT_ROOT
+from strata_pipeline_tests.plant import write_plant
 from strata_pipeline_tests.test_cli import env_for
 
 DOCS = {
@@ -42,14 +42,7 @@ def latest(instance: dg.DagsterInstance, asset: str) -> dict:
 
 
 def test_unchanged_is_skipped_and_one_edited_file_is_all_that_is_recomputed(tmp_path: Path) -> None:
-    corpus = tmp_path / "corpus"
-    for rel, text in DOCS.items():
-        (corpus / "plant" / rel).parent.mkdir(parents=True, exist_ok=True)
-        (corpus / "plant" / rel).write_text(text)
-    golden = tmp_path / "golden"
-    golden.mkdir()
-    (golden / "plant.yaml").write_text(GOLDEN)
-    (golden / "planted.yaml").write_text((PROJECT_ROOT / "golden" / "planted.yaml").read_text())
+    corpus, golden = write_plant(tmp_path, DOCS, GOLDEN)
     home, dagster_home = tmp_path / "home", tmp_path / "dagster_home"
     env = env_for(home, corpus, dagster_home) | {"STRATA_GOLDEN_DIR": str(golden)}
 

@@ -9,10 +9,11 @@ class AnthropicResource(dg.ConfigurableResource):
     """Dagster config for a `Claude` client (claude.py), for enrichment, generation and judging.
     Disabled when no API key is set."""
 
-    api_key: str = ""
-    model: str = "claude-sonnet-4-5"
-    judge_model: str = "claude-haiku-4-5"  # grades the answers (ragas); never the model that wrote them
-    max_tokens: int = 1024
+    # the defaults are the plain client's, so the two cannot drift apart
+    api_key: str = Claude.api_key
+    model: str = Claude.model
+    judge_model: str = Claude.judge_model  # grades the answers (ragas); never the model that wrote them
+    max_tokens: int = Claude.max_tokens
 
     @property
     def enabled(self) -> bool:

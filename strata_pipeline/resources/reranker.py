@@ -5,7 +5,7 @@ from typing import TYPE_CHECKING
 
 import dagster as dg
 
-from strata_pipeline.retrieval.rerank import DEFAULT_RERANK_CANDIDATES, ScoreFn
+from strata_pipeline.retrieval.rerank import ScoreFn
 from strata_pipeline.retrieval.reranker import Reranker
 
 if TYPE_CHECKING:
@@ -20,12 +20,13 @@ class RerankerResource(dg.ConfigurableResource):
     `model_path`, any name for the ONNX model in that local folder (works offline).
     """
 
-    model: str = ""  # STRATA_RERANK_MODEL; "" (and no model_path) = not configured
-    model_path: str = ""  # STRATA_RERANK_MODEL_PATH: a folder with the ONNX file and tokenizer files
-    floor: float | None = None  # STRATA_RERANK_FLOOR: drop candidates scoring under it (the model's units)
-    candidates: int = DEFAULT_RERANK_CANDIDATES  # STRATA_RERANK_CANDIDATES: how many fused candidates to score
-    models_dir: str = ""  # where hub models are cached
-    batch_size: int = 16
+    # the fields and defaults of `Reranker`, which documents them
+    model: str = Reranker.model
+    model_path: str = Reranker.model_path
+    floor: float | None = Reranker.floor
+    candidates: int = Reranker.candidates
+    models_dir: str = Reranker.models_dir
+    batch_size: int = Reranker.batch_size
 
     def reranker(self) -> Reranker:
         return Reranker(

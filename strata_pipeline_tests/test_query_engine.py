@@ -9,6 +9,8 @@ import pytest
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.query_engine import QueryEngine
+from strata_pipeline.redaction.guard import Audited, PrivacyGuard
+from strata_pipeline.redaction.pii import Finding, PiiPolicy
 from strata_pipeline.resources import EmbedderResource, QdrantResource
 from strata_pipeline.settings import DEFAULT_EMBED_MODEL
 
@@ -28,3 +30,40 @@ def test_an_index_of_an_older_schema_is_not_queried(tmp_path: Path) -> None:
     embedder = EmbedderResource(model=DEFAULT_EMBED_MODEL, models_dir=str(tmp_path / "models"))
     with pytest.raises(ValueError, match=f"index schema {INDEX_SCHEMA - 1}.*strata materialize --source-set fieldops"):
         QueryEngine(embedder, QdrantResource(), {"fieldops": version})
+
+
+class _Vectors:
+    model = DEFAULT_EMBED_MODEL
+
+    def query_dense(self, text: str) -> list[float]:
+        return [1.0, 0.0]
+
+    def query_sparse(self, text: str) -> tuple[list[int], list[float]]:
+        return [1], [1.0]
+
+    def embed_dense(self, texts: list[str]) -> list:
+        return []
+
+
+class _CountingDetector:
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def detect(self, text: str) -> list[Finding]:
+        self.seen.append(text)
+        start = text.find("Jonas")
+        return [] if start < 0 else [Finding("PERSON", start, start + 5, 0.9, self.name)]
+
+
+def test_a_query_is_redacted_once_however_often_it_is_passed_along() -> None:
+    """The CLI redacts, then searches and answers with the redacted query: its placeholder must not
+    send it through the detector again (seconds of model loading on a cold start)."""
+    detector = _CountingDetector()
+    engine = QueryEngine(_Vectors(), QdrantResource(), {}, guard=PrivacyGuard(detector, PiiPolicy()))
+    first = engine.redact_query("Where did Jonas file the claim?")
+    assert first == Audited("Where did [PERSON_1] file the claim?", 1)
+    assert engine.redact_query(first.text) == Audited(first.text, 0)
+    assert engine.redact_query("Where did Jonas file the claim?") == first
+    assert detector.seen == ["Where did Jonas file the claim?"]

@@ -3,13 +3,13 @@ every answer is audited by the same detectors before it leaves the service, fail
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from strata_pipeline.redaction.pii import Finding, PiiPolicy, detector_for, pii_policy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
-from strata_pipeline.redaction.screen import might_hold_personal_data
+from strata_pipeline.redaction.screen import might_hold_personal_data, might_hold_personal_data_in_prose
 
 
 class AnswerWithheld(RuntimeError):
@@ -67,20 +67,37 @@ class PrivacyGuard:
             return self._redact(query, _NothingFound())
         return self._redact(query, self.detector if shown is None else _UnlessShown(self.detector, shown))
 
-    def audit_answer(self, text: str) -> Audited:
+    def audit_answer(self, text: str, vouched: Sequence[str] = ()) -> Audited:
         """Redact personal data the answer still carries (placeholders are left alone).
+
+        `vouched` are spans the answer copies from indexed passages (quotes, citation markers). The
+        index holds only text this same detector and policy already redacted at ingestion, so running
+        the NER again over a verbatim copy finds nothing new and costs seconds of model loading. The
+        detector runs when what is left after removing the vouched spans could hold personal data
+        (the prose screen: a capital, a digit, an @ or a listed given name). Secrets are always
+        scanned over the whole text.
 
         Any failure of the audit raises AnswerWithheld: an unaudited answer is never returned.
         """
         try:
+            residue = _without(text, vouched)
             # a blank text (an abstained answer) holds nothing to find: it does not build the detector
-            return self._redact(text, self.detector if text.strip() else _NothingFound())
+            needs_detector = bool(residue.strip()) and might_hold_personal_data_in_prose(residue)
+            return self._redact(text, self.detector if needs_detector else _NothingFound())
         except Exception as exc:
             raise AnswerWithheld(f"The answer was withheld because its privacy audit failed: {exc}") from exc
 
     def _redact(self, text: str, detector: PiiDetector) -> Audited:
         result = redact_text(text, detector, self.policy)
         return Audited(result.text, sum(1 for a in result.audit if a.decision == "redact"))
+
+
+def _without(text: str, spans: Sequence[str]) -> str:
+    """`text` with every occurrence of each span cut out, longest span first (a quote may contain a
+    shorter one)."""
+    for span in sorted((s for s in spans if s.strip()), key=len, reverse=True):
+        text = text.replace(span, "\n")
+    return text
 
 
 def privacy_guard(backend: str, thresholds: dict[str, float] | None = None) -> PrivacyGuard:

@@ -35,13 +35,22 @@ def might_hold_personal_data(text: str) -> bool:
     if re.search(r"[\d@]", text):
         return True
     words = WORD.findall(text)
-    if any(any(ch.isupper() for ch in word) for word in words[1:]):
+    # "I" is a pronoun, and a lone capital letter names nobody
+    if any(len(word) > 1 and any(ch.isupper() for ch in word) for word in words[1:]):
         return True
     if words and any(ch.isupper() for ch in words[0][1:]):
         return True  # "McBride", "DUPONT" as the first word
     return any(_lowercase_name(word) for word in words if word.islower()) or (
         bool(words) and _lowercase_name(words[0].lower())
     )
+
+
+def might_hold_personal_data_in_prose(text: str) -> bool:
+    """The screen for running text (a generated answer) rather than a query: every sentence opens
+    with a capital there, and "Anna answered." must reach the detector, so any capital counts."""
+    if re.search(r"[\d@]", text) or any(len(w) > 1 and not w.islower() for w in WORD.findall(text)):
+        return True
+    return might_hold_personal_data(text)
 
 
 def _lowercase_name(word: str) -> bool:

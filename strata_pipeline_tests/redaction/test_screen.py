@@ -6,7 +6,7 @@ import pytest
 
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
-from strata_pipeline.redaction.screen import might_hold_personal_data
+from strata_pipeline.redaction.screen import might_hold_personal_data, might_hold_personal_data_in_prose
 
 
 @pytest.mark.parametrize(
@@ -15,6 +15,8 @@ from strata_pipeline.redaction.screen import might_hold_personal_data
         ("How many weeks of paid parental leave do employees get?", False),  # a capital on the first word only
         ("will the leave carry over", False),  # "will" is a given name, but an ordinary word first
         ("what did Anna say about leave", True),
+        ("How many days of parental leave can I take?", False),  # the pronoun "I" names nobody
+        ("can I ask Anna", True),
         ("call 0171 2345", True),
         ("mail me at a@b.example", True),
         ("talked to pernille yesterday", True),  # a listed given name that is no common word
@@ -87,3 +89,38 @@ def test_a_value_the_corpus_shows_in_clear_stays_in_the_query(ner: PresidioDetec
     assert "hunter" not in redacted  # secrets are replaced whatever the index shows
     assert "Anna Berg" in asked
     assert guard.redact_query("Which printer in Basel did Anna Berg report?").text.count("[") >= 1
+
+
+def test_an_answer_copied_from_indexed_passages_is_audited_without_the_detector(ner: PresidioDetector) -> None:
+    """Quotes and citation markers the index vouches for were redacted at ingestion by the same detector:
+    only wording the answer adds can bring a name in, and only that wording builds the detector."""
+    built: list[int] = []
+
+    def make() -> PresidioDetector:
+        built.append(1)
+        return ner
+
+    guard = PrivacyGuard(make, PiiPolicy())
+    quote = "Full-time staff at the Basel office receive 25 days of leave."
+    answer = f"{quote} [hr/leave.md#s2]"
+    assert guard.audit_answer(answer, [quote, "[hr/leave.md#s2]"]) == Audited(answer, 0)
+    assert built == []
+    # a secret is still found in a vouched span: secrets are scanned over the whole text
+    leaked = guard.audit_answer("key AKIAIOSFODNN7EXAMPLE", ["key AKIAIOSFODNN7EXAMPLE"])
+    assert "AKIAIOSFODNN7EXAMPLE" not in leaked.text and built == []
+    # generated wording around the quote is audited in full
+    audited = guard.audit_answer(f"Anna Schmidt confirmed: {answer}", [quote, "[hr/leave.md#s2]"])
+    assert audited.text.startswith("[PERSON_1] confirmed:") and built == [1]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Anna answered.", True),  # a sentence may open with a name
+        ("the claim was filed on time", False),
+        ("see room 4", True),
+        ("ask pernille", True),
+    ],
+)
+def test_the_prose_screen_counts_every_capital(text: str, expected: bool) -> None:
+    assert might_hold_personal_data_in_prose(text) is expected

@@ -57,4 +57,4 @@ class Claude:
             system=system,
             messages=[{"role": "user", "content": user}],
         )
-        return "".join(block.text for block in message.content if getattr(block, "type", "") == "text")
+        return "".join(block.text for block in message.content if block.type == "text")

@@ -87,7 +87,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
     from strata_pipeline.freshness import freshness
-    from strata_pipeline.partitions import source_sets
+    from strata_pipeline.partitions import SOURCE_SETS
 
     settings = load_settings()
     ensure_dagster_home(settings)
@@ -104,10 +104,10 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     instance = dg.DagsterInstance.get()
     for run_id in fail_dead_cli_runs(instance):
         click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
-    known = set(instance.get_dynamic_partitions(source_sets.name))
+    known = set(instance.get_dynamic_partitions(SOURCE_SETS))
     new = [n for n in names if n not in known]
     if new:
-        instance.add_dynamic_partitions(source_sets.name, new)
+        instance.add_dynamic_partitions(SOURCE_SETS, new)
     defs = build_definitions(settings)
     job = defs.resolve_job_def("index_source_set")
     failed = []
@@ -116,7 +116,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
         if force:
             click.echo("  rebuilding: --force")
         else:
-            state, published = freshness(defs.resources, name)
+            state, published = freshness(defs.resources or {}, name)
             if state.up_to_date and published is not None:
                 click.echo(f"  up to date (version {published.version}); use --force to rebuild")
                 continue

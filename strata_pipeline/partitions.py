@@ -7,4 +7,5 @@ from strata_pipeline.dagster_support.deliberate import silence_deliberate_featur
 silence_deliberate_feature_warnings()
 
 # One partition per top-level folder of the corpus root, added by the sensor or `strata materialize`.
-source_sets = dg.DynamicPartitionsDefinition(name="source_sets")
+SOURCE_SETS = "source_sets"  # the partitions definition's name, typed as the str the instance calls take
+source_sets = dg.DynamicPartitionsDefinition(name=SOURCE_SETS)

@@ -192,6 +192,7 @@ class QueryEngine:
         top N fused (not reranked)".
         """
         text = self.redact_query(query).text
+        fates: list[tuple[Candidate, float | None, str | None]]
         if self.reranker is None:
             fates = [(c, None, None) for c in self.retriever.search(text, self.retriever.candidates, source_sets)]
         else:

@@ -63,6 +63,9 @@ class AnswerConfig:
     identifier_bonus: float = 0.15  # a sentence holding an identifier the question names (E-2402)
     max_sentences: int = 2
     max_chunks: int = 5
+    # Sentences embedded per question, chosen by words shared with the question and passage rank:
+    # embedding every sentence of five sections is most of a cold `strata ask`. 0 embeds them all.
+    max_embedded_sentences: int = 20
 
 
 def terms(text: str) -> set[str]:
@@ -217,6 +220,7 @@ def answer_extractively(
     sentences = [(sentence, cand, rank) for rank, cand in enumerate(pool) for sentence in _sentences(cand)]
     if not sentences:
         return Answer(text="", abstained=True, reason="The retrieved passages hold no answer-bearing sentence.")
+    sentences = _shortlist(sentences, wanted, named, weights, total, config.max_embedded_sentences)
     # Each sentence is compared as written and as read in its section; the closer reading counts.
     # The section rescues "Parts requested before 15:30 ship the same day" under "Courier cut-off",
     # and the plain sentence is not diluted by a heading that says little.
@@ -242,6 +246,29 @@ def answer_extractively(
     citations = [_citation(cand, sentence, offset) for _, sentence, cand, offset in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)
+
+
+def _shortlist(
+    sentences: list[tuple[Sentence, Candidate, int]],
+    wanted: set[str],
+    named: set[str],
+    weights: dict[str, float],
+    total: float,
+    limit: int,
+) -> list[tuple[Sentence, Candidate, int]]:
+    """The `limit` sentences most worth embedding, in their original order: those covering more of the
+    question's weighted terms (or naming its identifier) first, then those of better-ranked passages."""
+    if not limit or len(sentences) <= limit:
+        return sentences
+
+    def lexical(item: tuple[Sentence, Candidate, int]) -> tuple[float, int]:
+        sentence, _, rank = item
+        coverage = sum(weights[t] for t in wanted & terms(sentence.scored)) / total
+        exact = 1.0 if named & set(identifiers(sentence.quote)) else 0.0
+        return (-(coverage + exact), rank)
+
+    kept = sorted(range(len(sentences)), key=lambda i: lexical(sentences[i]))[:limit]
+    return [sentences[i] for i in sorted(kept)]
 
 
 # --- generation with an LLM -------------------------------------------------------------

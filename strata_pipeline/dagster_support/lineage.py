@@ -37,7 +37,8 @@ INDEX_CHAIN = ("discovered_docs", "classified_docs", "redacted_docs", "chunks", 
 def run_chunking(context: dg.AssetExecutionContext) -> ChunkingConfig:
     """The chunking this run uses: the `chunks` op's run config over the defaults."""
     try:
-        ops = (context.run.run_config or {}).get("ops") or {}
+        run_config: dict[str, Any] = dict(context.run.run_config or {})  # typed as object
+        ops = run_config.get("ops") or {}
     except Exception:  # a directly invoked asset has no run
         ops = {}
     return ChunkingSettings(**((ops.get("chunks") or {}).get("config") or {})).to_config()

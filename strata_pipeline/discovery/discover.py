@@ -18,6 +18,7 @@ from collections.abc import Callable
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -122,7 +123,7 @@ def discover_source_set(
             pending.append((row, data, source_file.path.name, key))
             continue
         if data is not None:
-            keep(row, key, _outcome(lambda d=data, n=source_file.path.name: extract(d, n, limits.extract), facets))
+            keep(row, key, _outcome(partial(extract, data, source_file.path.name, limits.extract), facets))
         finished()
     if pending:
         # forkserver: workers start from a clean process, never a fork of one holding model threads.

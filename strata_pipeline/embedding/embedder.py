@@ -91,7 +91,7 @@ class Embedder:
     @property
     def dim(self) -> int:
         if self.model == MULTILINGUAL_MODEL:
-            return _dense(self.model, self.models_dir, self.model_path).dim
+            return load_multilingual_model().dim
         return len(self.embed_dense(["dimension probe"])[0])
 
     def embed_dense(self, texts: Sequence[str]) -> list[np.ndarray]:

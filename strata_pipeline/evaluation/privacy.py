@@ -40,7 +40,7 @@ def _overlaps(a: Planted | Detection, b: Planted | Detection) -> bool:
 
 def masked_share(planted: Planted, masks: Sequence[Detection]) -> float:
     """Share of `planted`'s characters covered by the union of `masks`."""
-    covered = set()
+    covered: set[int] = set()
     for mask in masks:
         covered.update(range(max(mask.start, planted.start), min(mask.end, planted.end)))
     return len(covered) / max(1, planted.end - planted.start)

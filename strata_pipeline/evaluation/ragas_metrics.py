@@ -165,8 +165,8 @@ def _offline_scores(inputs: Sequence[RagasInput]) -> dict[str, dict[str, float]]
         if item.reference_ids is not None and item.retrieved_ids:
             sample = SingleTurnSample(
                 user_input=item.question,
-                retrieved_context_ids=item.retrieved_ids,
-                reference_context_ids=item.reference_ids,
+                retrieved_context_ids=list[str | int](item.retrieved_ids),
+                reference_context_ids=list[str | int](item.reference_ids),
             )
             values[ID_PRECISION] = _value(precision.single_turn_score(sample))
             values[ID_RECALL] = _value(recall.single_turn_score(sample))
@@ -232,10 +232,11 @@ def judged_scores(
     outcome = JudgeOutcome(scores={}, errors=[])
 
     async def judge(item: RagasInput, gate: asyncio.Semaphore) -> None:
-        jobs = {ANSWER_RELEVANCY: lambda: relevancy.ascore(user_input=item.question, response=item.response)}
+        response = item.response or ""  # only answered questions are judged
+        jobs = {ANSWER_RELEVANCY: lambda: relevancy.ascore(user_input=item.question, response=response)}
         if item.contexts:
             jobs[FAITHFULNESS] = lambda: faithfulness.ascore(
-                user_input=item.question, response=item.response, retrieved_contexts=item.contexts
+                user_input=item.question, response=response, retrieved_contexts=item.contexts
             )
         async with gate:
             for name, job in jobs.items():
@@ -280,8 +281,8 @@ def score_ragas(
         if embed_query is None:
             raise ValueError("Answer relevancy needs an embedder next to the judge.")
         outcome = judged_scores(inputs, complete, embed_query, concurrency)
-        for qid, values in outcome.scores.items():
-            per_question[qid] |= values
+        for qid, judged in outcome.scores.items():
+            per_question[qid] |= judged
         metrics += JUDGED_METRICS
         summary["ragas_judged_answers"] = float(sum(1 for i in inputs if i.response and not i.abstained))
         summary["ragas_judge_errors"] = float(len(outcome.errors))

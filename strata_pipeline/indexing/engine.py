@@ -249,7 +249,7 @@ class EdgeStore(PointStore):
 
         where = _edge_filter(query.where)
         lists = query.lists()
-        vectors = {n: v if n == DENSE else qe.SparseVector(*v) for n, v in lists.items()}  # type: ignore[misc]
+        vectors: dict[str, Any] = {n: v if n == DENSE else qe.SparseVector(*v) for n, v in lists.items()}
         plain = [
             qe.QueryRequest(
                 limit=query.candidates,
@@ -265,7 +265,8 @@ class EdgeStore(PointStore):
                 qe.Prefetch(limit=query.candidates, query=qe.Query.Nearest(v, using=n), filter=where)
                 for n, v in vectors.items()
             ],
-            query=qe.Fusion.Rrf(k=query.rrf_k, weights=[query.weights.get(n, 1.0) for n in vectors]),
+            # the stubs type Fusion.Rrf(...) as Rrf, which QueryRequest accepts at run time
+            query=qe.Fusion.Rrf(k=query.rrf_k, weights=[query.weights.get(n, 1.0) for n in vectors]),  # type: ignore[arg-type]
             with_payload=True,
         )
         responses = self._shard.query_batch(qe.QueryBatchRequest([*plain, fused]))
@@ -307,7 +308,7 @@ def _edge_filter(where: Where | None) -> Any:
         return None
     import qdrant_edge as qe
 
-    conditions = [
+    conditions: list[Any] = [
         qe.FieldCondition(key, match=qe.MatchAny(list(value)) if isinstance(value, list) else qe.MatchValue(value))
         for key, value in where.items()
     ]
@@ -404,16 +405,19 @@ class ServerStore(PointStore):
         from qdrant_client import models as qm
 
         for start in range(0, len(ids), 1000):
-            self.client.delete(self.collection, points_selector=qm.PointIdsList(points=ids[start : start + 1000]))
+            self.client.delete(
+                self.collection,
+                points_selector=qm.PointIdsList(points=list[qm.ExtendedPointId](ids[start : start + 1000])),
+            )
 
     def query(self, query: HybridQuery) -> dict[str, list[Hit]]:
         from qdrant_client import models as qm
 
         where = _qm_filter(query.where) if query.where else None
         lists = query.lists()
-        vectors = {n: v if n == DENSE else _qm_sparse(v) for n, v in lists.items()}  # type: ignore[arg-type]
+        vectors: dict[str, Any] = {n: v if n == DENSE else _qm_sparse(v) for n, v in lists.items()}
         fields = query.list_fields if query.list_fields is not None else True
-        common = {"limit": query.candidates, "with_payload": fields, "filter": where}
+        common: dict[str, Any] = {"limit": query.candidates, "with_payload": fields, "filter": where}
         plain = [qm.QueryRequest(query=v, using=n, **common) for n, v in vectors.items()]
         fused = qm.QueryRequest(
             prefetch=[qm.Prefetch(query=v, using=n, filter=where, limit=query.candidates) for n, v in vectors.items()],

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import polars as pl
 
@@ -102,7 +103,7 @@ def project_coverage(documents: pl.DataFrame) -> pl.DataFrame:
         .sort("project")
     )
     with_content = projects.filter(pl.col("estimated_chunks") > 0)["estimated_chunks"]
-    median = float(with_content.median() or 0.0) if with_content.len() else 0.0
+    median = float(cast(float, with_content.median()) or 0.0) if with_content.len() else 0.0
     return projects.with_columns(
         pl.when(pl.col("included") == 0)
         .then(pl.lit("blind_spot"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 from strata_pipeline.redaction.pii import Finding, PiiPolicy, detector_for, pii_policy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
@@ -54,7 +55,9 @@ class PrivacyGuard:
     @cached_property
     def detector(self) -> PiiDetector:
         made = self._detector
-        return made if hasattr(made, "detect") else made()  # type: ignore[operator]
+        if hasattr(made, "detect"):
+            return cast(PiiDetector, made)
+        return cast(Callable[[], PiiDetector], made)()
 
     def redact_query(self, query: str, shown: Callable[[str], bool] | None = None) -> Audited:
         """The query with secrets and personal data replaced by placeholders.

@@ -92,8 +92,8 @@ class NameIndex:
             del names
         hashes = np.fromiter(best.keys(), dtype=np.uint64, count=len(best))
         order = np.argsort(hashes)
-        ranks = np.array(list(best.values()), dtype=np.uint16)
-        return cls(hashes[order], ranks[order, 0], ranks[order, 1])
+        table = np.array(list(best.values()), dtype=np.uint16)
+        return cls(hashes[order], table[order, 0], table[order, 1])
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

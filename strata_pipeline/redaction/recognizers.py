@@ -15,7 +15,7 @@ PERSON_AUDIT_FLOOR = 0.3
 
 def _metadata(recognizer: EntityRecognizer) -> dict:
     return {
-        RecognizerResult.RECOGNIZER_NAME_KEY: recognizer.name,
+        RecognizerResult.RECOGNIZER_NAME_KEY: str(getattr(recognizer, "name", "")),  # presidio leaves it untyped
         RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
     }
 

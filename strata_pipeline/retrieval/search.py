@@ -221,7 +221,8 @@ def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
     if per_document <= 0:
         return ranked
     seen: dict[str, int] = {}
-    head, tail = [], []
+    head: list[Candidate] = []
+    tail: list[Candidate] = []
     for cand in ranked:
         seen[cand.doc_id] = seen.get(cand.doc_id, 0) + 1
         (head if seen[cand.doc_id] <= per_document else tail).append(cand)

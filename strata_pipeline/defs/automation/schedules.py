@@ -2,7 +2,7 @@ import dagster as dg
 
 from strata_pipeline.defs.automation.jobs import index_job
 from strata_pipeline.freshness import freshness
-from strata_pipeline.partitions import source_sets
+from strata_pipeline.partitions import SOURCE_SETS
 from strata_pipeline.resources import (
     AnthropicResource,
     CorpusResource,
@@ -34,7 +34,7 @@ def nightly_reindex(
     listing changed (freshness.py)."""
     resources = {"corpus": corpus, "embedder": embedder, "pii": pii, "qdrant": qdrant, "llm": llm, "reranker": reranker}
     requests, current = [], []
-    for key in context.instance.get_dynamic_partitions(source_sets.name):
+    for key in context.instance.get_dynamic_partitions(SOURCE_SETS):
         state, published = freshness(resources, key)
         if state.up_to_date and published is not None:
             current.append(f"{key} ({published.version})")

@@ -4,7 +4,7 @@ import dagster as dg
 
 from strata_pipeline.defs.automation.jobs import index_job
 from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
-from strata_pipeline.partitions import source_sets
+from strata_pipeline.partitions import SOURCE_SETS, source_sets
 from strata_pipeline.resources import CorpusResource
 
 
@@ -14,7 +14,7 @@ def new_source_set_sensor(
 ) -> dg.SensorResult | dg.SkipReason:
     """Adds a partition for every new top-level folder of the corpus root and indexes it."""
     root = Path(corpus.root)
-    known = set(context.instance.get_dynamic_partitions(source_sets.name))
+    known = set(context.instance.get_dynamic_partitions(SOURCE_SETS))
     new = [name for name in list_source_sets(root) if name not in known]
     if not new:
         skipped = invalid_source_set_names(root)

@@ -1,3 +1,5 @@
+from typing import cast
+
 import dagster as dg
 import polars as pl
 
@@ -31,7 +33,7 @@ def chunks(config: ChunkingSettings, redacted_docs: pl.DataFrame) -> dg.Output[p
         metadata={
             "chunks": table.height,
             "documents": indexable.height,
-            "mean_chunk_chars": float(round(lengths.mean() or 0.0, 1)),
+            "mean_chunk_chars": round(float(cast(float, lengths.mean()) or 0.0), 1),
             "chunker": CHUNKER_VERSION,
         },
     )

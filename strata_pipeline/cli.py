@@ -23,6 +23,7 @@ from strata_pipeline.settings import (
 from strata_pipeline.validation import K_DEFAULT, K_MAX, K_MIN, check_query, check_source_set
 
 if TYPE_CHECKING:
+    from strata_pipeline.access.groups import Access
     from strata_pipeline.query_engine import QueryEngine
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -297,9 +298,34 @@ def _query_options(fn):
         type=click.IntRange(K_MIN, K_MAX),  # the API's bounds: one rule however a query arrives
         help="How many chunks to return.",
     )(fn)
+    fn = click.option(
+        "--as",
+        "as_name",
+        default=None,
+        help="Search as the holder of this API key (a name in STRATA_API_KEYS): only its document groups. "
+        "Without it you are the local operator and read every group.",
+    )(fn)
     return click.option("--source-set", default=None, callback=_valid_source_sets, help="Search only this source-set.")(
         fn
     )
+
+
+def _caller(as_name: str | None) -> Access:
+    """Whom a local search runs as. Without --as: the operator, every group. Whoever can run this
+    command here can open the index and sidecar files directly, so hiding groups from them would
+    protect nothing; --as shows exactly what one key's holder gets from the API."""
+    from strata_pipeline.access.groups import Access
+    from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
+
+    if as_name is None:
+        return Access.operator()
+    path = keys_path()
+    if path is None:
+        raise click.ClickException(f"--as {as_name} reads the keys file: set {KEYS_ENV}.")
+    try:
+        return load_keys(path).by_name(as_name).access
+    except (ValueError, LookupError) as exc:
+        raise click.ClickException(str(exc)) from exc
 
 
 @main.command()
@@ -308,9 +334,11 @@ def _query_options(fn):
 @click.option(
     "--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused and rerank score."
 )
-def search(query: str, source_set: str | None, k: int, as_json: bool, explain: bool) -> None:
+def search(query: str, source_set: str | None, as_name: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
-    remote = _ask_server("/search", {"query": query, "k": k, "source_set": source_set, "explain": explain})
+    caller = _caller(as_name)  # --as always searches here: the keys file holds hashes, not keys to send
+    body = {"query": query, "k": k, "source_set": source_set, "explain": explain}
+    remote = None if as_name else _ask_server("/search", body)
     if remote is not None:
         query, hits, explained = remote["query"], remote["hits"], remote.get("candidates") or []
         unscored = "-"
@@ -319,7 +347,8 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 
         from strata_pipeline.responses import explained_from, hit_from
 
-        with _engine(load_settings(), source_set) as engine:
+        with _engine(load_settings(), source_set) as operator:
+            engine = operator.scoped(caller)
             query = engine.redact_query(query).text
             found = engine.search(query, k, _one(source_set))
             hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, start=1)]
@@ -356,10 +385,11 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 @main.command()
 @click.argument("question", callback=_valid_query)
 @_query_options
-def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
+def ask(question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
+    caller = _caller(as_name)
     body = {"query": question, "k": k, "source_set": source_set}
-    answer = _ask_server("/ask", body)
+    answer = None if as_name else _ask_server("/ask", body)
     if answer is not None:
         hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
     else:
@@ -368,7 +398,8 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
         from strata_pipeline.redaction.guard import AnswerWithheld
         from strata_pipeline.responses import ask_response, hit_from
 
-        with _engine(load_settings(), source_set) as engine:
+        with _engine(load_settings(), source_set) as operator:
+            engine = operator.scoped(caller)
             question = engine.redact_query(question).text
             found = engine.search(question, k, _one(source_set))
             try:
@@ -396,9 +427,10 @@ def _ask_server(path: str, body: dict) -> dict | None:
     import urllib.error
     import urllib.request
 
-    request = urllib.request.Request(
-        url + path, data=json.dumps(body).encode("utf-8"), headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if os.environ.get("STRATA_API_KEY", "").strip():  # the API's keys file is set: send ours
+        headers["Authorization"] = "Bearer " + os.environ["STRATA_API_KEY"].strip()
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode("utf-8"), headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
@@ -517,9 +549,16 @@ def redact(source, as_json: bool, jsonl: bool) -> None:
     help="Worker processes; each opens the published Qdrant Edge shards read-only and loads its own models.",
 )
 def serve(host: str, port: int, workers: int) -> None:
-    """Run the query API (FastAPI) over the published index."""
+    """Run the query API (FastAPI) over the published index. Without API keys (STRATA_API_KEYS) it
+    listens on loopback only: every caller would read every document group."""
     import uvicorn
 
+    from serving.config import ServingConfig, check_bind
+
+    try:
+        click.echo(check_bind(host, ServingConfig.from_env()), err=True)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
     uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers)
 
 
@@ -561,3 +600,8 @@ def dagster_dev_argv(port: int) -> list[str]:
 
 if __name__ == "__main__":  # python -m strata_pipeline.cli, as the console script does
     main()
+
+
+from strata_pipeline.cli_keys import keys  # noqa: E402 - a command group of its own module, registered here
+
+main.add_command(keys)

@@ -7,6 +7,7 @@ document and is read only through `visible_doc_ids`.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -39,3 +40,14 @@ def visible_doc_ids(db: sqlite3.Connection, groups: frozenset[str] | None, doc_i
         if groups is not None and "no such column" in str(exc):
             return set()
         raise
+
+
+def groups_by_doc(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
+    """Every document's groups (empty for a sidecar written before documents had groups)."""
+    try:
+        rows = db.execute("SELECT doc_id, groups FROM documents").fetchall()
+    except sqlite3.OperationalError as exc:
+        if "no such column" not in str(exc):
+            raise
+        return {row[0]: () for row in db.execute("SELECT doc_id FROM documents")}
+    return {doc_id: tuple(json.loads(groups or "[]")) for doc_id, groups in rows}

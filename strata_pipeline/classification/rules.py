@@ -240,9 +240,9 @@ def classify_docs(
         pl.Series("rank_weight", [p.weight for p in priors], dtype=pl.Float64),
         pl.Series("rank_rule", [p.rule for p in priors], dtype=pl.String),
         pl.Series("superseded", [p.superseded for p in priors], dtype=pl.Boolean),
+        pl.Series("language", [language(t or "") for t in discovered["text"]], dtype=pl.String),
         pl.Series("groups", [list(a[0]) for a in access], dtype=pl.List(pl.String)),
         pl.Series("access_rule", [a[1] for a in access], dtype=pl.String),
-        pl.Series("language", [language(t or "") for t in discovered["text"]], dtype=pl.String),
     )
 
 

@@ -253,3 +253,13 @@ def reason_counts(classified: pl.DataFrame) -> pl.DataFrame:
         .agg(pl.len().alias("documents"))
         .sort(["documents", "decision", "rule"], descending=[True, False, False])
     )
+
+
+def access_counts(classified: pl.DataFrame) -> pl.DataFrame:
+    """How many documents each (groups, access rule) pair covered, largest first."""
+    return (
+        classified.with_columns(pl.col("groups").list.join(", "))
+        .group_by("groups", "access_rule")
+        .agg(pl.len().alias("documents"))
+        .sort(["documents", "groups", "access_rule"], descending=[True, False, False])
+    )

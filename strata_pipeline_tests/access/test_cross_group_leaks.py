@@ -124,6 +124,8 @@ def test_groups_are_recorded_on_every_point_and_sidecar_row(two_groups: TwoGroup
         budget, valves = document(db, "finance/budget.md"), document(db, "guides/valves.md")
     assert (budget["groups"], budget["access_rule"]) == (["finance"], "finance-only")
     assert (valves["groups"], valves["access_rule"]) == (["public"], "default-public")
+    classified = two_groups.stack.materialization(two_groups.stack.results["plant"], "classified_docs")
+    assert "| finance, hr | hr-and-finance | 1 |" in classified["access_groups"]
 
 
 def test_the_engine_shows_each_caller_only_its_groups(two_groups: TwoGroups) -> None:

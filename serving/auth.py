@@ -29,7 +29,9 @@ def bearer(scope: Scope) -> str | None:
     for name, value in scope.get("headers") or ():
         if name == b"authorization":
             scheme, _, token = value.decode("latin-1").partition(" ")
-            return token.strip() or None if scheme.lower() == "bearer" else None
+            if scheme.lower() != "bearer":
+                return None
+            return token.strip() or None
     return None
 
 

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from strata_pipeline.access.keys import KEYS_ENV, keys_path
+from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024  # a 2,000-character query escaped as \uXXXX pairs still fits
 DEFAULT_RATE_LIMIT = "120/minute"
@@ -62,7 +62,11 @@ def check_bind(host: str, config: ServingConfig) -> str:
     """What `strata serve` says at start-up about who may call it; ValueError when it must not start:
     without keys every caller reads every document group, so only this machine may reach it."""
     if config.keys_file is not None:
-        return f"API keys from {config.keys_file}: every query needs `Authorization: Bearer <key>`."
+        ring = load_keys(config.keys_file)  # a bad file stops here, before any worker starts
+        return (
+            f"{len(ring.keys)} API keys from {config.keys_file}: every query needs `Authorization: Bearer <key>` "
+            "and reads only its key's document groups."
+        )
     if not is_loopback(host):
         raise ValueError(
             f"Refusing to listen on {host} without API keys: every caller would read every document group. "

@@ -111,7 +111,10 @@ def test_without_keys_the_api_may_listen_on_loopback_only(tmp_path: Path) -> Non
         with pytest.raises(ValueError, match=f"Refusing to listen on {host} without API keys"):
             check_bind(host, open_api)
     keyed = ServingConfig(keys_file=tmp_path / "keys.yaml")
-    assert "Authorization: Bearer" in check_bind("0.0.0.0", keyed)
+    with pytest.raises(ValueError, match="does not exist; create it with `strata keys add"):
+        check_bind("0.0.0.0", keyed)
+    add_key(keyed.keys_file, "hr-app", ["hr"])
+    assert "1 API keys from" in check_bind("0.0.0.0", keyed) and "Authorization: Bearer" in check_bind("::", keyed)
 
 
 def test_strata_keys_add_prints_the_key_once_and_serve_refuses_a_public_host_without_keys(tmp_path: Path) -> None:

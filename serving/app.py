@@ -25,7 +25,7 @@ from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry
 from prometheus_fastapi_instrumentator import Instrumentator
 
-from serving.auth import AuthMiddleware, caller_of
+from serving.auth import AuthMiddleware, caller_of, document_bearer
 from serving.bodylimit import BodyLimitMiddleware
 from serving.config import ServingConfig
 from serving.errors import StrictJSONRoute, validation_error_handler
@@ -128,6 +128,8 @@ def create_app(
         )
     # Outside the rate limit, which counts per key name once the caller is known.
     app.add_middleware(AuthMiddleware, keys=keys, open_paths=OPEN_PATHS)
+    if keys is not None:
+        document_bearer(app, OPEN_PATHS)
     # One registry per app, so several apps in one process (tests) do not collide; exact status codes,
     # so a 413, 422 or 429 can be told apart on a dashboard.
     instrumentator = Instrumentator(

@@ -9,6 +9,7 @@ why `strata serve` then listens on loopback only (serving/config.py).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -70,3 +71,27 @@ class AuthMiddleware:
             if key is not None:
                 scope[KEY_NAME] = key.name
         await self.app(scope, receive, send)
+
+
+def document_bearer(app: Any, open_paths: Iterable[str]) -> None:
+    """Declare the bearer key in the OpenAPI schema, on every operation outside `open_paths`, so /docs
+    offers an Authorize button and clients generated from the schema send the header."""
+    plain = app.openapi
+    opened = tuple(open_paths)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = plain()
+            schema.setdefault("components", {}).setdefault("securitySchemes", {})["apiKey"] = {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "A key from `strata keys add`; the keys file is STRATA_API_KEYS.",
+            }
+            for path, operations in schema.get("paths", {}).items():
+                if not any(path == p or path.startswith(p.rstrip("/") + "/") for p in opened):
+                    for operation in operations.values():
+                        operation["security"] = [{"apiKey": []}]
+            app.openapi_schema = schema
+        return app.openapi_schema
+
+    app.openapi = openapi

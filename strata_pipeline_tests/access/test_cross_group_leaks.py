@@ -169,6 +169,10 @@ def test_the_api_needs_a_key_and_serves_each_key_only_its_groups(two_groups: Two
             assert client.post("/ask", json={"query": FIN_Q}, headers=headers).status_code == 401
             assert client.get("/audit/finance/budget.md", headers=headers).status_code == 401
         assert client.get("/ready").status_code == 200  # probes need no key
+        schema = client.get("/openapi.json").json()
+        assert schema["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
+        assert schema["paths"]["/search"]["post"]["security"] == [{"apiKey": []}]
+        assert "security" not in schema["paths"]["/ready"]["get"]
         health = client.get("/health").json()
         assert health["status"] == "ok" and health["points"] is None and health["source_sets"] is None
 

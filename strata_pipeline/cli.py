@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from strata_pipeline.cli_keys import caller_named, keys
 from strata_pipeline.settings import (
     PROJECT_ROOT,
     Settings,
@@ -23,7 +24,6 @@ from strata_pipeline.settings import (
 from strata_pipeline.validation import K_DEFAULT, K_MAX, K_MIN, check_query, check_source_set
 
 if TYPE_CHECKING:
-    from strata_pipeline.access.groups import Access
     from strata_pipeline.query_engine import QueryEngine
 
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
@@ -310,24 +310,6 @@ def _query_options(fn):
     )
 
 
-def _caller(as_name: str | None) -> Access:
-    """Whom a local search runs as. Without --as: the operator, every group. Whoever can run this
-    command here can open the index and sidecar files directly, so hiding groups from them would
-    protect nothing; --as shows exactly what one key's holder gets from the API."""
-    from strata_pipeline.access.groups import Access
-    from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
-
-    if as_name is None:
-        return Access.operator()
-    path = keys_path()
-    if path is None:
-        raise click.ClickException(f"--as {as_name} reads the keys file: set {KEYS_ENV}.")
-    try:
-        return load_keys(path).by_name(as_name).access
-    except (ValueError, LookupError) as exc:
-        raise click.ClickException(str(exc)) from exc
-
-
 @main.command()
 @click.argument("query", callback=_valid_query)
 @_query_options
@@ -336,7 +318,7 @@ def _caller(as_name: str | None) -> Access:
 )
 def search(query: str, source_set: str | None, as_name: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
-    caller = _caller(as_name)  # --as always searches here: the keys file holds hashes, not keys to send
+    caller = caller_named(as_name)  # --as always searches here: the keys file holds hashes, not keys to send
     body = {"query": query, "k": k, "source_set": source_set, "explain": explain}
     remote = None if as_name else _ask_server("/search", body)
     if remote is not None:
@@ -387,7 +369,7 @@ def search(query: str, source_set: str | None, as_name: str | None, k: int, as_j
 @_query_options
 def ask(question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
-    caller = _caller(as_name)
+    caller = caller_named(as_name)
     body = {"query": question, "k": k, "source_set": source_set}
     answer = None if as_name else _ask_server("/ask", body)
     if answer is not None:
@@ -600,8 +582,5 @@ def dagster_dev_argv(port: int) -> list[str]:
 
 if __name__ == "__main__":  # python -m strata_pipeline.cli, as the console script does
     main()
-
-
-from strata_pipeline.cli_keys import keys  # noqa: E402 - a command group of its own module, registered here
 
 main.add_command(keys)

@@ -1,10 +1,15 @@
-"""`strata keys`: create API key entries in the keys file (STRATA_API_KEYS); the key is printed once."""
+"""`strata keys`: create API key entries in the keys file (STRATA_API_KEYS); the key is printed once.
+And whom `strata search/ask --as NAME` run as (`caller_named`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from strata_pipeline.access.groups import Access
 
 
 @click.group()
@@ -43,3 +48,21 @@ def add(name: str, groups: tuple[str, ...], rate_limit: str | None, path: Path |
         raise click.ClickException(str(exc)) from exc
     click.echo(f"Added {name!r} (groups: {', '.join(groups)}) to {path}. The key, shown only now:", err=True)
     click.echo(key)
+
+
+def caller_named(as_name: str | None) -> Access:
+    """Whom a local search runs as. Without --as: the operator, every group. Whoever can run this
+    command here can open the index and sidecar files directly, so hiding groups from them would
+    protect nothing; --as shows exactly what one key's holder gets from the API."""
+    from strata_pipeline.access.groups import Access
+    from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
+
+    if as_name is None:
+        return Access.operator()
+    path = keys_path()
+    if path is None:
+        raise click.ClickException(f"--as {as_name} reads the keys file: set {KEYS_ENV}.")
+    try:
+        return load_keys(path).by_name(as_name).access
+    except (ValueError, LookupError) as exc:
+        raise click.ClickException(str(exc)) from exc

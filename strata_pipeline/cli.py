@@ -157,7 +157,7 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     from datetime import UTC, datetime
 
     from strata_pipeline.chunking.chunker import ChunkingConfig
-    from strata_pipeline.classification.rules import classify_docs, load_rules
+    from strata_pipeline.classification.rules import access_counts, classify_docs, load_rules
     from strata_pipeline.discovery.adapters import list_source_sets
     from strata_pipeline.discovery.discover import discover_source_set
     from strata_pipeline.discovery.plugins import load_plugins
@@ -182,9 +182,8 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     for name in names:
         rule_set = load_rules(settings.rules_dir, name)
         docs = discover_source_set(corpus.source_dir(name), name, corpus.get_adapter(rule_set.adapter), corpus.limits())
-        the_plan = build_plan(
-            classify_docs(docs, rule_set), ChunkingConfig(), lambda text: count_redactions(text, detector, policy)
-        )
+        classified = classify_docs(docs, rule_set)
+        the_plan = build_plan(classified, ChunkingConfig(), lambda text: count_redactions(text, detector, policy))
         documents_csv, projects_csv = write_plan(
             the_plan, settings.reports_dir / name, f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"
         )
@@ -193,6 +192,7 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
             "blind_spot_projects": the_plan.blind_spots,
             "outlier_projects": the_plan.outliers,
             "projects": the_plan.projects.to_dicts(),
+            "access_groups": access_counts(classified).to_dicts(),  # who will read what, before any embedding
             "documents_csv": str(documents_csv),
             "projects_csv": str(projects_csv),
         }
@@ -209,6 +209,8 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
         reasons = the_plan.documents.group_by("decision", "rule").len().sort("len", descending=True)
         for decision, rule, count in reasons.iter_rows():
             click.echo(f"  {count:>5}  {decision:<13} {rule}")
+        for groups, rule, count in access_counts(classified).iter_rows():
+            click.echo(f"  {count:>5}  groups {groups:<6} {rule}")
         import polars as pl  # imported here: a query command should not pay for it
 
         for row in the_plan.documents.filter(pl.col("decision") == "exclude").head(20).iter_rows(named=True):

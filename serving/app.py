@@ -1,8 +1,11 @@
 """FastAPI app: /search, /ask and /audit over the published index, /health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
-closed (HTTP 503, the answer withheld). Requests are admitted under limits (serving/config.py): a
-body limit (413), strict validation with short error bodies (422), a per-client rate limit (429).
+closed (HTTP 503, the answer withheld). With a keys file (STRATA_API_KEYS) every query needs
+`Authorization: Bearer <key>` (401 otherwise) and reads only its key's document groups: each route
+hands the caller to the query engine (`QueryEngine.scoped`), the one place access is enforced.
+Requests are admitted under limits (serving/config.py): a body limit (413), strict validation with
+short error bodies (422), a rate limit per key, or per client address without keys (429).
 The docs pages (/docs, /redoc) load Swagger UI and ReDoc from the fastapi-offline package, not a CDN.
 
 Run with `strata serve` (or `uvicorn serving.app:create_app --factory`).
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, closing
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Path, Query, Request
@@ -22,6 +25,7 @@ from fastapi_offline import FastAPIOffline
 from prometheus_client import CollectorRegistry
 from prometheus_fastapi_instrumentator import Instrumentator
 
+from serving.auth import AuthMiddleware, caller_of, document_bearer
 from serving.bodylimit import BodyLimitMiddleware
 from serving.config import ServingConfig
 from serving.errors import StrictJSONRoute, validation_error_handler
@@ -34,7 +38,8 @@ from serving.models import (
     SourceSetStatus,
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
-from strata_pipeline.enrichment.sidecar import connect
+from strata_pipeline.access.keys import load_keys
+from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
@@ -63,10 +68,14 @@ log = logging.getLogger("strata.serving")
 # Probes and the metrics scrape are never rate limited: a client over its limit must not make the
 # service look dead or blind.
 UNLIMITED_PATHS = ("/health", "/ready", "/metrics")
+# Paths that need no API key: the probes, the metrics scrape and the docs pages. Every other path needs
+# one, so a route added later is protected without anyone remembering to.
+OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-offline-docs")
 
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
+        401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
         404: "No such source-set or document.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
@@ -86,6 +95,11 @@ def create_app(
     settings = settings or load_settings()
     config = config or ServingConfig.from_env()
     index = PublishedIndex.from_settings(settings, overrides)
+    keys = load_keys(config.keys_file) if config.keys_file is not None else None  # a bad file stops start-up
+    if keys is None:
+        log.warning(
+            "No API keys file (STRATA_API_KEYS): every caller reads every document group; serve on loopback only."
+        )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -105,12 +119,17 @@ def create_app(
     # Added innermost first: metrics, then the rate limit, then the body limit, so the metrics
     # see every answer (429s and 413s included) and a refused client costs no body read.
     app.add_middleware(BodyLimitMiddleware, max_body_bytes=config.max_body_bytes)
-    if config.rate_limited:
+    per_key = {k.name: k.rate_limit for k in (keys.keys if keys else ()) if k.rate_limit}
+    if config.rate_limited or per_key:
         app.add_middleware(
             RateLimitMiddleware,
-            limit=ClientRateLimit(config.rate_limit, config.rate_limit_storage),
+            limit=ClientRateLimit(config.rate_limit, config.rate_limit_storage, per_key),
             exempt=UNLIMITED_PATHS,
         )
+    # Outside the rate limit, which counts per key name once the caller is known.
+    app.add_middleware(AuthMiddleware, keys=keys, open_paths=OPEN_PATHS)
+    if keys is not None:
+        document_bearer(app, OPEN_PATHS)
     # One registry per app, so several apps in one process (tests) do not collide; exact status codes,
     # so a 413, 422 or 429 can be told apart on a dashboard.
     instrumentator = Instrumentator(
@@ -128,9 +147,10 @@ def create_app(
         # Fail closed: the unaudited answer never leaves the service.
         return JSONResponse(status_code=503, content={"status": "withheld", "detail": str(exc)})
 
-    def engine():
+    def engine(http: Request) -> QueryEngine:
+        """The engine as this request's caller sees it: every read below goes through it."""
         try:
-            return index.engine()
+            return index.engine().scoped(caller_of(http.scope))
         except (NoIndexError, RerankerUnavailable) as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
 
@@ -146,10 +166,20 @@ def create_app(
         return [name] if name else None
 
     @app.get("/health", response_model=HealthResponse, tags=["operations"])
-    def health() -> HealthResponse:
+    def health(http: Request) -> HealthResponse:
         """Liveness: 200 while the process answers. The body says what is published; /ready says whether
-        queries can be served."""
+        queries can be served. Point counts span every group, so only a caller who reads every group
+        (no keys file, or a key with group "*") gets them; others get null."""
         versions = index.published()
+        if caller_of(http.scope).restricted:
+            return HealthResponse(
+                status="ok" if versions else "no_index",
+                ready=bool(versions) and not_ready() is None,
+                model=index.embedder.model,
+                reranker=index.reranker.name if index.reranker is not None else "not configured",
+                source_sets=None,
+                points=None,
+            )
         return HealthResponse(
             status="ok" if versions else "no_index",
             ready=bool(versions) and not_ready() is None,
@@ -170,9 +200,9 @@ def create_app(
             return JSONResponse(status_code=503, content={"status": "not_ready", "detail": reason})
         return ReadyResponse(status="ready", source_sets=sorted(index.published()))
 
-    @app.post("/search", response_model=SearchResponse, responses=_responses(404, 413, 429, 503), tags=["query"])
-    def search(request: SearchRequest) -> SearchResponse:
-        current = engine()
+    @app.post("/search", response_model=SearchResponse, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
+    def search(request: SearchRequest, http: Request) -> SearchResponse:
+        current = engine(http)
         query = current.redact_query(request.query)
         log.info("search k=%d source_set=%s query=%r", request.k, request.source_set, query.text)
         hits = current.search(query.text, request.k, source_sets(request.source_set))  # reranked when configured
@@ -187,18 +217,22 @@ def create_app(
             else None,
         )
 
-    @app.post("/ask", response_model=AskResponse, responses=_responses(404, 413, 429, 503), tags=["query"])
-    def ask(request: AskRequest) -> AskResponse:
-        current = engine()
+    @app.post("/ask", response_model=AskResponse, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
+    def ask(request: AskRequest, http: Request) -> AskResponse:
+        current = engine(http)
         question = current.redact_query(request.query).text
         log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
         answer = current.ask(question, request.k, source_sets(request.source_set))
         return ask_response(question, answer)
 
     @app.get(
-        "/audit/{doc_id:path}", response_model=list[AuditEntry], responses=_responses(404, 409, 429), tags=["query"]
+        "/audit/{doc_id:path}",
+        response_model=list[AuditEntry],
+        responses=_responses(401, 404, 409, 429, 503),
+        tags=["query"],
     )
     def audit(
+        http: Request,
         doc_id: Annotated[str, Path(max_length=DOC_ID_MAX_CHARS)],
         source_set: Annotated[str | None, Query(max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN)] = None,
     ) -> list[AuditEntry]:
@@ -207,27 +241,16 @@ def create_app(
             check_doc_id(doc_id)
         except ValueError as exc:
             raise HTTPException(status_code=404, detail=f"No document {preview(doc_id)}: {exc}.") from exc
-        versions = index.published()
-        if source_set is not None and source_set not in versions:
-            raise HTTPException(status_code=404, detail=f"No published index for source-set {source_set!r}.")
-        found: list[AuditEntry] = []
-        holders = []
-        for name, version in versions.items():
-            if source_set is not None and name != source_set:
-                continue
-            with closing(connect(version.sidecar_path)) as db:
-                if db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is None:
-                    continue
-                holders.append(name)
-                rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
-                found += [AuditEntry(source_set=name, **dict(r)) for r in rows]
-        if not holders:
-            raise HTTPException(status_code=404, detail=f"No document {preview(doc_id)} in the published index.")
-        if len(holders) > 1:
+        try:
+            holder, rows = engine(http).audit(doc_id, source_set)
+        except NoSuchDocument as exc:
             raise HTTPException(
-                status_code=409,
-                detail=f"{preview(doc_id)} exists in {', '.join(holders)}; pass ?source_set= to choose.",
-            )
-        return found
+                status_code=404, detail=f"No document {preview(doc_id)} in the published index."
+            ) from exc
+        except AmbiguousDocument as exc:
+            raise HTTPException(
+                status_code=409, detail=f"{preview(doc_id)} {exc}; pass ?source_set= to choose."
+            ) from exc
+        return [AuditEntry(source_set=holder, **row) for row in rows]
 
     return app

@@ -6,8 +6,12 @@ They shape only how requests are admitted, not the index, so they live here and 
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass
+from pathlib import Path
+
+from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024  # a 2,000-character query escaped as \uXXXX pairs still fits
 DEFAULT_RATE_LIMIT = "120/minute"
@@ -21,6 +25,8 @@ class ServingConfig:
     rate_limit: str = DEFAULT_RATE_LIMIT
     # where the counts live: memory:// is per worker process
     rate_limit_storage: str = "memory://"
+    # the API keys file (STRATA_API_KEYS); None: no keys, every caller is the local operator
+    keys_file: Path | None = None
 
     @property
     def rate_limited(self) -> bool:
@@ -39,4 +45,34 @@ class ServingConfig:
             max_body_bytes=max_body,
             rate_limit=os.environ.get("STRATA_RATE_LIMIT", "").strip() or DEFAULT_RATE_LIMIT,
             rate_limit_storage=os.environ.get("STRATA_RATE_LIMIT_STORAGE", "").strip() or "memory://",
+            keys_file=keys_path(),
         )
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_bind(host: str, config: ServingConfig) -> str:
+    """What `strata serve` says at start-up about who may call it; ValueError when it must not start:
+    without keys every caller reads every document group, so only this machine may reach it."""
+    if config.keys_file is not None:
+        ring = load_keys(config.keys_file)  # a bad file stops here, before any worker starts
+        return (
+            f"{len(ring.keys)} API keys from {config.keys_file}: every query needs `Authorization: Bearer <key>` "
+            "and reads only its key's document groups."
+        )
+    if not is_loopback(host):
+        raise ValueError(
+            f"Refusing to listen on {host} without API keys: every caller would read every document group. "
+            f"Create keys (`strata keys add NAME --group G`) and set {KEYS_ENV}, or listen on 127.0.0.1."
+        )
+    return (
+        f"No {KEYS_ENV}: no authentication, every caller reads every document group; "
+        f"listening on {host} (this machine) only."
+    )

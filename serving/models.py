@@ -75,8 +75,10 @@ class HealthResponse(BaseModel):
     ready: bool = Field(description="Whether an index is published; the same answer as GET /ready.")
     model: str
     reranker: str
-    source_sets: dict[str, SourceSetStatus]
-    points: int
+    source_sets: dict[str, SourceSetStatus] | None = Field(
+        description="Per source-set version and points; null for a caller restricted to some document groups."
+    )
+    points: int | None = Field(description="Points in every published version; null for a restricted caller.")
 
 
 class ReadyResponse(BaseModel):

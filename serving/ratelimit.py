@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 import limits
 from limits.storage import storage_from_string
@@ -17,12 +17,16 @@ from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from serving.auth import KEY_NAME
+from serving.config import RATE_LIMIT_OFF
+
 
 def client_key(scope: Scope) -> str:
-    """Whom a request counts against. No API keys exist yet, so every client is its address (behind a
-    proxy, the address uvicorn takes from X-Forwarded-For when the proxy is in FORWARDED_ALLOW_IPS).
-    When API keys arrive, return `"key:" + <the caller's key id>` here for authenticated requests, so
-    each key gets its own allowance, and keep the address for anonymous ones."""
+    """Whom a request counts against: its API key's name when it presented one (serving/auth.py), so
+    each key gets its own allowance; else its address (behind a proxy, the address uvicorn takes from
+    X-Forwarded-For when the proxy is in FORWARDED_ALLOW_IPS)."""
+    if scope.get(KEY_NAME):
+        return "key:" + scope[KEY_NAME]
     client = scope.get("client")
     return "addr:" + (client[0] if client else "unknown")
 
@@ -44,8 +48,18 @@ class ClientRateLimit:
     """The limits and their counts. Built when the app is created, so a bad STRATA_RATE_LIMIT or storage
     URI stops `strata serve` at start-up rather than failing the first request."""
 
-    def __init__(self, rate_limit: str, storage_uri: str = "memory://") -> None:
-        self.items = parse_limits(rate_limit)
+    def __init__(
+        self, rate_limit: str, storage_uri: str = "memory://", per_key: Mapping[str, str] | None = None
+    ) -> None:
+        """`rate_limit` applies to every client ("off": none); `per_key` maps a key name to its own
+        limit (the keys file's `rate_limit`), which replaces the common one for that key."""
+        self.items = [] if rate_limit.strip().lower() in RATE_LIMIT_OFF else parse_limits(rate_limit)
+        self.per_key = {}
+        for name, spec in (per_key or {}).items():
+            try:
+                self.per_key["key:" + name] = parse_limits(spec)
+            except ValueError:
+                raise ValueError(f"The API key {name!r} has rate_limit {spec!r}: use e.g. '60/minute'.") from None
         try:
             storage = storage_from_string(storage_uri)
         except Exception as exc:  # limits raises ConfigurationError, or ImportError-like errors for a missing client
@@ -54,11 +68,12 @@ class ClientRateLimit:
 
     def refusal(self, who: str) -> JSONResponse | None:
         """None when `who` may make one more request (and it is counted), else the 429 to send."""
+        items = self.per_key.get(who, self.items)
         # test every limit before spending any, so a refused request costs nothing
-        for item in self.items:
+        for item in items:
             if not self.limiter.test(item, who):
                 return self._refuse(item, who)
-        for item in self.items:
+        for item in items:
             if not self.limiter.hit(item, who):  # lost a race with a concurrent request
                 return self._refuse(item, who)
         return None
@@ -68,7 +83,10 @@ class ClientRateLimit:
         retry_after = max(1, math.ceil(reset_at - time.time()))
         return JSONResponse(
             status_code=429,
-            content={"detail": f"Rate limit exceeded: {item} per client. Retry after {retry_after} s."},
+            content={
+                "detail": f"Rate limit exceeded: {item} per {'key' if who.startswith('key:') else 'client'}. "
+                f"Retry after {retry_after} s."
+            },
             headers={"Retry-After": str(retry_after)},
         )
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from strata_pipeline.cli_keys import caller_named, keys
 from strata_pipeline.settings import (
     PROJECT_ROOT,
     Settings,
@@ -156,7 +157,7 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     from datetime import UTC, datetime
 
     from strata_pipeline.chunking.chunker import ChunkingConfig
-    from strata_pipeline.classification.rules import classify_docs, load_rules
+    from strata_pipeline.classification.rules import access_counts, classify_docs, load_rules
     from strata_pipeline.discovery.adapters import list_source_sets
     from strata_pipeline.discovery.discover import discover_source_set
     from strata_pipeline.discovery.plugins import load_plugins
@@ -181,9 +182,8 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
     for name in names:
         rule_set = load_rules(settings.rules_dir, name)
         docs = discover_source_set(corpus.source_dir(name), name, corpus.get_adapter(rule_set.adapter), corpus.limits())
-        the_plan = build_plan(
-            classify_docs(docs, rule_set), ChunkingConfig(), lambda text: count_redactions(text, detector, policy)
-        )
+        classified = classify_docs(docs, rule_set)
+        the_plan = build_plan(classified, ChunkingConfig(), lambda text: count_redactions(text, detector, policy))
         documents_csv, projects_csv = write_plan(
             the_plan, settings.reports_dir / name, f"plan-{datetime.now(UTC):%Y%m%dT%H%M%S}"
         )
@@ -192,6 +192,7 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
             "blind_spot_projects": the_plan.blind_spots,
             "outlier_projects": the_plan.outliers,
             "projects": the_plan.projects.to_dicts(),
+            "access_groups": access_counts(classified).to_dicts(),  # who will read what, before any embedding
             "documents_csv": str(documents_csv),
             "projects_csv": str(projects_csv),
         }
@@ -208,6 +209,8 @@ def plan(selected: tuple[str, ...], as_json: bool) -> None:
         reasons = the_plan.documents.group_by("decision", "rule").len().sort("len", descending=True)
         for decision, rule, count in reasons.iter_rows():
             click.echo(f"  {count:>5}  {decision:<13} {rule}")
+        for groups, rule, count in access_counts(classified).iter_rows():
+            click.echo(f"  {count:>5}  groups {groups:<6} {rule}")
         import polars as pl  # imported here: a query command should not pay for it
 
         for row in the_plan.documents.filter(pl.col("decision") == "exclude").head(20).iter_rows(named=True):
@@ -297,6 +300,13 @@ def _query_options(fn):
         type=click.IntRange(K_MIN, K_MAX),  # the API's bounds: one rule however a query arrives
         help="How many chunks to return.",
     )(fn)
+    fn = click.option(
+        "--as",
+        "as_name",
+        default=None,
+        help="Search as the holder of this API key (a name in STRATA_API_KEYS): only its document groups. "
+        "Without it you are the local operator and read every group.",
+    )(fn)
     return click.option("--source-set", default=None, callback=_valid_source_sets, help="Search only this source-set.")(
         fn
     )
@@ -308,9 +318,11 @@ def _query_options(fn):
 @click.option(
     "--explain", is_flag=True, help="Show every candidate: dense, sparse and identifier rank, fused and rerank score."
 )
-def search(query: str, source_set: str | None, k: int, as_json: bool, explain: bool) -> None:
+def search(query: str, source_set: str | None, as_name: str | None, k: int, as_json: bool, explain: bool) -> None:
     """Hybrid search; prints hits best first with provenance and scores."""
-    remote = _ask_server("/search", {"query": query, "k": k, "source_set": source_set, "explain": explain})
+    caller = caller_named(as_name)  # --as always searches here: the keys file holds hashes, not keys to send
+    body = {"query": query, "k": k, "source_set": source_set, "explain": explain}
+    remote = None if as_name else _ask_server("/search", body)
     if remote is not None:
         query, hits, explained = remote["query"], remote["hits"], remote.get("candidates") or []
         unscored = "-"
@@ -319,7 +331,8 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 
         from strata_pipeline.responses import explained_from, hit_from
 
-        with _engine(load_settings(), source_set) as engine:
+        with _engine(load_settings(), source_set) as operator:
+            engine = operator.scoped(caller)
             query = engine.redact_query(query).text
             found = engine.search(query, k, _one(source_set))
             hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, start=1)]
@@ -356,10 +369,11 @@ def search(query: str, source_set: str | None, k: int, as_json: bool, explain: b
 @main.command()
 @click.argument("question", callback=_valid_query)
 @_query_options
-def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
+def ask(question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
+    caller = caller_named(as_name)
     body = {"query": question, "k": k, "source_set": source_set}
-    answer = _ask_server("/ask", body)
+    answer = None if as_name else _ask_server("/ask", body)
     if answer is not None:
         hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
     else:
@@ -368,7 +382,8 @@ def ask(question: str, source_set: str | None, k: int, as_json: bool) -> None:
         from strata_pipeline.redaction.guard import AnswerWithheld
         from strata_pipeline.responses import ask_response, hit_from
 
-        with _engine(load_settings(), source_set) as engine:
+        with _engine(load_settings(), source_set) as operator:
+            engine = operator.scoped(caller)
             question = engine.redact_query(question).text
             found = engine.search(question, k, _one(source_set))
             try:
@@ -396,9 +411,10 @@ def _ask_server(path: str, body: dict) -> dict | None:
     import urllib.error
     import urllib.request
 
-    request = urllib.request.Request(
-        url + path, data=json.dumps(body).encode("utf-8"), headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if os.environ.get("STRATA_API_KEY", "").strip():  # the API's keys file is set: send ours
+        headers["Authorization"] = "Bearer " + os.environ["STRATA_API_KEY"].strip()
+    request = urllib.request.Request(url + path, data=json.dumps(body).encode("utf-8"), headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
             return json.loads(response.read())
@@ -517,9 +533,16 @@ def redact(source, as_json: bool, jsonl: bool) -> None:
     help="Worker processes; each opens the published Qdrant Edge shards read-only and loads its own models.",
 )
 def serve(host: str, port: int, workers: int) -> None:
-    """Run the query API (FastAPI) over the published index."""
+    """Run the query API (FastAPI) over the published index. Without API keys (STRATA_API_KEYS) it
+    listens on loopback only: every caller would read every document group."""
     import uvicorn
 
+    from serving.config import ServingConfig, check_bind
+
+    try:
+        click.echo(check_bind(host, ServingConfig.from_env()), err=True)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
     uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers)
 
 
@@ -561,3 +584,5 @@ def dagster_dev_argv(port: int) -> list[str]:
 
 if __name__ == "__main__":  # python -m strata_pipeline.cli, as the console script does
     main()
+
+main.add_command(keys)

@@ -9,21 +9,42 @@ Nothing here imports Dagster, so a query does not pay for it.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
+from strata_pipeline.access.groups import Access
+from strata_pipeline.access.sidecar import open_sidecar, visible_doc_ids
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
-from strata_pipeline.retrieval.search import MODES, RRF_K, Retriever, diversify, parents, query_lists
+from strata_pipeline.retrieval.search import (
+    MODES,
+    RRF_K,
+    Retriever,
+    UnknownSourceSetError,
+    diversify,
+    parents,
+    query_lists,
+)
+
+
+class NoSuchDocument(LookupError):
+    """No document by that id that the caller may read (the message is the same when one exists in a
+    group the caller is not in, so an error tells nothing about other groups)."""
+
+
+class AmbiguousDocument(LookupError):
+    """The doc_id names a document the caller may read in several source-sets."""
 
 
 class Embeddings(Protocol):
@@ -127,6 +148,8 @@ class QueryEngine:
         # placeholders ("[PERSON_1]") that would send it through the detector again.
         self._redacted: dict[str, Audited] = {}
         self.reranker = reranker if reranker is not None and reranker.enabled else None
+        self.access = Access.operator()  # every group; `scoped` narrows it
+        self._owns_stores = True
         if self.reranker is not None:
             self.reranker.load()  # fail here, with what to set, rather than on the first query
         self._stores: dict[str, PointStore] = {}
@@ -143,6 +166,48 @@ class QueryEngine:
             rrf_k=config.rrf_k,
             candidates=config.candidates,
         )
+
+    def scoped(self, access: Access) -> QueryEngine:
+        """This engine as `access` sees it. The one place access is enforced: every search, explain and
+        eval ranking runs under its groups as an index payload filter, an answer reads only passages it
+        admits, and every sidecar read (`visible_doc_ids`, `audit`) keeps only its documents. The view
+        shares this engine's open stores and does not close them."""
+        view = copy.copy(self)
+        view.access = access
+        view.retriever = copy.copy(self.retriever)
+        view.retriever.where = access.where()
+        view._owns_stores = False
+        return view
+
+    def admitted(self, candidates: list[Candidate]) -> list[Candidate]:
+        """The candidates the caller may read: what callers hand back to `ask` is checked again."""
+        return [c for c in candidates if self.access.admits(c.payload.get("groups"))]
+
+    def visible_doc_ids(self, source_set: str) -> set[str]:
+        """The documents of one published source-set that the caller may read (from its sidecar)."""
+        if source_set not in self.versions:
+            raise UnknownSourceSetError(f"No published index for source-set(s): {source_set}.")
+        with closing(open_sidecar(self.versions[source_set].sidecar_path)) as db:
+            return visible_doc_ids(db, self.access.groups)
+
+    def audit(self, doc_id: str, source_set: str | None = None) -> tuple[str, list[dict]]:
+        """(source-set, masked redaction audit rows) of a document the caller may read. NoSuchDocument
+        when there is none (or it is in another group), AmbiguousDocument when several source-sets hold it."""
+        names = [source_set] if source_set else sorted(self.versions)
+        if source_set is not None and source_set not in self.versions:
+            raise UnknownSourceSetError(f"No published index for source-set {source_set!r}.")
+        found: dict[str, list[dict]] = {}
+        for name in names:
+            with closing(open_sidecar(self.versions[name].sidecar_path)) as db:
+                if not visible_doc_ids(db, self.access.groups, doc_id):
+                    continue
+                rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
+                found[name] = [dict(r) for r in rows]
+        if not found:
+            raise NoSuchDocument("not in the published index")
+        if len(found) > 1:
+            raise AmbiguousDocument(f"exists in {', '.join(found)}")
+        return next(iter(found.items()))
 
     def redact_query(self, query: str) -> Audited:
         """What search and ask actually embed (and what callers may log): personal data replaced."""
@@ -162,7 +227,8 @@ class QueryEngine:
         pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
         vectors = self.retriever.vectors(value)
         for store in self._stores.values():
-            for cand in query_lists(store, vectors, candidates=5, rrf_k=self.config.rrf_k).candidates.values():
+            found = query_lists(store, vectors, candidates=5, rrf_k=self.config.rrf_k, where=self.retriever.where)
+            for cand in found.candidates.values():
                 if SPARSE in cand.ranks and pattern.search(cand.payload.get("text") or ""):
                     return True
         return False
@@ -268,7 +334,7 @@ class QueryEngine:
         """
         question = self.redact_query(question).text
         candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
-        context = self.context(candidates)
+        context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k)
         else:
@@ -309,6 +375,8 @@ class QueryEngine:
         return [float(np.dot(query, vectors[s])) for s in sentences]
 
     def close(self) -> None:
+        if not self._owns_stores:
+            return  # a scoped view: its engine closes the stores
         for store in self._stores.values():
             store.close()
         self._stores.clear()

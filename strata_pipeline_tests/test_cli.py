@@ -97,6 +97,8 @@ def test_plan_shows_reasons_blind_spots_and_estimates_without_embedding(tmp_path
     assert report["blind_spot_projects"] == ["legacy-firmware"]
     assert report["estimated_chunks"] > 0 and report["secrets_to_redact"] >= 1
     assert Path(report["documents_csv"]).exists()
+    # no access rule for products: every document is public, and the plan says so before any embedding
+    assert [(g["groups"], g["access_rule"]) for g in report["access_groups"]] == [("public", "default-public")]
     assert not (home / "index").exists() and not (home / "cache").exists()  # nothing embedded or indexed
     text = CliRunner().invoke(main, ["plan", "--source-set", "products"], env=env_for(home, SAMPLE_CORPUS)).output
     assert "blind spots (projects with nothing indexed): legacy-firmware" in text

@@ -44,6 +44,7 @@ CHUNK_SCHEMA: dict[str, pl.DataType] = {
     "rank_weight": pl.Float64(),  # the document's ranking prior (classification's ranking rules)
     "rank_rule": pl.String(),
     "superseded": pl.Boolean(),
+    "groups": pl.List(pl.String()),  # the document's access groups (classification's access rules)
     "text": pl.String(),
     "sha256": pl.String(),
 }
@@ -225,6 +226,7 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "rank_weight": doc.get("rank_weight") or 1.0,
                 "rank_rule": doc.get("rank_rule") or "",
                 "superseded": bool(doc.get("superseded")),
+                "groups": list(doc.get("groups") or []),  # none: only the operator reads it (fail closed)
                 "text": body,
                 "sha256": hashlib.sha256(body.encode("utf-8")).hexdigest(),
             }

@@ -3,6 +3,10 @@
 The same files hold ranking rules (`ranking:`): a per-document prior on how much its chunks count
 in search, e.g. archived policies that a current twin supersedes. First match wins here too, and
 the rule's name is recorded with the document and on every chunk it yields.
+
+And access rules (`access:`): the document groups a document belongs to, which the query layer
+enforces. First match wins; a document no rule matches keeps the groups its adapter gave it, else
+`public`. The deciding rule is recorded (`access_rule`).
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ from pathlib import Path, PurePosixPath
 import polars as pl
 import yaml
 
+from strata_pipeline.access.groups import PUBLIC, check_groups
 from strata_pipeline.classification.language import detect_language
 
 ACTIONS = ("include", "exclude", "metadata_only")
 DEFAULT_RULE = "default-include"
+DEFAULT_ACCESS_RULE = "default-public"
+ADAPTER_ACCESS_RULE = "adapter"  # the groups came from the source adapter
 CONDITION_KEYS = (
     "status",
     "dirs",
@@ -82,6 +89,15 @@ class RankingRule:
 
 
 @dataclass(frozen=True)
+class AccessRule:
+    """Documents that match `when` belong to `groups`."""
+
+    name: str
+    when: Rule
+    groups: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Prior:
     weight: float = 1.0
     rule: str = ""  # the ranking rule that set it, "" when none matched
@@ -96,6 +112,17 @@ class RuleSet:
     adapter: str | None = None  # source adapter named by rules/<source_set>.yaml
     intent: str = ""  # what the corpus owner wants indexed, for the rule advisor
     ranking: tuple[RankingRule, ...] = ()
+    access: tuple[AccessRule, ...] = ()
+
+    def groups(self, doc: dict) -> tuple[tuple[str, ...], str]:
+        """(groups, reason): the first access rule that matches, else the adapter's groups
+        (`adapter_groups`), else `public`."""
+        for rule in self.access:
+            if rule.when.matches(doc):
+                return rule.groups, rule.name
+        if doc.get("adapter_groups"):
+            return check_groups(doc["adapter_groups"], f"groups the adapter gave {doc['doc_id']}"), ADAPTER_ACCESS_RULE
+        return (PUBLIC,), DEFAULT_ACCESS_RULE
 
     def prior(self, doc: dict) -> Prior:
         """The first ranking rule that matches decides the document's prior; none matching is 1."""
@@ -155,11 +182,21 @@ def parse_ranking(data: dict, source: str) -> list[RankingRule]:
     return ranking
 
 
+def parse_access(data: dict, source: str) -> list[AccessRule]:
+    access = []
+    for position, raw in enumerate((data or {}).get("access") or [], start=1):
+        where = f"{source} access rule #{position}"
+        rule = _conditioned_rule(raw, where, ("name", "groups"), ())
+        access.append(AccessRule(rule.name, rule, check_groups(raw["groups"], f"{where} ({rule.name})")))
+    return access
+
+
 def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     """Per-source-set rules (rules/<source_set>.yaml) first, then rules/corpus-rules.yaml."""
     files = [rules_dir / f"{source_set}.yaml", rules_dir / "corpus-rules.yaml"]
     rules: list[Rule] = []
     ranking: list[RankingRule] = []
+    access: list[AccessRule] = []
     sources: list[str] = []
     adapter: str | None = None
     intent = ""
@@ -172,6 +209,7 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         data = yaml.safe_load(raw) or {}
         rules += parse_rules(data, path.name)
         ranking += parse_ranking(data, path.name)
+        access += parse_access(data, path.name)
         sources.append(path.name)
         adapter = adapter or data.get("adapter")
         intent = intent or str(data.get("intent") or "")
@@ -182,17 +220,20 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         adapter=adapter,
         intent=intent,
         ranking=tuple(ranking),
+        access=tuple(access),
     )
 
 
 def classify_docs(
     discovered: pl.DataFrame, rule_set: RuleSet, language: Callable[[str], str] = detect_language
 ) -> pl.DataFrame:
-    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`) and the
-    detected `language` (by `language`, e.g. a cached detect_language) to the discovered documents."""
+    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`), the
+    document's `groups` and the `access_rule` that gave them, and the detected `language` (by
+    `language`, e.g. a cached detect_language) to the discovered documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
     priors = [rule_set.prior(doc) for doc in docs]
+    access = [rule_set.groups(doc) for doc in docs]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),
         pl.Series("rule", [d[1] for d in decisions], dtype=pl.String),
@@ -200,6 +241,8 @@ def classify_docs(
         pl.Series("rank_rule", [p.rule for p in priors], dtype=pl.String),
         pl.Series("superseded", [p.superseded for p in priors], dtype=pl.Boolean),
         pl.Series("language", [language(t or "") for t in discovered["text"]], dtype=pl.String),
+        pl.Series("groups", [list(a[0]) for a in access], dtype=pl.List(pl.String)),
+        pl.Series("access_rule", [a[1] for a in access], dtype=pl.String),
     )
 
 
@@ -209,4 +252,14 @@ def reason_counts(classified: pl.DataFrame) -> pl.DataFrame:
         classified.group_by("decision", "rule")
         .agg(pl.len().alias("documents"))
         .sort(["documents", "decision", "rule"], descending=[True, False, False])
+    )
+
+
+def access_counts(classified: pl.DataFrame) -> pl.DataFrame:
+    """How many documents each (groups, access rule) pair covered, largest first."""
+    return (
+        classified.with_columns(pl.col("groups").list.join(", "))
+        .group_by("groups", "access_rule")
+        .agg(pl.len().alias("documents"))
+        .sort(["documents", "groups", "access_rule"], descending=[True, False, False])
     )

@@ -25,6 +25,9 @@ class SourceFile:
     project: str  # first folder level below the source-set ("" for files at its top)
     is_symlink: bool = False
     doc_type: str | None = None  # the adapter's knowledge of what this file is, e.g. "config_dump"
+    # document groups the adapter knows (e.g. from the source system's permissions); an `access:` rule
+    # that matches still decides, and none here means `public` (classification/rules.py)
+    groups: tuple[str, ...] = ()
 
 
 class SourceAdapter(Protocol):
@@ -53,15 +56,17 @@ class FolderAdapter:
                 yield _source_file(source_dir, path, is_symlink=path.is_symlink())
 
 
-def _source_file(source_dir: Path, path: Path, *, is_symlink: bool, doc_type: str | None = None) -> SourceFile:
+def _source_file(
+    source_dir: Path, path: Path, *, is_symlink: bool, doc_type: str | None = None, groups: tuple[str, ...] = ()
+) -> SourceFile:
     rel = path.relative_to(source_dir).as_posix()
     project = rel.split("/", 1)[0] if "/" in rel else ""
-    return SourceFile(path=path, doc_id=rel, project=project, is_symlink=is_symlink, doc_type=doc_type)
+    return SourceFile(path=path, doc_id=rel, project=project, is_symlink=is_symlink, doc_type=doc_type, groups=groups)
 
 
-def source_file(source_dir: Path, path: Path, doc_type: str | None = None) -> SourceFile:
+def source_file(source_dir: Path, path: Path, doc_type: str | None = None, groups: tuple[str, ...] = ()) -> SourceFile:
     """Build the SourceFile for `path`, for adapters that walk folders their own way."""
-    return _source_file(source_dir, path, is_symlink=path.is_symlink(), doc_type=doc_type)
+    return _source_file(source_dir, path, is_symlink=path.is_symlink(), doc_type=doc_type, groups=groups)
 
 
 _REGISTRY: dict[str, Callable[[], SourceAdapter]] = {}

@@ -42,6 +42,7 @@ DISCOVERED_SCHEMA: dict[str, pl.DataType] = {
     "adapter": pl.String(),
     "extension": pl.String(),
     "doc_type": pl.String(),  # adapter's hint, else the extraction kind
+    "adapter_groups": pl.List(pl.String()),  # document groups the adapter gave (access rules decide first)
     "size_bytes": pl.Int64(),
     "sha256": pl.String(),
     "mtime": pl.Datetime("us", "UTC"),
@@ -187,6 +188,7 @@ def _empty_row(source_file: SourceFile, source_set: str, adapter_name: str) -> d
         "adapter": adapter_name,
         "extension": source_file.path.suffix.lower(),
         "doc_type": source_file.doc_type or "",
+        "adapter_groups": sorted(source_file.groups),
         "size_bytes": 0,
         "sha256": "",
         "mtime": None,

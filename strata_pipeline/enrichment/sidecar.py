@@ -26,7 +26,9 @@ CREATE TABLE IF NOT EXISTS documents (
     tags TEXT,          -- JSON list
     summary TEXT,
     language TEXT,
-    enriched_by TEXT
+    enriched_by TEXT,
+    groups TEXT,        -- JSON list: the document's access groups
+    access_rule TEXT    -- the access rule that gave them
 );
 CREATE TABLE IF NOT EXISTS fact_tables (
     table_name TEXT PRIMARY KEY,
@@ -49,12 +51,21 @@ CREATE INDEX IF NOT EXISTS redaction_audit_doc ON redaction_audit (doc_id);
 """
 
 
+# Columns added after the first schema: a sidecar written before them gains them on connect.
+ADDED_COLUMNS = {"documents": ("groups TEXT", "access_rule TEXT")}
+
+
 def connect(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path, timeout=60)
     db.row_factory = sqlite3.Row
     db.execute("PRAGMA journal_mode=WAL")
     db.executescript(SCHEMA)
+    for table, columns in ADDED_COLUMNS.items():
+        present = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        for column in columns:
+            if column.split()[0] not in present:
+                db.execute(f"ALTER TABLE {table} ADD COLUMN {column}")
     return db
 
 
@@ -67,12 +78,14 @@ def write_documents(db: sqlite3.Connection, rows: list[dict]) -> None:
     columns = [
         "doc_id", "source_set", "project", "extension", "sha256", "size_bytes", "status", "error_code",
         "decision", "rule", "title", "category", "tags", "summary", "language", "enriched_by",
+        "groups", "access_rule",
     ]  # fmt: skip
+    lists = ("tags", "groups")
     with db:
         db.execute("DELETE FROM documents")
         db.executemany(
             f"INSERT INTO documents ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-            [[json.dumps(r[c]) if c == "tags" else r.get(c) for c in columns] for r in rows],
+            [[json.dumps(list(r.get(c) or [])) if c in lists else r.get(c) for c in columns] for r in rows],
         )
 
 
@@ -142,6 +155,7 @@ def document(db: sqlite3.Connection, doc_id: str) -> dict | None:
         return None
     found = dict(row)
     found["tags"] = json.loads(found["tags"] or "[]")
+    found["groups"] = json.loads(found["groups"] or "[]")
     return found
 
 

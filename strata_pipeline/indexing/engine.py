@@ -24,7 +24,8 @@ from typing import Any
 DENSE = "dense"
 SPARSE = "bm25"
 IDS = "ids"  # exact identifiers (error codes, versions, part numbers)
-KEYWORD_FIELDS = ("doc_id", "source_set", "language")  # payload fields with an index, for filters
+# payload fields with an index, for filters; `groups` carries the access filter of every restricted query
+KEYWORD_FIELDS = ("doc_id", "source_set", "language", "groups")
 # Bumped when the index layout changes; a version of another schema is rebuilt, not seeded. Here, not
 # in indexing/store.py (which re-exports it), so a query checks it without importing polars.
 # 5: Qdrant Edge shards replace qdrant-client's local mode.
@@ -186,7 +187,17 @@ class EdgeStore(PointStore):
                 f"The index at {path} holds {store.dim()}-d vectors but the embedding model makes {dim}-d ones. "
                 "Vectors of different models are never mixed: re-index into a new version."
             )
+        store._index_keyword_fields()
         return store
+
+    def _index_keyword_fields(self) -> None:
+        """Index the keyword fields a copy seeded from an older version lacks (creating one is idempotent)."""
+        import qdrant_edge as qe
+
+        present = set(self._shard.info().payload_schema)
+        for name in KEYWORD_FIELDS:
+            if name not in present:
+                self._shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
 
     def dim(self) -> int:
         config = json.loads((self.path / "edge_config.json").read_text(encoding="utf-8"))
@@ -336,6 +347,8 @@ class ServerStore(PointStore):
                     f"Collection {collection!r} holds {store.dim()}-d vectors but the embedding model makes "
                     f"{dim}-d ones. Vectors of different models are never mixed: re-index into a new collection."
                 )
+            for name in KEYWORD_FIELDS:  # a collection written before a field was indexed gains its index
+                client.create_payload_index(collection, name, qm.PayloadSchemaType.KEYWORD)
             return store
         client.create_collection(
             collection,

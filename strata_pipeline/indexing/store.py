@@ -44,6 +44,7 @@ PAYLOAD_COLUMNS = (
     "rank_weight",
     "rank_rule",
     "superseded",
+    "groups",  # access groups: the query layer filters every search on them
     "text",
     "sha256",
 )

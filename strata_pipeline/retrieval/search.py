@@ -60,7 +60,7 @@ class Lists:
 # The payload fields ranking reads (ids, priors, parents): the plain lists return only these, and
 # results that need the rest fetch it (`complete_payloads`); reading every candidate's text was the
 # largest cost of a query.
-RANK_FIELDS = ["chunk_id", "doc_id", "source_set", "rank_weight", "rank_rule", "superseded", "parent_id"]
+RANK_FIELDS = ["chunk_id", "doc_id", "source_set", "rank_weight", "rank_rule", "superseded", "parent_id", "groups"]
 
 
 def query_lists(
@@ -248,13 +248,16 @@ class Retriever:
         rrf_k: int = RRF_K,
         candidates: int = 40,
         weights: dict[str, float] | None = None,
+        where: Where | None = None,
     ) -> None:
+        """`where` restricts every list of every search (the query engine's access filter)."""
         self._dense_query = dense_query
         self._sparse_query = sparse_query
         self.indexes = indexes
         self.rrf_k = rrf_k
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
+        self.where = where
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -294,4 +297,4 @@ class Retriever:
     def lists(self, source_set: str, vectors: QueryVectors, depth: int) -> Lists:
         """One source-set's candidate lists: whole payloads for fused candidates, ranking fields for the rest."""
         store = self.indexes[source_set]
-        return query_lists(store, vectors, depth, self.rrf_k, self.weights, list_fields=RANK_FIELDS)
+        return query_lists(store, vectors, depth, self.rrf_k, self.weights, self.where, list_fields=RANK_FIELDS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import polars as pl
@@ -14,6 +15,7 @@ from strata_pipeline.classification.rules import (
     RuleSet,
     classify_docs,
     load_rules,
+    parse_access,
     parse_rules,
     reason_counts,
 )
@@ -301,6 +303,8 @@ def test_classify_docs_and_reason_counts() -> None:
         "rank_rule",
         "superseded",
         "language",
+        "groups",
+        "access_rule",
     ]
     assert classified.select("doc_id", "decision", "rule").rows() == [
         ("a.md", "include", "default-include"),
@@ -354,6 +358,46 @@ def test_ranking_rules_set_a_recorded_prior_first_match_wins(tmp_path: Path) -> 
         ("faq/archive/old.md", 0.5, "archived-faq", False),  # the source-set's own rule is evaluated first
         ("p.md", 1.0, "", False),
     ]
+
+
+def test_access_rules_give_groups_first_match_wins_then_the_adapter_then_public(tmp_path: Path) -> None:
+    (tmp_path / "corpus-rules.yaml").write_text(
+        "access:\n  - name: hr-folders\n    dirs: [hr]\n    groups: [hr]\n"
+        "  - name: payroll-too\n    globs: ['hr/payroll*']\n    groups: [payroll]\n"
+    )
+    (tmp_path / "ops.yaml").write_text(
+        "access:\n  - name: payroll\n    globs: ['hr/payroll*']\n    groups: [payroll, hr, hr]\n"
+    )
+    rules = load_rules(tmp_path, "ops")
+    frame = pl.DataFrame(
+        [
+            doc("hr/payroll-2026.md") | {"adapter_groups": []},
+            doc("hr/leave.md") | {"adapter_groups": ["finance"]},  # a matching rule beats the adapter
+            doc("ops/runbook.md") | {"adapter_groups": ["ops", "oncall"]},
+            doc("guide.md") | {"adapter_groups": []},
+        ]
+    )
+    groups = classify_docs(frame, rules).select("doc_id", "groups", "access_rule").rows()
+    assert groups == [
+        ("hr/payroll-2026.md", ["hr", "payroll"], "payroll"),  # the source-set's own rule is evaluated first
+        ("hr/leave.md", ["hr"], "hr-folders"),
+        ("ops/runbook.md", ["oncall", "ops"], "adapter"),
+        ("guide.md", ["public"], "default-public"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"name": "x", "dirs": ["hr"]}, "every rule needs a 'name' and a 'groups'"),
+        ({"name": "x", "dirs": ["hr"], "groups": []}, "non-empty list of group names"),
+        ({"name": "x", "dirs": ["hr"], "groups": ["HR Team"]}, "'HR Team' is not a group name"),
+        ({"name": "x", "groups": ["hr"]}, "needs at least one condition"),
+    ],
+)
+def test_malformed_access_rules_are_refused_with_the_reason(raw: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        parse_access({"access": [raw]}, "x.yaml")
 
 
 @pytest.mark.parametrize(

@@ -88,3 +88,40 @@ def test_folder_adapter_reports_symlinks_without_following(tmp_path: Path) -> No
         ("a/dir-link", "a", True),
         ("a/file-link.md", "a", True),
     ]
+
+
+def test_groups_an_adapter_gives_reach_classification_unless_an_access_rule_matches(tmp_path: Path) -> None:
+    from strata_pipeline.classification.rules import classify_docs, load_rules
+    from strata_pipeline.discovery.adapters import source_file
+    from strata_pipeline.discovery.discover import discover_source_set
+
+    class Permissions:
+        """Reads a source system's permissions: files under a `team-*` folder belong to that team."""
+
+        name = "permissions"
+        facets: dict[str, str] = {}  # noqa: RUF012
+
+        def iter_files(self, source_dir: Path) -> Iterator[SourceFile]:
+            for file in FolderAdapter().iter_files(source_dir):
+                team = file.project.removeprefix("team-") if file.project.startswith("team-") else None
+                yield source_file(source_dir, file.path, groups=(team,) if team else ())
+
+    source = tmp_path / "corpus" / "wiki"
+    for rel in ("team-ops/runbook.md", "team-ops/secret/keys.md", "notes.md"):
+        (source / rel).parent.mkdir(parents=True, exist_ok=True)
+        (source / rel).write_text("A paragraph long enough to be indexed by the default rules of the corpus.\n")
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "wiki.yaml").write_text("access:\n  - name: secrets\n    dirs: [secret]\n    groups: [security]\n")
+    discovered = discover_source_set(source, "wiki", Permissions())
+    assert sorted(discovered.select("doc_id", "adapter_groups").rows()) == [
+        ("notes.md", []),
+        ("team-ops/runbook.md", ["ops"]),
+        ("team-ops/secret/keys.md", ["ops"]),
+    ]
+    classified = classify_docs(discovered, load_rules(rules, "wiki"), language=lambda text: "en")
+    assert sorted(classified.select("doc_id", "groups", "access_rule").rows()) == [
+        ("notes.md", ["public"], "default-public"),
+        ("team-ops/runbook.md", ["ops"], "adapter"),
+        ("team-ops/secret/keys.md", ["security"], "secrets"),
+    ]

@@ -61,6 +61,7 @@ def chunk(doc_id: str, index: int, text: str, dense: list[float], source_set: st
         "rank_weight": 1.0,
         "rank_rule": "",
         "superseded": False,
+        "groups": ["public"],
         "text": text,
         "sha256": f"sha-{text}",
         "dense": dense,

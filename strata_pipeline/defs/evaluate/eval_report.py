@@ -11,6 +11,7 @@ from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
 from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
+from strata_pipeline.evaluation.access import leak_probe
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
 from strata_pipeline.evaluation.pii_sets import SETS
@@ -149,6 +150,7 @@ def eval_report(
             "eval_memo_misses": memo.misses,
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
+        access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
     privacy = pii.privacy_figures(corpus.golden_dir)
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
@@ -165,6 +167,7 @@ def eval_report(
             **summary,
             **fingerprint,
             **reuse,
+            **access,  # access/cross_group_leaks: must be 0
             "seconds": round(time.perf_counter() - started, 2),
             "answerer": "llm" if llm.enabled else "extractive",
             "reranker": reranker_name,

@@ -1,0 +1,1 @@
+"""Document groups and the callers who may read them (groups.py), and API keys (keys.py)."""

@@ -39,13 +39,22 @@ def _p(
 
 
 # What an instruction to a model is about: its instructions, rules or prompt.
-_OBJECT = r"(?:instructions?|prompts?|rules|directives?|guidelines|guidance|commands|orders|constraints|guardrails|policies|programming|context|messages)"
-_EARLIER = r"(?:previous|prior|earlier|above|preceding|former|foregoing|original|initial|existing|system|developer|safety|old|other|current)"
+_OBJECT = (
+    r"(?:instructions?|prompts?|rules|directives?|guidelines|guidance|commands|orders|constraints|guardrails|"
+    r"policies|programming|context|messages)"
+)
+_EARLIER = (
+    r"(?:previous|prior|earlier|above|preceding|former|foregoing|original|initial|existing|system|developer|"
+    r"safety|old|other|current)"
+)
 # A qualifier that names *which* earlier instructions: business prose ("... sent by email").
 _NAMED = (
     r"(?!\s+(?:for|from|sent|in|on|about|regarding|issued|dated|of|given|that|which|posted|published|by|to|until)\b)"
 )
-_DISMISS = r"(?:ignore|disregard|forget|override|bypass|abandon|discard|set\s+aside|stop\s+following|do\s+not\s+follow|don'?t\s+follow|no\s+longer\s+follow|cancel)"
+_DISMISS = (
+    r"(?:ignore|disregard|forget|override|bypass|abandon|discard|set\s+aside|stop\s+following|do\s+not\s+follow|"
+    r"don'?t\s+follow|no\s+longer\s+follow|cancel)"
+)
 _AI = (
     r"(?:ai|a\.i\.|ai\s+(?:assistant|agent|model|system)|virtual\s+assistant|language\s+model|llms?|chat\s?bots?|claude|"
     r"chatgpt|gpt(?:-\w+)?|gemini|copilot|rag\s+(?:system|pipeline|bot)|answering\s+(?:system|engine)|summari[sz]er|"
@@ -99,7 +108,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "override",
         "void-above",
-        rf"\b(?:the\s+)?(?:above|previous|preceding|prior)\s+(?:instructions?|prompt|rules|directives?)\s+(?:is|are|was|were)\s+(?:wrong|void|invalid|fake|cancel+ed|revoked|null|no\s+longer\s+(?:valid|in\s+effect|apply))",
+        r"\b(?:the\s+)?(?:above|previous|preceding|prior)\s+(?:instructions?|prompt|rules|directives?)\s+(?:is|are|was|were)\s+(?:wrong|void|invalid|fake|cancel+ed|revoked|null|no\s+longer\s+(?:valid|in\s+effect|apply))",
         0.6,
     ),
     _p(

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the passages and templates are data, one per line)
 """Write the red-team set: golden/redteam/{dev,test}.jsonl.
 
 Poisoned documents are a short business passage with one injected instruction (an intent of one
@@ -175,7 +176,9 @@ def _offset(base: int, upper_base: int | None = None) -> Callable[[str], str]:
 
 
 def _zero_width(mark: str) -> Callable[[str], str]:
-    return lambda text: " ".join(w[: len(w) // 2] + mark + w[len(w) // 2 :] if len(w) > 3 else w for w in text.split(" "))
+    return lambda text: " ".join(
+        w[: len(w) // 2] + mark + w[len(w) // 2 :] if len(w) > 3 else w for w in text.split(" ")
+    )
 
 
 MORSE = {
@@ -236,7 +239,9 @@ def _canary(rng: random.Random) -> str:
 def _insert(passage: str, payload: str, rng: random.Random) -> str:
     sentences = passage.split(". ")
     at = rng.randint(1, len(sentences))
-    return ". ".join(sentences[:at]) + (". " if at < len(sentences) else " ") + payload + " " + ". ".join(sentences[at:])
+    return (
+        ". ".join(sentences[:at]) + (". " if at < len(sentences) else " ") + payload + " " + ". ".join(sentences[at:])
+    )
 
 
 def build(split: str) -> list[dict]:
@@ -289,7 +294,9 @@ def main() -> None:
         with (OUT / f"{split}.jsonl").open("w", encoding="utf-8") as out:
             for row in rows:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
-        print(f"{split}: {sum(r['kind'] == 'poisoned' for r in rows)} poisoned, {sum(r['kind'] == 'clean' for r in rows)} clean")
+        print(
+            f"{split}: {sum(r['kind'] == 'poisoned' for r in rows)} poisoned, {sum(r['kind'] == 'clean' for r in rows)} clean"
+        )
 
 
 if __name__ == "__main__":

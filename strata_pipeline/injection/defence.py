@@ -100,7 +100,9 @@ def unsupported(output: str, context: list[str], defence: Defence = Defence()) -
     clean = "\n".join(clean_text(text, defence) for text in context)
     lowered = clean.lower()
     found = [m.group(0) for m in IMAGE.finditer(output) if m.group(0) not in clean]
-    found += [m.group(0).rstrip(".,;:") for m in URL.finditer(output) if m.group(0).rstrip(".,;:").lower() not in lowered]
+    found += [
+        m.group(0).rstrip(".,;:") for m in URL.finditer(output) if m.group(0).rstrip(".,;:").lower() not in lowered
+    ]
     found += [m.group(0) for m in TOKEN.finditer(output) if m.group(0).lower() not in lowered]
     return list(dict.fromkeys(found))
 

@@ -163,6 +163,12 @@ PATTERNS: tuple[Pattern, ...] = (
     ),
     _p(
         "role",
+        "template-token-leet",
+        r"<\|?\s*(?:im_start|im_end|system|assistant|endoftext|begin_of_text|start_header_id|end_header_id|eot_id)\s*\|?>|\[/?(?:inst|sys)\]|<<\s*/?sys\s*>>|</?(?:system|assistant|sys|system_prompt)>",
+        0.9,
+    ),
+    _p(
+        "role",
         "role-label",
         r"(?:^|\n|[.!?]\s)\s*(?:#+\s*|\*\*)?(?:system|assistant|developer)\s*(?:prompt|message|override|instruction)\s*\**:",
         0.75,
@@ -179,7 +185,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "role",
         "you-are-now",
-        rf"\byou\s+are\s+(?:now|no\s+longer|henceforth|hereby)\s+(?:an?\s+|the\s+|my\s+|in\s+|called\s+|named\s+|operating\s+(?:as|in)\s+)?(?:\w+\s+){{0,2}}(?:assistant|{_AI}|bot|model|agent|persona|character|dan|mode|jailbroken|unrestricted|unfiltered|uncensored|evil|hacker|pirate|free|liberated)\b",
+        rf"\byou\s+are\s+(?:now|no\s+longer|henceforth|hereby)\s+(?:an?\s+|the\s+|my\s+|in\s+|called\s+|named\s+|operating\s+(?:as|in)\s+)?(?:\w+\s+){{0,2}}(?:assistant|{_AI}|bot|model|agent|persona|character|dan|mode|jailbroken|unrestricted|unfiltered|uncensored|evil|hacker|pirate|free|liberated|\w+bot|\w+gpt|\w+agent)\b",
         0.85,
     ),
     _p(

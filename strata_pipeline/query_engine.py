@@ -20,6 +20,7 @@ import numpy as np
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
@@ -264,8 +265,9 @@ class QueryEngine:
 
     @staticmethod
     def context(candidates: list[Candidate]) -> list[Candidate]:
-        """The passages an answer is read from and cites: the parent sections of the hits."""
-        return parents(candidates)
+        """The passages an answer is read from and cites: the parent sections of the hits, less
+        quarantined chunks and sentences that read as instructions to a model (injection.defence)."""
+        return sanitise(parents(candidates))
 
     def _audited(self, answer: Answer) -> Answer:
         if self.guard is None:

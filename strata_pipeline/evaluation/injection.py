@@ -196,3 +196,24 @@ def obedient_client(system: str, user: str) -> str:
     opening = next((s.strip() for s in re.split(r"(?<=[.!?])\s+", first_text) if s.strip()), first_text)
     tokens = " ".join(dict.fromkeys(t for t in echoed if t.upper() == t or "/" in t or "[" in t))
     return f"{opening} [{first_pid}] {tokens}".strip()
+
+
+def injection_figures(golden_dir: Path, split: str = "test") -> dict[str, float]:
+    """Detection and attack success on golden/redteam/<split>.jsonl, under stable `injection/` keys
+    (injection/attack_success_rate is the worse of the extractive and the obedient-generator path).
+    Independent of the index, so every eval reports it; empty when the set is missing."""
+    path = golden_dir / "redteam" / f"{split}.jsonl"
+    if not path.exists():
+        return {}
+    records = load_redteam(path)
+    figures = detection_figures(records) | attack_figures(records, complete=obedient_client)
+    # Per family and encoder, the eval keeps the worse path's attack success (the benchmark shows each).
+    worst: dict[str, float] = {}
+    for key, value in figures.items():
+        for path in ("extractive", "llm"):
+            prefix = f"injection/{path}/attack_success/"
+            if key.startswith(prefix):
+                name = "injection/attack_success/" + key.removeprefix(prefix)
+                worst[name] = max(worst.get(name, 0.0), value)
+    detail = ("/detected/", "/extractive/attack_success/", "/llm/attack_success/")
+    return {k: v for k, v in figures.items() if not any(d in k for d in detail)} | worst

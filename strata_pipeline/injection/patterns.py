@@ -62,7 +62,7 @@ _AI = (
 )
 # Read on the folded view, not the leet one: short words like "ai" must not match "al".
 ADDRESSEE = re.compile(
-    rf"\b{_AI}\b|\byour\s+(?:tools|functions|plugins|browsing|code\s+interpreter|shell\s+access|system\s+prompt)\b",
+    rf"\b{_AI}\b|(?:^|[.!?]\s+|\n)(?:agent|assistant|bot|model)\s*[,:]|\byour\s+(?:tools|functions|plugins|browsing|code\s+interpreter|shell\s+access|system\s+prompt)\b",
     re.IGNORECASE,
 )
 
@@ -284,7 +284,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "exfiltration",
         "url-placeholder",
-        r"(?:https?:)?//[^\s)\"'>]+\?[^\s)\"'>]*=\s*(?:[{\[<]|%7b|\$\{|\$\(|(?:data|history|conversation|chat|secret|prompt|answer|context|user_?data|payload|summary|info|password|key|token)\b)",
+        r"(?:https?:)?//[^\s)\"'>]+\?[^\s)\"'>]*=\s*(?:[{\[<]|%7b|\$\{|\$\(|(?:data|history|conversation|chat|secret|prompt|answer|context|user_?data|user_?input|user_?question|input|query|question|msg|message|payload|summary|info|password|key|token)\b)",
         0.85,
         view="folded",
     ),
@@ -359,7 +359,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p(
         "tool_abuse",
         "call-named-tool",
-        r"\b(?:call|invoke|trigger|execute|run)\s+(?:the\s+)?`?\w+(?:_\w+)+`?\s*(?:\(|tool|function|with)",
+        r"\b(?:call|invoke|trigger|execute|run)\s+(?:the\s+)?`?\w+(?:_\w+)+`?\s*(?:\(|tool|function|with|action|command|endpoint|api)",
         0.5,
         0.9,
     ),
@@ -400,3 +400,104 @@ PATTERNS: tuple[Pattern, ...] = (
         0.85,
     ),
 )
+
+# Added after the second round of dev templates (generic forms, not any one phrasing).
+_MORE = (
+    _p(
+        "override",
+        "rules-replaced",
+        r"\b(?:new|different|updated|special)\s+(?:rules|instructions|orders|directives)\s+(?:apply|are\s+in\s+effect|take\s+(?:precedence|effect)|override)\b",
+        0.45,
+    ),
+    _p(
+        "override",
+        "guidance-void",
+        rf"\b(?:the\s+)?(?:{_EARLIER})\s+(?:guidance|rules|instructions|directives|prompt)\s+(?:no\s+longer\s+appl(?:y|ies)|(?:is|are)\s+(?:void|cancel+ed|superseded|revoked|obsolete))\b{_NAMED}",
+        0.45,
+    ),
+    _p(
+        "role",
+        "privilege",
+        r"\btreat\s+(?:the\s+|this\s+)?user\s+as\s+(?:an?\s+)?(?:admin(?:istrator)?|root|developer|superuser|owner|trusted)\b",
+        0.6,
+    ),
+    _p(
+        "role",
+        "ai-is-now",
+        rf"\b(?:the\s+)?(?:assistant|{_AI}|model|chatbot|agent)\s+(?:is|are)\s+now\s+(?:in\s+|an?\s+|operating\s+)?",
+        0.6,
+    ),
+    _p("role", "comply", r"\byou\s+(?:must|will|shall)\s+(?:now\s+)?(?:comply|obey)\b", 0.6),
+    _p(
+        "role",
+        "mode-setting",
+        r"\b(?:assistant\s+)?mode\s*[:=]\s*(?:unrestricted|jailbreak|jailbroken|developer|god|dan|unfiltered|uncensored)\b",
+        0.75,
+    ),
+    _p("role", "role-link", r"\[(?:system|assistant|developer)\]\(\s*#?", 0.8, view="folded"),
+    _p("role", "system-label", r"\bsystem\s+(?:automation|notice|override|instruction|command|directive)s?\s*:", 0.6),
+    _p(
+        "prompt_leak",
+        "hidden-config",
+        r"\b(?:copy|paste|include|reproduce|output|print|dump|reveal|show|repeat)\s+(?:\w+\s+){0,3}(?:hidden|secret|internal|initial|original|confidential)\s+(?:configuration|instructions|prompt|rules|setup|settings)\b",
+        0.8,
+    ),
+    _p(
+        "prompt_leak",
+        "context-window",
+        r"\b(?:everything|all|anything)\s+(?:\w+\s+){0,2}in\s+your\s+(?:context(?:\s+window)?|memory|prompt|instructions)\b",
+        0.8,
+    ),
+    _p(
+        "prompt_leak",
+        "you-were-given",
+        r"\b(?:instructions|configuration|prompt|rules)\s+you\s+(?:were|have\s+been)\s+given\b",
+        0.6,
+    ),
+    _p(
+        "exfiltration",
+        "html-image-query",
+        r"<img\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^\s\"'>]*\?[^\s\"'>]*=",
+        0.9,
+        view="folded",
+    ),
+    _p(
+        "exfiltration",
+        "data-into-link",
+        r"\b(?:conversation|chat\s+history|history|user'?s?\s+(?:question|input|messages)|previous\s+messages|summary|context)\b.{0,80}?\b(?:in|into|to|as)\s+(?:the\s+|this\s+|a\s+)?(?:link|url|query\s+string|parameter)\b",
+        0.8,
+    ),
+    _p(
+        "format_hijack",
+        "only-output",
+        r"\byour\s+(?:only|sole|single|entire)\s+(?:output|answer|reply|response)\s+(?:should|must|will|shall|is\s+to)\s+be\b",
+        0.8,
+    ),
+    _p(
+        "format_hijack",
+        "first-line",
+        r"\b(?:as|at)\s+the\s+(?:first|last|opening|final)\s+(?:line|word|sentence)\s+of\s+(?:every|each|your|all|any)\s+(?:response|answer|reply|output)s?\b",
+        0.8,
+    ),
+    _p(
+        "format_hijack",
+        "begin-every",
+        r"\b(?:begin|start|end|prefix|preface|sign)\s+(?:every|each|all|your|any)\s+(?:responses?|answers?|replies|outputs?)\s+with\b",
+        0.7,
+    ),
+    _p(
+        "format_hijack",
+        "answer-every-with",
+        r"\b(?:answer|reply|respond)\s+(?:to\s+)?(?:every|all|each|any)\s+(?:\w+\s+){0,4}?(?:questions?|queries|requests|messages)\s+with\b",
+        0.35,
+        0.7,
+    ),
+    _p(
+        "tool_abuse",
+        "bulk-transfer",
+        r"\b(?:forward|send|email|export|upload|share|transfer|copy)\s+(?:all|every|the\s+entire|the\s+whole)\s+(?:\w+\s+){0,2}(?:records|data|files|e-?mails|contacts|documents|database|credentials)\s+to\b",
+        0.35,
+        0.85,
+    ),
+)
+PATTERNS = PATTERNS + _MORE

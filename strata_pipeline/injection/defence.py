@@ -19,7 +19,8 @@ from strata_pipeline.retrieval.candidate import Candidate
 
 FLAG_AT = 0.5
 QUARANTINE_AT = 0.8
-SENTENCE = re.compile(r"[^\n.!?]*(?:[.!?]+(?=\s|$)|\n|$)")
+# A sentence ends at . ! ? before whitespace, or at a newline; "example.com/a?q=1" and "15.30" stay whole.
+SENTENCE = re.compile(r"(?:[^\n.!?]|[.!?]+(?![\s.!?]|$))*(?:[.!?]+(?=\s|$)|\n|$)")
 URL = re.compile(r"(?:https?://|www\.)[^\s)\]>\"'`]+", re.IGNORECASE)
 IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 # An opaque token: letters and digits mixed, 8+ characters (a canary, a key, an id a model made up).

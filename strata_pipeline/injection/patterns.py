@@ -62,7 +62,7 @@ _AI = (
 )
 # Read on the folded view, not the leet one: short words like "ai" must not match "al".
 ADDRESSEE = re.compile(
-    rf"\b{_AI}\b|(?:^|[.!?]\s+|\n)(?:agent|assistant|bot|model)\s*[,:]|\byour\s+(?:tools|functions|plugins|browsing|code\s+interpreter|shell\s+access|system\s+prompt)\b",
+    rf"\b{_AI}\b|(?:^|[.!?]\s+|\n)(?:agent|assistant|bot|model)\s*(?:[,:]|\s+please\b)|\byour\s+(?:tools|functions|plugins|browsing|code\s+interpreter|shell\s+access|system\s+prompt)\b",
     re.IGNORECASE,
 )
 

@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.injection.decode import decoded_runs
 from strata_pipeline.injection.normalise import fold, leet, rot13
-from strata_pipeline.injection.patterns import ADDRESSEE, PATTERNS, Pattern
+from strata_pipeline.injection.patterns import PATTERNS, Pattern
+from strata_pipeline.injection.vocabulary import ADDRESSEE
 
 ADDRESSEE_WINDOW = 200  # characters either side of a match in which an addressee boosts it
 STRONG = 0.6  # a finding this strong in override, role or prompt_leak means the text addresses a model
+_TRICKS = ("zero-width", "fullwidth", "enclosed", "homoglyph")  # fold's names for what it undid
 LEET_SIGNS = re.compile(r"[0-9@$|!+]")
 MAX_SPAN = 160
 WEAK = 0.4  # below this a finding is a cue, not evidence (see risk)
@@ -87,9 +89,6 @@ def _matches(text: str) -> list[_Match]:
                 label = "leetspeak" if leetspeak else encoder
                 found.append(_Match(pattern, view, m.start(), m.end(), span[:MAX_SPAN], label))
     return found
-
-
-_TRICKS = ("zero-width", "fullwidth", "enclosed", "homoglyph")
 
 
 def _near_addressee(match: _Match) -> bool:

@@ -64,6 +64,7 @@ bench: install
 	$(BIN)/strata materialize  # the retrieval quality table scores the published index
 	$(BIN)/python -m benchmarks.retrieval_quality
 	$(BIN)/python -m benchmarks.privacy
+	$(BIN)/python -m benchmarks.injection
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.embedding
 	$(BIN)/python -m benchmarks.dense_models

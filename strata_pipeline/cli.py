@@ -362,6 +362,7 @@ def search(query: str, source_set: str | None, as_name: str | None, k: int, as_j
             f"{h['rank']:>2}. {h['source_set']}/{h['chunk_id']}  lines {h['line_start']}-{h['line_end']}  "
             f"rrf={h['fused_score']:.4f} dense#{h['dense_rank']} sparse#{h['sparse_rank']} id#{h['identifier_rank']}"
             + ("" if h["rerank_score"] is None else f" rerank={h['rerank_score']:.3f}")
+            + (f"  FLAGGED: {', '.join(h['flags'])}" if h.get("flags") else "")
         )
         click.echo("    " + h["text"][:200].replace("\n", " "))
 

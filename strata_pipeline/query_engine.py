@@ -24,6 +24,7 @@ from strata_pipeline.access.sidecar import open_sidecar, visible_doc_ids
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
@@ -343,8 +344,9 @@ class QueryEngine:
 
     @staticmethod
     def context(candidates: list[Candidate]) -> list[Candidate]:
-        """The passages an answer is read from and cites: the parent sections of the hits."""
-        return parents(candidates)
+        """The passages an answer is read from and cites: the parent sections of the hits, less
+        quarantined chunks and sentences that read as instructions to a model (injection.defence)."""
+        return sanitise(parents(candidates))
 
     @staticmethod
     def _vouched(answer: Answer, context: list[Candidate]) -> list[str]:

@@ -7,10 +7,11 @@ API declares them as its response models; FastAPI validates and serialises them 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.injection.defence import flags
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
 
@@ -43,6 +44,9 @@ class Hit:
     prior: float = 1.0  # the document's ranking prior (rules' ranking:), multiplied into the fused score
     rank_rule: str = ""  # the ranking rule that set the prior, "" when none did
     rerank_score: float | None = None  # the cross-encoder's score; None when no reranker is configured
+    # Prompt-injection families found in the chunk at ingestion, and "quarantined" (never answered from).
+    flags: list[str] = field(default_factory=list)
+    injection_risk: float = 0.0
 
 
 @dataclass
@@ -130,6 +134,8 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         prior=c.prior,
         rank_rule=p.get("rank_rule") or "",
         rerank_score=c.scores.get(RERANK),
+        flags=flags(p),
+        injection_risk=float(p.get("injection_risk") or 0.0),
     )
 
 

@@ -24,6 +24,7 @@ GROUPS = {
 }
 CHECKS = {
     "redacted_docs": {"redacted_docs_no_secrets"},
+    "chunks": {"chunks_injection_free"},
     "qdrant_collection": {
         "qdrant_collection_point_count",
         "qdrant_collection_vector_dims",

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
+from strata_pipeline.injection.defence import sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
@@ -117,7 +118,8 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     """Answer-bearing sentences of a passage, verbatim, each with the text it is scored as.
 
     Headings, front matter and questions (FAQ "Q:" lines) are skipped: they repeat the question's
-    words without answering it. A sentence is scored with its section ("Porto Depot > Opening
+    words without answering it. A sentence that reads as an instruction to a model (injection
+    scanner) is never quoted. A sentence is scored with its section ("Porto Depot > Opening
     hours") in front, and a table row with its column names ("Day: Saturday; Hours: 09:00"): alone,
     "| Saturday | 09:00 - 12:00 |" says nothing about opening hours or Porto.
     """
@@ -133,6 +135,8 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
             continue
         if _is_header_row(text, end):
             continue  # column names alone answer nothing
+        if sentence_flagged(sentence):
+            continue
         readable = _row_with_header(text, start, sentence) or sentence
         scored = f"{section}: {readable}" if section else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
@@ -284,8 +288,14 @@ GENERATE_SYSTEM = (
 )
 
 
-def answer_with_llm(question: str, candidates: list[Candidate], complete: Complete, max_chunks: int = 5) -> Answer:
-    """Generate an answer; keep only citations of supplied passages, abstain if none remain."""
+def answer_with_llm(
+    question: str, candidates: list[Candidate], complete: Complete, max_chunks: int = 5, validate: bool = True
+) -> Answer:
+    """Generate an answer; keep only citations of supplied passages, abstain if none remain.
+
+    With `validate`, an answer holding a URL, a markdown image or an opaque token that the supplied
+    passages (less any sentence flagged as an injected instruction) do not hold is withheld: a model
+    that obeyed an injected instruction would show it."""
     supplied = {f"P{i}": c for i, c in enumerate(candidates[:max_chunks], start=1)}
     if not supplied:
         return Answer(text="", abstained=True, reason="No indexed passage matched the question.", mode="llm")
@@ -300,6 +310,15 @@ def answer_with_llm(question: str, candidates: list[Candidate], complete: Comple
     reply = complete(GENERATE_SYSTEM, user).strip()
     if reply.startswith("ABSTAIN"):
         return Answer(text="", abstained=True, reason=reply.partition(":")[2].strip() or "Model abstained.", mode="llm")
+    if validate:
+        foreign = unsupported(CITE.sub("", reply), [c.payload.get("text", "") for c in supplied.values()])
+        if foreign:
+            return Answer(
+                text="",
+                abstained=True,
+                reason=f"Withheld: the generated answer holds content the sources do not: {foreign[:3]}.",
+                mode="llm",
+            )
     cited = [pid for pid in dict.fromkeys(CITE.findall(reply))]
     valid = [pid for pid in cited if pid in supplied]
     if not valid:

@@ -12,6 +12,8 @@ from pathlib import PurePosixPath
 
 import yaml
 
+from strata_pipeline.injection.defence import sentence_flagged
+
 FRONT_MATTER = re.compile(r"\A---\s*\n(.*?)\n---\s*\n", re.DOTALL)
 KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][A-Za-z _-]{1,30}):[ \t]+(?P<value>\S.{0,200})$", re.MULTILINE)
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*$", re.MULTILINE)
@@ -70,7 +72,8 @@ def guess_title(text: str, doc_id: str) -> str:
 
 
 def summarise(text: str, max_chars: int = 300) -> str:
-    """The first sentences of body text (headings, front matter and key lines skipped)."""
+    """The first sentences of body text (headings, front matter and key lines skipped). A sentence
+    that reads as an instruction to a model (injection scanner) is never copied into a summary."""
     body = FRONT_MATTER.sub("", text)
     lines = [
         ln.strip()
@@ -78,11 +81,18 @@ def summarise(text: str, max_chars: int = 300) -> str:
         if ln.strip() and not ln.lstrip().startswith(("#", "|", "-", "*")) and not KEY_VALUE.match(ln.strip())
     ]
     summary = ""
-    for sentence in SENTENCE_END.split(" ".join(lines)):
+    sentences = [s for s in SENTENCE_END.split(" ".join(lines)) if not sentence_flagged(s)]
+    for sentence in sentences:
         if len(summary) + len(sentence) > max_chars:
             break
         summary = f"{summary} {sentence}".strip()
-    return summary or " ".join(lines)[:max_chars]
+    return summary or " ".join(sentences)[:max_chars]
+
+
+def _own_summary(fm: dict) -> str:
+    """The document's front-matter summary, unless it is an injected instruction."""
+    summary = str(fm.get("summary") or "")
+    return "" if sentence_flagged(summary) else summary
 
 
 def keyword_tags(text: str, limit: int = 5) -> list[str]:
@@ -101,6 +111,6 @@ def extract_metadata(text: str, doc_id: str, project: str, language: str) -> Doc
         title=guess_title(text, doc_id),
         category=str(fm.get("category") or kv.get("category") or project or "uncategorised"),
         tags=[str(t) for t in tags] or keyword_tags(text),
-        summary=str(fm.get("summary") or summarise(text)),
+        summary=_own_summary(fm) or summarise(text),
         language=language,
     )

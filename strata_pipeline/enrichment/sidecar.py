@@ -48,6 +48,18 @@ CREATE TABLE IF NOT EXISTS redaction_audit (
     placeholder TEXT
 );
 CREATE INDEX IF NOT EXISTS redaction_audit_doc ON redaction_audit (doc_id);
+CREATE TABLE IF NOT EXISTS injection_findings (  -- one row per finding of a flagged chunk
+    doc_id TEXT NOT NULL,
+    chunk_id TEXT NOT NULL,
+    risk REAL NOT NULL,
+    action TEXT NOT NULL,   -- flag | quarantine
+    family TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    encoder TEXT NOT NULL,
+    weight REAL NOT NULL,
+    span TEXT NOT NULL      -- the matched text as read (folded, decoded)
+);
+CREATE INDEX IF NOT EXISTS injection_findings_doc ON injection_findings (doc_id);
 """
 
 
@@ -111,6 +123,26 @@ def write_fact_tables(db: sqlite3.Connection, doc_id: str, tables_json: str) -> 
             )
         names.append(name)
     return names
+
+
+def write_injection_findings(db: sqlite3.Connection, chunks: pl.DataFrame) -> int:
+    """The findings of every flagged or quarantined chunk (chunks asset: injection_* columns)."""
+    if "injection_action" not in chunks.columns:
+        return 0
+    rows = [
+        {"doc_id": c["doc_id"], "chunk_id": c["chunk_id"], "risk": c["injection_risk"], "action": c["injection_action"]}
+        | {key: f[key] for key in ("family", "pattern", "encoder", "weight", "span")}
+        for c in chunks.filter(pl.col("injection_action") != "none").iter_rows(named=True)
+        for f in c["injection_findings"] or []
+    ]
+    with db:
+        db.execute("DELETE FROM injection_findings")
+        db.executemany(
+            "INSERT INTO injection_findings VALUES "
+            "(:doc_id, :chunk_id, :risk, :action, :family, :pattern, :encoder, :weight, :span)",
+            rows,
+        )
+    return len(rows)
 
 
 def write_audit(db: sqlite3.Connection, rows: list[dict]) -> None:

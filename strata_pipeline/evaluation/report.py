@@ -197,6 +197,12 @@ def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
         f"abstention {_with_dev(summary, 'abstention_accuracy')}, "
         f"citation validity {_with_dev(summary, 'citation_validity')}"
     )
+    if "injection/attack_success_rate" in summary:
+        lines.append(
+            f"injection (red-team test set): attack success {summary['injection/attack_success_rate']:.1%}, "
+            f"poisoned flagged {summary['injection/detection_rate']:.1%}, "
+            f"clean flagged {summary['injection/clean_flagged_rate']:.1%}"
+        )
     if "pii_recall" in summary:
         lines.append(
             f"redaction (labelled test sets; dev in brackets): PII recall {summary['pii_recall']:.3f} "

@@ -48,6 +48,12 @@ PAYLOAD_COLUMNS = (
     "text",
     "sha256",
 )
+# Written when the chunk table has them (chunks asset: the injection scan); older tables lack them.
+OPTIONAL_PAYLOAD_COLUMNS = ("injection_risk", "injection_findings", "injection_action")
+
+
+def _payload(row: dict) -> dict:
+    return {key: row[key] for key in PAYLOAD_COLUMNS} | {k: row[k] for k in OPTIONAL_PAYLOAD_COLUMNS if k in row}
 
 
 def point_id(source_set: str, doc_id: str, chunk_index: int) -> str:
@@ -76,7 +82,7 @@ def existing_points(store: PointStore) -> dict[str, tuple[str, str]]:
 def content_hash(row: dict) -> str:
     """Changes whenever anything stored for the point would: its text, its parent section, its line
     numbers (text above it moved) or its vectors."""
-    stored = {key: row[key] for key in PAYLOAD_COLUMNS}
+    stored = _payload(row)
     vectors = [row.get(key) for key in ("dense", "sparse_indices", "sparse_values", "ids_indices", "ids_values")]
     stored["_vectors"] = hashlib.sha256(json.dumps(vectors, default=list).encode("utf-8")).hexdigest()
     return hashlib.sha256(json.dumps(stored, sort_keys=True, default=str).encode("utf-8")).hexdigest()
@@ -123,7 +129,7 @@ def sync_points(
 
 
 def _to_record(row: dict) -> PointRecord:
-    payload = {key: row[key] for key in PAYLOAD_COLUMNS} | {"content_hash": row["content_hash"]}
+    payload = _payload(row) | {"content_hash": row["content_hash"]}
     return PointRecord(
         id=row["point_id"],
         dense=list(row["dense"]),

@@ -7,7 +7,13 @@ from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.extract import extract_metadata
 from strata_pipeline.enrichment.llm import llm_metadata
-from strata_pipeline.enrichment.sidecar import counts, write_audit, write_documents, write_fact_tables
+from strata_pipeline.enrichment.sidecar import (
+    counts,
+    write_audit,
+    write_documents,
+    write_fact_tables,
+    write_injection_findings,
+)
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.resources import AnthropicResource, SidecarResource
@@ -30,9 +36,11 @@ def enriched_sidecar(
     sidecar: SidecarResource,
     llm: AnthropicResource,
     redacted_docs: pl.DataFrame,
+    chunks: pl.DataFrame,
     qdrant_collection: IndexVersion,
 ) -> dg.Output[IndexVersion]:
-    """Per-document metadata, spreadsheet fact tables and the redaction audit, in the version's SQLite.
+    """Per-document metadata, spreadsheet fact tables, the redaction audit and the prompt-injection
+    findings of flagged chunks, in the version's SQLite.
 
     Claude fills title, category, tags and summary when ANTHROPIC_API_KEY is set; otherwise a
     deterministic extractor reads headings, front matter and `key: value` lines.
@@ -48,6 +56,7 @@ def enriched_sidecar(
     with closing(sidecar.connect(qdrant_collection.sidecar_path)) as db:
         write_documents(db, rows)
         write_audit(db, audit)
+        findings = write_injection_findings(db, chunks)
         for doc in redacted_docs.filter(pl.col("tables_json").is_not_null()).iter_rows(named=True):
             tables += len(write_fact_tables(db, doc["doc_id"], doc["tables_json"]))
         stored = counts(db)
@@ -58,6 +67,7 @@ def enriched_sidecar(
             "fact_tables": stored["fact_tables"],
             "fact_rows": stored["fact_rows"],
             "audit_rows": len(audit),
+            "injection_finding_rows": findings,
             "enriched_by_llm": sum(1 for r in rows if r["enriched_by"] == "llm"),
             "sidecar": dg.MetadataValue.path(str(qdrant_collection.sidecar_path)),
         },

@@ -13,6 +13,7 @@ from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.access import leak_probe
 from strata_pipeline.evaluation.golden import load_golden
+from strata_pipeline.evaluation.injection import injection_figures
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
 from strata_pipeline.evaluation.pii_sets import SETS
 from strata_pipeline.evaluation.privacy import privacy_markdown
@@ -57,6 +58,7 @@ from strata_pipeline.resources import (
         "query_engine.py",
         "redaction/guard.py",
         "enrichment/sidecar.py",
+        "injection",
     ),
 )
 def eval_report(
@@ -152,7 +154,7 @@ def eval_report(
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
     privacy = pii.privacy_figures(corpus.golden_dir)
-    summary = summarise_parts(results, golden.k, modes) | ragas | privacy
+    summary = summarise_parts(results, golden.k, modes) | ragas | privacy | injection_figures(Path(corpus.golden_dir))
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     report_dir = Path(corpus.reports_dir) / context.partition_key
     report_dir.mkdir(parents=True, exist_ok=True)

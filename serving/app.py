@@ -28,6 +28,7 @@ from serving.errors import StrictJSONRoute, validation_error_handler
 from serving.models import (
     AskRequest,
     ErrorResponse,
+    EvalReportResponse,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -35,6 +36,7 @@ from serving.models import (
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.enrichment.sidecar import connect
+from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
@@ -67,7 +69,7 @@ UNLIMITED_PATHS = ("/health", "/ready", "/metrics")
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
-        404: "No such source-set or document.",
+        404: "No such source-set, document or report.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
@@ -229,5 +231,25 @@ def create_app(
                 detail=f"{preview(doc_id)} exists in {', '.join(holders)}; pass ?source_set= to choose.",
             )
         return found
+
+    @app.get(
+        REPORTS_ROUTE + "/{source_set}",
+        response_model=EvalReportResponse,
+        responses=_responses(404, 429),
+        tags=["reports"],
+    )
+    def eval_report(
+        source_set: Annotated[str, Path(max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN)],
+    ) -> EvalReportResponse:
+        """The latest full eval report of a source-set: every figure and every question, as JSON and markdown.
+        The eval_report asset's metadata links here."""
+        found = latest_report(settings.reports_dir, source_set)
+        if found is None:
+            raise HTTPException(
+                status_code=404, detail=f"No eval report for source-set {source_set!r}: materialise it first."
+            )
+        return EvalReportResponse(
+            source_set=found.source_set, version=found.version, report=found.report, markdown=found.markdown
+        )
 
     return app

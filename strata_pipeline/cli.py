@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from strata_pipeline.progress import PREFIX as PROGRESS_PREFIX
 from strata_pipeline.settings import (
     PROJECT_ROOT,
     Settings,
@@ -264,6 +265,8 @@ class _ProgressPrinter:
         for record in records[self._seen :]:
             event = record.dagster_event
             if event is None:
+                if record.user_message.startswith(PROGRESS_PREFIX):  # long work inside a step
+                    click.echo(f"    {record.step_key}: {record.user_message.removeprefix(PROGRESS_PREFIX)}")
                 continue
             if event.event_type == DagsterEventType.STEP_SUCCESS:
                 click.echo(f"  ✓ {event.step_key}")

@@ -223,11 +223,13 @@ def _eval_line(result) -> str:
     for event in result.get_asset_materialization_events():
         mat = event.materialization
         if mat.asset_key.path[-1] == "eval_report":
-            md = {k: v.value for k, v in mat.metadata.items()}
+            prefix = f"{mat.partition}/"  # the trend figures are named per source-set
+            md = {k.removeprefix(prefix): v.value for k, v in mat.metadata.items() if k.startswith(prefix)}
             keys = [
                 k
                 for k in md
-                if k.startswith(("recall_at", "precision_at", "ndcg_at")) or k in ("mrr", "answer_accuracy")
+                if (k.startswith(("recall_at", "precision_at", "ndcg_at")) and not k.endswith("_dev"))
+                or k in ("mrr", "answer_accuracy")
             ]
             return "eval: " + ", ".join(f"{k}={md[k]:.3f}" for k in sorted(keys)) if keys else "eval: no golden set"
     return ""

@@ -20,7 +20,7 @@ GROUPS = {
     "ingest": {"discovered_docs", "classified_docs", "redacted_docs", "rule_proposals"},
     "index": {"chunks", "embeddings", "qdrant_collection", "published_index"},
     "enrich": {"enriched_sidecar"},
-    "evaluate": {"eval_report"},
+    "evaluate": {"eval_report", "redaction_quality"},
 }
 CHECKS = {
     "redacted_docs": {"redacted_docs_no_secrets"},

@@ -13,6 +13,7 @@ import dagster as dg
 from strata_pipeline.answering.answer import GENERATE_SYSTEM
 from strata_pipeline.enrichment.llm import SYSTEM as ENRICH_SYSTEM
 from strata_pipeline.evaluation.ragas_metrics import JUDGE_SYSTEM
+from strata_pipeline.evaluation.report_files import latest_report
 from strata_pipeline.resources import AnthropicResource
 from strata_pipeline_tests.conftest import make_settings, run_partition
 
@@ -62,7 +63,7 @@ def test_eval_report_is_judged_by_a_different_claude_model(tmp_path: Path) -> No
     result = run_partition(settings, dg.DagsterInstance.ephemeral(), "ops", overrides={"llm": claude})
     assert result.success
     meta = next(
-        {k: v.value for k, v in e.materialization.metadata.items()}
+        {k.removeprefix("ops/"): v.value for k, v in e.materialization.metadata.items()}
         for e in result.get_asset_materialization_events()
         if e.materialization.asset_key.path[-1] == "eval_report"
     )
@@ -75,7 +76,7 @@ def test_eval_report_is_judged_by_a_different_claude_model(tmp_path: Path) -> No
     assert (meta["ragas_judged_answers"], meta["ragas_judge_errors"]) == (1.0, 0.0)
     assert meta["ragas_id_context_recall"] == 1.0
     assert "faithfulness 1.000" in meta["summary"]
-    questions = {q["id"]: q for q in json.loads(Path(meta["report"]).read_text())["questions"]}
+    questions = {q["id"]: q for q in latest_report(settings.reports_dir, "ops").report["questions"]}
     assert questions["ops-1"]["ragas"]["faithfulness"] == 1.0
     assert "faithfulness" not in questions["ops-2"]["ragas"]
 

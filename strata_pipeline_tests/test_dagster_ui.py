@@ -175,8 +175,8 @@ def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
             # the eval report of that partition, with its headline figure
             page.goto(f"{url}/assets/eval_report?partition=plant")
             expect(page.get_by_text("eval_report").first).to_be_visible()
-            page.get_by_placeholder("Filter metadata keys").fill("recall_at_3")
-            row = page.get_by_role("row").filter(has=page.get_by_text("recall_at_3", exact=True))
+            page.get_by_placeholder("Filter metadata keys").fill("plant/recall_at_3")
+            row = page.get_by_role("row").filter(has=page.get_by_text("plant/recall_at_3", exact=True))
             expect(row.get_by_role("cell").last).to_have_text("1")  # the one golden question was found
             page.screenshot(path=shots / "4-eval-report.png")
         except BaseException:

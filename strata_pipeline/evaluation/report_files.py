@@ -14,9 +14,10 @@ from strata_pipeline.validation import check_source_set
 REPORTS_ROUTE = "/reports"
 
 
-def report_url(source_set: str) -> str:
-    """The API path that serves the latest full report of `source_set` (GET, JSON)."""
-    return f"{REPORTS_ROUTE}/{source_set}"
+def report_url(source_set: str, api_url: str = "") -> str:
+    """Where the query API serves the latest full report of `source_set` (GET, JSON): under `api_url`
+    when one is configured, else the path alone (to be read against wherever `strata serve` runs)."""
+    return f"{api_url.rstrip('/')}{REPORTS_ROUTE}/{source_set}"
 
 
 @dataclass(frozen=True)

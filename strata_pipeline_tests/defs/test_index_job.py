@@ -191,7 +191,7 @@ def test_eval_report_metadata_reads_headline_first_and_plots_per_source_set(stac
 
 def test_redaction_quality_is_one_unpartitioned_asset_with_every_figure(stack: Stack) -> None:
     defs = build_definitions(stack.settings)
-    result = defs.resolve_job_def("redaction_quality").execute_in_process(instance=stack.instance)
+    result = defs.resolve_job_def("measure_redaction").execute_in_process(instance=stack.instance)
     assert result.success
     meta = stack.materialization(result, "redaction_quality")
     assert next(iter(meta)) == "summary"

@@ -19,7 +19,7 @@ propose_rules_job = dg.define_asset_job(
 )
 
 redaction_quality_job = dg.define_asset_job(
-    "redaction_quality",
+    "measure_redaction",  # not the asset's own name: a job may not share its name with an op
     selection=dg.AssetSelection.assets("redaction_quality"),
     description="Score the configured redaction on the labelled PII and secret sets (the same for every source-set).",
 )

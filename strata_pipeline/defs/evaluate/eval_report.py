@@ -175,8 +175,9 @@ def eval_report(
         report,
         metadata=eval_metadata(
             context.partition_key,
+            report_url(context.partition_key, corpus.api_url),
             headline,
-            question_table(results, golden.k, more=report_url(context.partition_key)),
+            question_table(results, golden.k, more=report_url(context.partition_key, corpus.api_url)),
             trend_figures(context.partition_key, summary, golden.k, modes),
             fingerprint,
             {
@@ -192,6 +193,7 @@ def eval_report(
 
 def eval_metadata(
     source_set: str,
+    report_link: str,
     headline: str,
     per_question: str,
     trends: dict[str, float],
@@ -205,7 +207,7 @@ def eval_metadata(
     return {
         "summary": dg.MetadataValue.md(headline),
         "per_question": dg.MetadataValue.md(per_question),
-        "report": dg.MetadataValue.url(report_url(source_set)),  # served by the query API
+        "report": dg.MetadataValue.url(report_link),  # served by the query API
         **trends,
         "fingerprint": dg.MetadataValue.json(fingerprint),
         "index_version": fingerprint["index_version"],

@@ -154,6 +154,7 @@ def eval_report(
             complete=judge.complete if judge else None,
             embed_query=embedder.query_dense,
             cache=memo,
+            progress=throttled(context.log.info, "judged answers (ragas)", every=10, seconds=10),
         )
         reuse = {
             "eval_memo_hits": memo.hits,

@@ -60,8 +60,13 @@ def test_eval_report_is_judged_by_a_different_claude_model(tmp_path: Path) -> No
     settings = dataclasses.replace(make_settings(tmp_path / "home", tmp_path / "corpus"), golden_dir=golden)
     claude = ScriptedClaude(api_key="test-key", model="claude-sonnet-4-5", judge_model="claude-haiku-4-5")
     CALLS.clear()
-    result = run_partition(settings, dg.DagsterInstance.ephemeral(), "ops", overrides={"llm": claude})
+    instance = dg.DagsterInstance.ephemeral()
+    result = run_partition(settings, instance, "ops", overrides={"llm": claude})
     assert result.success
+    # the eval's progress is in the run's log: per question, then per judged answer
+    logged = [r.user_message for r in instance.all_logs(result.run_id) if r.step_key == "eval_report"]
+    assert "progress: evaluated golden questions 2/2" in "\n".join(logged)
+    assert "progress: judged answers (ragas) 1/1" in "\n".join(logged)
     meta = next(
         {k.removeprefix("ops/"): v.value for k, v in e.materialization.metadata.items()}
         for e in result.get_asset_materialization_events()

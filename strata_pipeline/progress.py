@@ -38,16 +38,17 @@ def throttled(
     clock: Callable[[], float] = time.monotonic,
 ) -> Progress:
     """A progress callback writing `progress_line`s through `write`, at most one per `every` items
-    unless `seconds` have passed since the last line; the first and the last item always write."""
+    unless `seconds` have passed since the last line; the first call and the last item always write."""
     started = clock()
-    last = {"at": started, "done": 0}
+    last = {"at": started, "done": 0, "lines": 0}
 
     def report(done: int, total: int) -> None:
         now = clock()
-        due = done == 1 or done >= total or done - last["done"] >= every or now - last["at"] >= seconds
+        first = last["lines"] == 0  # the first call writes, whatever it counts (a batch of 16, say)
+        due = first or done >= total or done - last["done"] >= every or now - last["at"] >= seconds
         if not due:
             return
-        last["at"], last["done"] = now, done
+        last["at"], last["done"], last["lines"] = now, done, last["lines"] + 1
         write(progress_line(label, done, total, now - started))
 
     return report

@@ -47,3 +47,11 @@ def test_small_runs_report_every_item_they_have_up_to_the_last(total: int) -> No
     for done in range(1, total + 1):
         report(done, total)
     assert lines[0].startswith(f"{PREFIX}x 1/{total}") and lines[-1].startswith(f"{PREFIX}x {total}/{total}")
+
+
+def test_batches_write_their_first_and_last_line_too() -> None:
+    lines: list[str] = []
+    report = throttled(lines.append, "embedded new chunk texts", every=64, seconds=1e9, clock=Clock())
+    for done in (16, 32, 48, 64, 80, 96, 112, 113):  # a batch of 16 at a time
+        report(done, 113)
+    assert [line.split()[5] for line in lines] == ["16/113", "80/113", "113/113"]

@@ -32,6 +32,7 @@ from serving.errors import StrictJSONRoute, validation_error_handler
 from serving.models import (
     AskRequest,
     ErrorResponse,
+    EvalReportResponse,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -39,6 +40,7 @@ from serving.models import (
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
+from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -76,7 +78,7 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
-        404: "No such source-set or document.",
+        404: "No such source-set, document or report.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
@@ -252,5 +254,25 @@ def create_app(
                 status_code=409, detail=f"{preview(doc_id)} {exc}; pass ?source_set= to choose."
             ) from exc
         return [AuditEntry(source_set=holder, **row) for row in rows]
+
+    @app.get(
+        REPORTS_ROUTE + "/{source_set}",
+        response_model=EvalReportResponse,
+        responses=_responses(404, 429),
+        tags=["reports"],
+    )
+    def eval_report(
+        source_set: Annotated[str, Path(max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN)],
+    ) -> EvalReportResponse:
+        """The latest full eval report of a source-set: every figure and every question, as JSON and markdown.
+        The eval_report asset's metadata links here."""
+        found = latest_report(settings.reports_dir, source_set)
+        if found is None:
+            raise HTTPException(
+                status_code=404, detail=f"No eval report for source-set {source_set!r}: materialise it first."
+            )
+        return EvalReportResponse(
+            source_set=found.source_set, version=found.version, report=found.report, markdown=found.markdown
+        )
 
     return app

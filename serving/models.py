@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -84,3 +84,12 @@ class HealthResponse(BaseModel):
 class ReadyResponse(BaseModel):
     status: Literal["ready"]
     source_sets: list[str]
+
+
+class EvalReportResponse(BaseModel):
+    """The latest full eval report of one source-set, as the eval_report asset wrote it."""
+
+    source_set: str
+    version: str = Field(description="The index version the report scored.")
+    report: dict[str, Any] = Field(description="fingerprint, k, summary (every figure) and questions (every result).")
+    markdown: str | None = Field(description="The same report as markdown: the headline and every question.")

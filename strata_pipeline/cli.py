@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import click
 
 from strata_pipeline.cli_keys import caller_named, keys
+from strata_pipeline.progress import PREFIX as PROGRESS_PREFIX
 from strata_pipeline.settings import (
     PROJECT_ROOT,
     Settings,
@@ -225,11 +226,13 @@ def _eval_line(result) -> str:
     for event in result.get_asset_materialization_events():
         mat = event.materialization
         if mat.asset_key.path[-1] == "eval_report":
-            md = {k: v.value for k, v in mat.metadata.items()}
+            prefix = f"{mat.partition}/"  # the trend figures are named per source-set
+            md = {k.removeprefix(prefix): v.value for k, v in mat.metadata.items() if k.startswith(prefix)}
             keys = [
                 k
                 for k in md
-                if k.startswith(("recall_at", "precision_at", "ndcg_at")) or k in ("mrr", "answer_accuracy")
+                if (k.startswith(("recall_at", "precision_at", "ndcg_at")) and not k.endswith("_dev"))
+                or k in ("mrr", "answer_accuracy")
             ]
             return "eval: " + ", ".join(f"{k}={md[k]:.3f}" for k in sorted(keys)) if keys else "eval: no golden set"
     return ""
@@ -267,6 +270,8 @@ class _ProgressPrinter:
         for record in records[self._seen :]:
             event = record.dagster_event
             if event is None:
+                if record.user_message.startswith(PROGRESS_PREFIX):  # long work inside a step
+                    click.echo(f"    {record.step_key}: {record.user_message.removeprefix(PROGRESS_PREFIX)}")
                 continue
             if event.event_type == DagsterEventType.STEP_SUCCESS:
                 click.echo(f"  ✓ {event.step_key}")

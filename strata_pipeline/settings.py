@@ -41,6 +41,8 @@ class Settings:
     rerank_model_path: str = ""
     rerank_floor: float | None = None
     rerank_candidates: int = 20
+    # Where the query API runs (`strata serve`): the CLI asks it, and eval reports link to it.
+    api_url: str = ""
 
     @property
     def assets_dir(self) -> Path:
@@ -104,6 +106,7 @@ def load_settings() -> Settings:
         rerank_model_path=_env("STRATA_RERANK_MODEL_PATH", ""),
         rerank_floor=_env_number("STRATA_RERANK_FLOOR", float),
         rerank_candidates=_env_count("STRATA_RERANK_CANDIDATES", 20),
+        api_url=_env("STRATA_API_URL", "").rstrip("/"),
     )
 
 

@@ -58,6 +58,10 @@ def test_materialize_registers_partitions_runs_on_the_project_instance_and_shows
     assert "[1/1] notes" in result.output
     assert "✓ published_index" in result.output and "check qdrant_collection_point_count: passed" in result.output
     assert "skipping folder 'Not A Slug'" in result.output
+    # progress inside the long steps: per file, per document, per batch of texts
+    assert "discovered_docs: extracted files 1/1" in result.output
+    assert "redacted_docs: redacted documents 1/1" in result.output
+    assert "embeddings: embedded new chunk texts 1/1" in result.output
     instance = dg.DagsterInstance.from_config(str(dagster_home))
     try:
         assert instance.get_dynamic_partitions("source_sets") == ["notes"]

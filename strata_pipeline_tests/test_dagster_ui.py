@@ -175,10 +175,19 @@ def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
             # the eval report of that partition, with its headline figure
             page.goto(f"{url}/assets/eval_report?partition=plant")
             expect(page.get_by_text("eval_report").first).to_be_visible()
-            page.get_by_placeholder("Filter metadata keys").fill("recall_at_3")
-            row = page.get_by_role("row").filter(has=page.get_by_text("recall_at_3", exact=True))
+            page.get_by_placeholder("Filter metadata keys").fill("plant/recall_at_3")
+            row = page.get_by_role("row").filter(has=page.get_by_text("plant/recall_at_3", exact=True))
             expect(row.get_by_role("cell").last).to_have_text("1")  # the one golden question was found
             page.screenshot(path=shots / "4-eval-report.png")
+
+            # the headline comes first, and each plot belongs to one source-set
+            page.get_by_placeholder("Filter metadata keys").fill("")
+            first = page.get_by_role("row").nth(1).get_by_role("cell").first
+            expect(first).to_have_text("summary")
+            page.screenshot(path=shots / "5-eval-headline.png", full_page=True)
+            page.get_by_role("button", name="Plots").click()
+            expect(page.get_by_text("plant/mrr", exact=True).first).to_be_visible()
+            page.screenshot(path=shots / "6-eval-plots.png", full_page=True)
         except BaseException:
             page.screenshot(path=shots / "failure.png")
             print(f"screenshots in {shots}; webserver log:\n{(tmp_path / 'webserver.log').read_text()[-4000:]}")

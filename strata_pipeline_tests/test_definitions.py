@@ -13,14 +13,14 @@ import dagster as dg
 import pytest
 from dagster._core.definitions.reconstruct import ReconstructableRepository
 
-from strata_pipeline.dagster_support.catalog import NIGHTLY, ON_DEMAND, PII_HANDLING
+from strata_pipeline.dagster_support.catalog import DRIVERS, ON_DEMAND, PII_HANDLING
 from strata_pipeline.settings import PROJECT_ROOT
 
 GROUPS = {
     "ingest": {"discovered_docs", "classified_docs", "redacted_docs", "rule_proposals"},
     "index": {"chunks", "embeddings", "qdrant_collection", "published_index"},
     "enrich": {"enriched_sidecar"},
-    "evaluate": {"eval_report"},
+    "evaluate": {"eval_report", "redaction_quality"},
 }
 CHECKS = {
     "redacted_docs": {"redacted_docs_no_secrets"},
@@ -71,7 +71,11 @@ def test_every_asset_has_an_owner_kinds_tags_a_code_version_and_a_driver(reposit
         versions.add(spec.code_version)
         assert spec.tags["strata/pii"] in PII_HANDLING, name
         assert spec.tags["strata/stage"], name
-        assert spec.automation_condition is not None or spec.tags["strata/driven_by"] in (NIGHTLY, ON_DEMAND), name
+        driver = spec.tags["strata/driven_by"]
+        assert spec.automation_condition is not None or driver in DRIVERS, name
+        if driver != ON_DEMAND:  # a schedule of that name launches a job that holds the asset
+            schedule = repository.get_schedule_def(driver)
+            assert key in repository.get_job(schedule.job_name).asset_layer.executable_asset_keys, name
     assert len(versions) == sum(len(assets) for assets in GROUPS.values())  # each covers its own module
 
 

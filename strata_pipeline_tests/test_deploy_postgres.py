@@ -93,7 +93,7 @@ def test_a_materialisation_on_the_production_instance_is_recorded_in_postgres(
             dg.AssetRecordsFilter(asset_key=dg.AssetKey("eval_report"), asset_partitions=["plant"]), limit=1
         ).records
         assert records[0].run_id == run_id
-        assert records[0].asset_materialization.metadata["recall_at_3"].value == 1.0
+        assert records[0].asset_materialization.metadata["plant/recall_at_3"].value == 1.0
     finally:
         reader.dispose()
     assert not list(dagster_home.glob("**/*.db"))  # nothing fell back to SQLite

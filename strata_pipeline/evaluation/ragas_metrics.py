@@ -43,6 +43,7 @@ from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.results import QuestionResult
 from strata_pipeline.incremental.cache import DocumentCache, cache_key
 from strata_pipeline.incremental.digests import digest_of, library_versions, source_digest
+from strata_pipeline.progress import Progress
 
 # ragas otherwise sends usage telemetry; the pipeline runs offline.
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
@@ -221,15 +222,22 @@ class JudgeOutcome:
 
 
 def judged_scores(
-    inputs: Sequence[RagasInput], complete: Complete, embed_query: EmbedQuery, concurrency: int = 8
+    inputs: Sequence[RagasInput],
+    complete: Complete,
+    embed_query: EmbedQuery,
+    concurrency: int = 8,
+    progress: Progress | None = None,
 ) -> JudgeOutcome:
-    """Faithfulness and answer relevancy of every given answer, `concurrency` questions at a time."""
+    """Faithfulness and answer relevancy of every given answer, `concurrency` questions at a time;
+    `progress(done, total)` as each answer's judgement finishes."""
     from ragas.metrics.collections import AnswerRelevancy, Faithfulness
 
     llm = judge_llm(complete)
     faithfulness = Faithfulness(llm=llm)
     relevancy = AnswerRelevancy(llm=llm, embeddings=query_embeddings(embed_query))
     outcome = JudgeOutcome(scores={}, errors=[])
+    judged = [item for item in inputs if item.response and not item.abstained]
+    finished = 0
 
     async def judge(item: RagasInput, gate: asyncio.Semaphore) -> None:
         response = item.response or ""  # only answered questions are judged
@@ -247,10 +255,14 @@ def judged_scores(
                     continue
                 if value is not None:
                     outcome.scores.setdefault(item.id, {})[name] = value
+        nonlocal finished
+        finished += 1
+        if progress is not None:
+            progress(finished, len(judged))
 
     async def judge_all() -> None:
         gate = asyncio.Semaphore(concurrency)
-        await asyncio.gather(*(judge(item, gate) for item in inputs if item.response and not item.abstained))
+        await asyncio.gather(*(judge(item, gate) for item in judged))
 
     asyncio.run(judge_all())
     return outcome
@@ -268,11 +280,13 @@ def score_ragas(
     embed_query: EmbedQuery | None = None,
     concurrency: int = 8,
     cache: DocumentCache | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, float]:
     """Score every question, store its values in `result.ragas`, and return the summary keys:
     `ragas_<metric>` means over the questions each metric applies to, plus, when judged,
     `ragas_judged_answers` and `ragas_judge_errors`. Judged only when `complete` is given (judged
-    scores are never cached); `cache` keeps the offline ones (see offline_scores)."""
+    scores are never cached); `cache` keeps the offline ones (see offline_scores). `progress` follows
+    the judged answers."""
     inputs = build_inputs(golden, results, known_docs)
     per_question = offline_scores(inputs, cache)
     metrics = list(OFFLINE_METRICS)
@@ -280,7 +294,7 @@ def score_ragas(
     if complete is not None:
         if embed_query is None:
             raise ValueError("Answer relevancy needs an embedder next to the judge.")
-        outcome = judged_scores(inputs, complete, embed_query, concurrency)
+        outcome = judged_scores(inputs, complete, embed_query, concurrency, progress)
         for qid, judged in outcome.scores.items():
             per_question[qid] |= judged
         metrics += JUDGED_METRICS

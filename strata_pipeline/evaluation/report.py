@@ -14,6 +14,7 @@ from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
 from strata_pipeline.evaluation.results import AnswerCheck, AnswerFn, QuestionResult
+from strata_pipeline.progress import Progress
 
 CUTOFFS = (1, 5, 10)
 MAX_CUTOFF = max(CUTOFFS)
@@ -76,9 +77,12 @@ def evaluate(
     known_docs: set[str],
     answer: AnswerFn | None = None,
     candidate_chunks: int = 50,
+    progress: Progress | None = None,
 ) -> list[QuestionResult]:
+    """Every golden question searched in every mode and, with `answer`, answered and checked;
+    `progress(done, total)` after each question."""
     results = []
-    for q in golden.questions:
+    for number, q in enumerate(golden.questions, start=1):
         rankings = {mode: dedupe_docs(docs) for mode, docs in search(q.question, candidate_chunks).items()}
         n_relevant = total_relevant(q, known_docs)
         scored = not q.unanswerable and n_relevant > 0
@@ -89,6 +93,10 @@ def evaluate(
             unanswerable=q.unanswerable,
             part=q.part,
             ranked_docs={mode: docs[:MAX_CUTOFF] for mode, docs in rankings.items()},
+            first_relevant={
+                mode: next((rank for rank, doc in enumerate(docs, start=1) if q.is_relevant(doc)), None)
+                for mode, docs in rankings.items()
+            },
             scores={mode: question_scores(docs, q, n_relevant, golden.k) for mode, docs in rankings.items()}
             if scored
             else {},
@@ -106,6 +114,8 @@ def evaluate(
                     _norm(s) in _norm(check.text) for s in q.expected_answer_contains
                 )
         results.append(result)
+        if progress is not None:
+            progress(number, len(golden.questions))
     return results
 
 
@@ -175,59 +185,67 @@ def summarise_parts(results: list[QuestionResult], k: int, modes: Sequence[str])
 
 
 def summary_markdown(summary: dict[str, float], modes: Sequence[str]) -> str:
-    metrics = ["recall_at_1", "recall_at_5", "recall_at_10", "precision_at_5", "mrr_at_10", "ndcg_at_10"]
+    """The headline for analysts: the per-mode table (test, dev in brackets), then one paragraph per
+    figure group (answers, redaction, injection defence, ragas), each only when present."""
+    sections = (_mode_table(summary, modes), _answer_line(summary), _privacy_line(summary), _injection_line(summary))
+    return "\n\n".join(section for section in (*sections, ragas_markdown(summary)) if section)
+
+
+HEADLINE_METRICS = ("recall_at_1", "recall_at_5", "recall_at_10", "precision_at_5", "mrr_at_10", "ndcg_at_10")
+
+
+def _mode_table(summary: dict[str, float], modes: Sequence[str]) -> str:
     has_dev = "dev_test_gap" in summary
     lines = []
     if has_dev:
-        lines.append(
+        lines += [
             f"Test part ({summary['test_questions']:.0f} questions), dev part "
-            f"({summary['dev_questions']:.0f}) in brackets: ranking is tuned on dev only.\n"
-        )
-    lines += ["| mode | " + " | ".join(metrics) + " |", "|---" * (len(metrics) + 1) + "|"]
+            f"({summary['dev_questions']:.0f}) in brackets: ranking is tuned on dev only.",
+            "",
+        ]
+    lines += ["| mode | " + " | ".join(HEADLINE_METRICS) + " |", "|---" * (len(HEADLINE_METRICS) + 1) + "|"]
     for mode in modes:
-        row = (_with_dev(summary, f"{mode_key(mode)}_{m}") for m in metrics)
+        row = (_with_dev(summary, f"{mode_key(mode)}_{m}") for m in HEADLINE_METRICS)
         lines.append(f"| {mode} | " + " | ".join(row) + " |")
     if has_dev and summary["dev_test_gap"] > GAP_LIMIT:
-        lines.append(
-            f"\n**Dev and test differ by {summary['dev_test_gap']:.3f}** (more than {GAP_LIMIT}): "
-            "the ranking's tuning may not hold on questions it was not tuned on."
-        )
-    lines.append(
-        f"\nanswers: accuracy {_with_dev(summary, 'answer_accuracy')}, "
+        lines += [
+            "",
+            f"**Dev and test differ by {summary['dev_test_gap']:.3f}** (more than {GAP_LIMIT}): "
+            "the ranking's tuning may not hold on questions it was not tuned on.",
+        ]
+    return "\n".join(lines)
+
+
+def _answer_line(summary: dict[str, float]) -> str:
+    return (
+        f"answers: accuracy {_with_dev(summary, 'answer_accuracy')}, "
         f"abstention {_with_dev(summary, 'abstention_accuracy')}, "
         f"citation validity {_with_dev(summary, 'citation_validity')}"
     )
-    if "injection/attack_success_rate" in summary:
-        lines.append(
-            f"injection (red-team test set): attack success {summary['injection/attack_success_rate']:.1%}, "
-            f"poisoned flagged {summary['injection/detection_rate']:.1%}, "
-            f"clean flagged {summary['injection/clean_flagged_rate']:.1%}"
-        )
-    if "pii_recall" in summary:
-        lines.append(
-            f"redaction (labelled test sets; dev in brackets): PII recall {summary['pii_recall']:.3f} "
-            f"({summary.get('pii_recall_dev', float('nan')):.3f}), precision {summary['pii_precision']:.3f} "
-            f"({summary.get('pii_precision_dev', float('nan')):.3f}); "
-            f"secret recall {summary['secret_recall']:.3f}, clean documents flagged {summary['clean_flagged_rate']:.3f}"
-        )
-    if ragas := ragas_markdown(summary):
-        lines.append(ragas)
-    return "\n".join(lines)
+
+
+def _privacy_line(summary: dict[str, float]) -> str | None:
+    if "pii_recall" not in summary:
+        return None
+    return (
+        f"redaction (labelled test sets; dev in brackets; details in the redaction_quality asset): "
+        f"PII recall {summary['pii_recall']:.3f} ({summary.get('pii_recall_dev', float('nan')):.3f}), "
+        f"precision {summary['pii_precision']:.3f} ({summary.get('pii_precision_dev', float('nan')):.3f}); "
+        f"secret recall {summary['secret_recall']:.3f}, clean documents flagged {summary['clean_flagged_rate']:.3f}"
+    )
+
+
+def _injection_line(summary: dict[str, float]) -> str | None:
+    """Injection-defence figures (`injection/...` keys), when the eval measured them."""
+    if "injection/attack_success_rate" not in summary:
+        return None
+    return (
+        f"injection (red-team test set; per family and encoder in the full report): attack success "
+        f"{summary['injection/attack_success_rate']:.1%}, poisoned flagged {summary['injection/detection_rate']:.1%}, "
+        f"clean flagged {summary['injection/clean_flagged_rate']:.1%}"
+    )
 
 
 def _with_dev(summary: dict[str, float], key: str) -> str:
     value = f"{summary.get(key, 0.0):.3f}"
     return f"{value} ({summary[key + DEV_SUFFIX]:.3f})" if key + DEV_SUFFIX in summary else value
-
-
-def markdown_table(results: list[QuestionResult], mode: str = "hybrid", max_rows: int = 40) -> str:
-    lines = ["| id | part | category | recall@5 | RR@10 | answer | top docs |", "|---|---|---|---|---|---|---|"]
-    for r in results[:max_rows]:
-        answer = "–" if r.answer_ok is None else ("ok" if r.answer_ok else "miss")
-        recall = "n/a" if mode not in r.scores else f"{r.scores[mode]['recall_at_5']:.2f}"
-        rr = "n/a" if mode not in r.scores else f"{r.scores[mode]['mrr_at_10']:.2f}"
-        top = ", ".join(r.ranked_docs.get(mode, [])[:3])
-        lines.append(f"| {r.id} | {r.part} | {r.category} | {recall} | {rr} | {answer} | {top} |")
-    if len(results) > max_rows:
-        lines.append(f"| … | | {len(results) - max_rows} more in the linked report | | | | |")
-    return "\n".join(lines)

@@ -39,3 +39,5 @@ class QuestionResult:
     ragas: dict[str, float] = field(default_factory=dict)  # per-question ragas scores (ragas_metrics.py)
     extra: dict = field(default_factory=dict)
     part: str = "test"  # the golden question's part: "dev" or "test"
+    # mode -> 1-based rank of the first relevant document among the candidates (None: none found)
+    first_relevant: dict[str, int | None] = field(default_factory=dict)

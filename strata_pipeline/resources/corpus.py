@@ -24,6 +24,7 @@ class CorpusResource(dg.ConfigurableResource):
     max_zip_expansion: int = 200 * 1024 * 1024
     extract_timeout_s: float = 60.0
     extract_workers: int = 2
+    api_url: str = ""  # STRATA_API_URL: the query API, which serves the full eval reports the assets link to
 
     def source_dir(self, source_set: str) -> Path:
         return Path(self.root) / source_set

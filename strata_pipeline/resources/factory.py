@@ -31,6 +31,7 @@ def build_resources(settings: Settings) -> dict[str, Any]:
             rules_dir=str(settings.rules_dir),
             golden_dir=str(settings.golden_dir),
             plugins_dir=settings.plugins_dir,
+            api_url=settings.api_url,
         ),
         "embedder": EmbedderResource(**asdict(components.embedder(settings))),
         "qdrant": QdrantResource(**asdict(components.index_storage(settings))),

@@ -77,7 +77,7 @@ def test_unchanged_is_skipped_and_one_edited_file_is_all_that_is_recomputed(tmp_
         indexed = latest(instance, "qdrant_collection")
         assert (indexed["documents_recomputed"], indexed["documents_reused"], indexed["upserted"]) == (1, 3, 1)
         evaluated = latest(instance, "eval_report")
-        assert evaluated["recall_at_3"] == 1.0 and evaluated["eval_memo_hits"] > 0
+        assert evaluated["plant/recall_at_3"] == 1.0 and evaluated["plant/eval_memo_hits"] > 0
         third = current_version(home / "index", "plant")
         assert third.fingerprint != first.fingerprint
         assert f"up to date (version {third.version})" in materialize()

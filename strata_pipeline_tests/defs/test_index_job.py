@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from pathlib import Path
 
 import polars as pl
 import yaml
 
+from strata_pipeline.definitions import build_definitions
+from strata_pipeline.evaluation.report_files import latest_report
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline_tests.conftest import BROKEN_FILES, Stack
 
@@ -144,23 +144,59 @@ def test_sidecar_holds_every_document_and_the_spreadsheet_facts(stack: Stack) ->
         db.close()
 
 
+def full_report(stack: Stack, partition: str) -> dict:
+    stored = latest_report(stack.settings.reports_dir, partition)
+    assert stored is not None and stored.version == current_version(stack.settings.index_dir, partition).version
+    return stored.report
+
+
 def test_eval_report_scores_the_golden_set_with_stable_numeric_keys(stack: Stack) -> None:
     for partition in ("handbook", "products"):
         meta = stack.materialization(stack.results[partition], "eval_report")
+        summary = full_report(stack, partition)["summary"]
         golden = yaml.safe_load((stack.settings.golden_dir / f"{partition}.yaml").read_text())
         parts = [q["part"] for q in golden["questions"]]
-        assert meta["test_questions"] == meta["questions"] == parts.count("test")  # the headline is the test part
-        assert meta["dev_questions"] == parts.count("dev") and {"recall_at_5_dev", "mrr_dev"} <= set(meta)
+        assert summary["test_questions"] == summary["questions"] == parts.count("test")  # the headline: test part
+        assert summary["dev_questions"] == parts.count("dev")
+        assert {f"{partition}/recall_at_5_dev", f"{partition}/mrr_dev"} <= set(meta)
         for key in ("recall_at_5", "precision_at_5", "mrr", "ndcg_at_5", "answer_accuracy"):
-            assert isinstance(meta[key], float) and 0.0 <= meta[key] <= 1.0
+            assert isinstance(meta[f"{partition}/{key}"], float) and 0.0 <= meta[f"{partition}/{key}"] <= 1.0
+            assert meta[f"{partition}/{key}"] == summary[key]
         # The sample golden sets are built to be found: retrieval must stay near perfect.
-        assert meta["recall_at_5"] >= 0.9 and meta["mrr"] >= 0.85
-        assert meta["model"] == stack.settings.embed_model and meta["points"] > 0
-        assert "| id | part |" in meta["per_question"]
+        assert meta[f"{partition}/recall_at_5"] >= 0.9 and meta[f"{partition}/mrr"] >= 0.85
+        assert meta["model"] == stack.settings.embed_model and meta["fingerprint"]["points"] > 0
 
 
-def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> None:
-    meta = stack.materialization(stack.results["handbook"], "eval_report")
+def test_eval_report_metadata_reads_headline_first_and_plots_per_source_set(stack: Stack) -> None:
+    for partition in ("handbook", "products"):
+        meta = stack.materialization(stack.results[partition], "eval_report")
+        assert list(meta)[:3] == ["summary", "per_question", "report"]  # the UI lists keys in this order
+        assert meta["summary"].startswith("Test part (") and "\n\nanswers: accuracy" in meta["summary"]
+        numeric = [k for k, v in meta.items() if isinstance(v, int | float) and not isinstance(v, bool)]
+        # every plotted key belongs to this source-set alone, and there are few of them
+        assert numeric and all(k.startswith(f"{partition}/") for k in numeric), numeric
+        assert len(numeric) <= 30
+        assert not any(k.startswith(("pii_", f"{partition}/pii_")) for k in meta)  # constants: redaction_quality
+        golden = yaml.safe_load((stack.settings.golden_dir / f"{partition}.yaml").read_text())
+        table = meta["per_question"]
+        assert len(table) <= 8_000
+        for question in golden["questions"]:  # every question fits: text, category, rank, verdict
+            row = next(line for line in table.split("\n") if line.startswith(f"| {question['id']} |"))
+            cells = [c.strip() for c in row.strip("|").split(" | ")]
+            assert cells[2] == question.get("category", "general")
+            assert " ".join(question["question"].split()).startswith(cells[3].rstrip("…"))
+            assert cells[4] in ("n/a", "–") or cells[4].isdigit()
+            assert cells[5] in ("pass", "fail")
+    handbook = stack.materialization(stack.results["handbook"], "eval_report")
+    assert "redaction (labelled test sets" in handbook["summary"]  # the headline still names the figures
+
+
+def test_redaction_quality_is_one_unpartitioned_asset_with_every_figure(stack: Stack) -> None:
+    defs = build_definitions(stack.settings)
+    result = defs.resolve_job_def("measure_redaction").execute_in_process(instance=stack.instance)
+    assert result.success
+    meta = stack.materialization(result, "redaction_quality")
+    assert next(iter(meta)) == "summary"
     # Headline: the test parts of the labelled sets nobody here generated (presidio-evaluator, hand-written).
     assert meta["pii_planted"] >= 2000 and meta["pii_planted_dev"] >= 2000
     assert meta["secret_planted"] >= 100 and meta["clean_docs"] >= 100
@@ -175,22 +211,24 @@ def test_eval_report_carries_pii_and_secret_detection_figures(stack: Stack) -> N
         assert 0.0 < meta[f"pii_{name}_recall"] <= 1.0 and 0.0 < meta[f"pii_{name}_recall_dev"] <= 1.0
     assert 0.0 <= meta["pii_dev_test_gap"] <= 1.0
     assert 0.0 < meta["pii_regression_recall"] <= 1.0  # the project's own Faker corpus, kept as a regression set
-    assert "redaction (labelled test sets" in meta["summary"]
-    assert "| set: presidio |" in meta["privacy"] and "| PERSON |" in meta["privacy"]
+    assert "| set: presidio |" in meta["summary"] and "| PERSON |" in meta["summary"]
+    # the eval reports name the same figures in their headline
+    assert full_report(stack, "handbook")["summary"]["pii_recall"] == meta["pii_recall"]
 
 
 def test_eval_report_carries_ragas_metrics_and_per_question_scores(stack: Stack) -> None:
     for partition in ("handbook", "products"):
         meta = stack.materialization(stack.results[partition], "eval_report")
         for key in ("ragas_id_context_precision", "ragas_id_context_recall", "ragas_string_similarity"):
-            assert isinstance(meta[key], float) and 0.0 <= meta[key] <= 1.0, key
+            value = meta[f"{partition}/{key}"]
+            assert isinstance(value, float) and 0.0 <= value <= 1.0, key
         # The passages the answers were read from come from the right documents.
-        assert meta["ragas_id_context_recall"] >= 0.8
+        assert meta[f"{partition}/ragas_id_context_recall"] >= 0.8
         # No Anthropic key in the tests: nothing is judged, and no judged figure is made up.
-        assert "ragas_faithfulness" not in meta and "ragas_answer_relevancy" not in meta
+        assert not any("faithfulness" in key or "answer_relevancy" in key for key in meta)
         assert meta["ragas_judge"] == "not configured"
         assert "ragas: ID context precision" in meta["summary"] and "not configured" in meta["summary"]
-        report = json.loads(Path(meta["report"]).read_text())
+        report = full_report(stack, partition)
         scored = [q for q in report["questions"] if not q["unanswerable"]]
         assert scored and all(0.0 <= q["ragas"]["id_context_recall"] <= 1.0 for q in scored)
         assert all(q["ragas"] == {} for q in report["questions"] if q["unanswerable"])

@@ -11,7 +11,6 @@ from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet, load_go
 from strata_pipeline.evaluation.report import (
     AnswerCheck,
     evaluate,
-    markdown_table,
     summarise,
     summarise_parts,
     summary_markdown,
@@ -200,20 +199,19 @@ def test_summarise_of_nothing_is_all_zero() -> None:
     assert summary["recall_at_5"] == summary["mrr"] == summary["questions"] == 0.0
 
 
-def test_summary_markdown_and_table() -> None:
+def test_summary_markdown_is_a_table_then_one_paragraph_per_figure_group() -> None:
     results = evaluate(GOLDEN, search, KNOWN, answer=lambda q: ANSWERS[q])
     summary = summarise(results, GOLDEN.k, MODES)
     lines = summary_markdown(summary, MODES).split("\n")
     assert lines[0] == "| mode | recall_at_1 | recall_at_5 | recall_at_10 | precision_at_5 | mrr_at_10 | ndcg_at_10 |"
     assert lines[3].startswith("| hybrid | 0.333 | 0.667 | 0.667 |")
-    assert markdown_table(results).split("\n")[2:] == [
-        "| q1 | test | leave | 1.00 | 1.00 | ok | hr/leave.md, hr/faq.txt, it/vpn.md |",
-        "| q2 | test | travel | 1.00 | 0.50 | miss | it/vpn.md, travel/b.md, hr/leave.md |",
-        "| q3 | test | trap | n/a | n/a | ok | hr/faq.txt |",
-        "| q4 | test | misc | 0.00 | 0.00 | miss |  |",
-    ]
-    short = markdown_table(evaluate(GOLDEN, search, KNOWN), max_rows=2).split("\n")
-    assert short[-1] == "| … | | 2 more in the linked report | | | | |" and len(short) == 5
+    # a blank line before each paragraph, so markdown does not merge them into one
+    assert lines[4:] == ["", "answers: accuracy 0.500, abstention 1.000, citation validity 0.500"]
+    figures = summary | {"pii_recall": 0.9, "pii_precision": 0.95, "secret_recall": 1.0, "clean_flagged_rate": 0.0}
+    figures |= {"injection/attack_success_rate": 0.25}
+    paragraphs = summary_markdown(figures, MODES).split("\n\n")
+    assert [p.split(" ")[0] for p in paragraphs[1:]] == ["answers:", "redaction", "injection"]
+    assert paragraphs[3] == "injection defence: attack_success_rate 0.250"
 
 
 def _split(dev_ids: set[str]) -> GoldenSet:

@@ -34,7 +34,15 @@ CONFIG = {
     "phases": {"stateful": {"enabled": False}},  # no links between operations to follow
     "cache": {"enabled": False},  # the same requests every run, and no .schemathesis/ folder left behind
 }
-OPERATIONS = {"POST /search", "POST /ask", "GET /audit/{doc_id}", "GET /health", "GET /ready", "GET /metrics"}
+OPERATIONS = {
+    "POST /search",
+    "POST /ask",
+    "GET /audit/{doc_id}",
+    "GET /reports/{source_set}",
+    "GET /health",
+    "GET /ready",
+    "GET /metrics",
+}
 
 
 def test_schemathesis_finds_no_server_error_and_no_schema_violation(stack: Stack) -> None:

@@ -1,6 +1,7 @@
 import dagster as dg
 
-from strata_pipeline.defs.automation.jobs import index_job
+from strata_pipeline.dagster_support.catalog import NIGHTLY_REDACTION
+from strata_pipeline.defs.automation.jobs import index_job, redaction_quality_job
 from strata_pipeline.freshness import freshness
 from strata_pipeline.partitions import SOURCE_SETS
 from strata_pipeline.resources import (
@@ -10,6 +11,16 @@ from strata_pipeline.resources import (
     PiiResource,
     QdrantResource,
     RerankerResource,
+)
+
+# Before the re-index, so the eval reports of the night sit beside this night's redaction figures. Cheap
+# when nothing changed: the figures are cached under a key of the detector code, config and labelled sets.
+nightly_redaction_quality = dg.ScheduleDefinition(
+    name=NIGHTLY_REDACTION,
+    job=redaction_quality_job,
+    cron_schedule="30 1 * * *",
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="At 01:30, score the configured redaction on the labelled PII and secret sets.",
 )
 
 

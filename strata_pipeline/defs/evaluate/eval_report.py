@@ -1,8 +1,8 @@
-import json
 import time
 from contextlib import ExitStack, closing
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import dagster as dg
 
@@ -15,21 +15,21 @@ from strata_pipeline.evaluation.access import leak_probe
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.injection import injection_figures
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
-from strata_pipeline.evaluation.pii_sets import SETS
-from strata_pipeline.evaluation.privacy import privacy_markdown
+from strata_pipeline.evaluation.presentation import per_partition, question_table, trend_figures
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
     answer_check,
     evaluate,
-    markdown_table,
     summarise_parts,
     summary_markdown,
     unknown_labels,
 )
+from strata_pipeline.evaluation.report_files import report_url, write_report
 from strata_pipeline.evaluation.results import AnswerCheck
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
+from strata_pipeline.progress import throttled
 from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.resources import (
     AnthropicResource,
@@ -56,6 +56,7 @@ from strata_pipeline.resources import (
         "answering",
         "retrieval",
         "query_engine.py",
+        "progress.py",
         "redaction/guard.py",
         "enrichment/sidecar.py",
         "injection",
@@ -77,9 +78,10 @@ def eval_report(
 
     Dense, sparse and hybrid retrieval, and hybrid+rerank when a reranker is configured, side by side,
     overall and per category, through the same QueryEngine the API uses, before the version is
-    published (the headline figures stay plain hybrid: they judge the index); plus PII and secret detection
-    figures of the configured redaction on the labelled synthetic corpora. Numeric metadata keys are stable,
-    so the UI plots them across materialisations; the full per-question table is a linked file. ragas
+    published (the headline figures stay plain hybrid: they judge the index); the headline also names the
+    redaction figures, which the unpartitioned `redaction_quality` asset reports in full. Numeric metadata
+    keys are stable and named `<source_set>/...`, so the UI plots each source-set's trend on its own; the
+    full report (every figure, every question) is served by the API at `/reports/<source_set>`. ragas
     metrics (evaluation/ragas_metrics.py) come on top: ID-based context precision/recall and string
     similarity always; faithfulness and answer relevancy, judged by a second Claude model, with a key.
 
@@ -105,7 +107,15 @@ def eval_report(
         fingerprint["golden_digest"] = golden.digest
     if golden is None or not golden.questions:
         context.log.warning(f"No golden set at {corpus.golden_dir}/{context.partition_key}.yaml: nothing to score.")
-        return dg.Output({"fingerprint": fingerprint, "summary": {}}, metadata={**fingerprint, "golden_set": "missing"})
+        return dg.Output(
+            {"fingerprint": fingerprint, "summary": {}},
+            metadata={
+                "golden_set": "missing",
+                "fingerprint": dg.MetadataValue.json(fingerprint),
+                "index_version": fingerprint["index_version"],
+                "model": fingerprint["model"],
+            },
+        )
 
     with closing(sidecar.connect(version.sidecar_path)) as db:
         known_docs = indexed_doc_ids(db)
@@ -138,7 +148,8 @@ def eval_report(
         def answer(question: str) -> AnswerCheck:
             return answer_check(engine, question, golden.k)
 
-        results = evaluate(golden, search=search, known_docs=known_docs, answer=answer)
+        progress = throttled(context.log.info, "evaluated golden questions", every=10, seconds=10)
+        results = evaluate(golden, search=search, known_docs=known_docs, answer=answer, progress=progress)
         ragas = score_ragas(
             golden,
             results,
@@ -146,6 +157,7 @@ def eval_report(
             complete=judge.complete if judge else None,
             embed_query=embedder.query_dense,
             cache=memo,
+            progress=throttled(context.log.info, "judged answers (ragas)", every=10, seconds=10),
         )
         reuse = {
             "eval_memo_hits": memo.hits,
@@ -153,33 +165,61 @@ def eval_report(
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
-    privacy = pii.privacy_figures(corpus.golden_dir)
+    privacy = pii.privacy_figures(corpus.golden_dir)  # cached; the redaction_quality asset reports it in full
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy | injection_figures(Path(corpus.golden_dir))
+    summary |= access  # access/cross_group_leaks: must be 0
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
-    report_dir = Path(corpus.reports_dir) / context.partition_key
-    report_dir.mkdir(parents=True, exist_ok=True)
-    report_path = report_dir / f"{version.version}.json"
-    report_path.write_text(json.dumps(report, indent=2), encoding="utf-8")
-    (report_dir / f"{version.version}.md").write_text(
-        summary_markdown(summary, modes) + "\n\n" + markdown_table(results, max_rows=10_000), encoding="utf-8"
+    headline = summary_markdown(summary, modes)
+    write_report(
+        Path(corpus.reports_dir),
+        context.partition_key,
+        version.version,
+        report,
+        headline + "\n\n" + question_table(results, golden.k, max_chars=None),
     )
     return dg.Output(
         report,
-        metadata={
-            **summary,
-            **fingerprint,
-            **reuse,
-            **access,  # access/cross_group_leaks: must be 0
-            "seconds": round(time.perf_counter() - started, 2),
-            "answerer": "llm" if llm.enabled else "extractive",
-            "reranker": reranker_name,
-            "ragas_judge": judge.model if judge else "not configured",
-            "summary": dg.MetadataValue.md(summary_markdown(summary, modes)),
-            "report": dg.MetadataValue.path(str(report_path)),
-            "per_question": dg.MetadataValue.md(markdown_table(results, max_rows=25)),
-            "privacy": dg.MetadataValue.md(privacy_markdown(privacy, SETS)),
-        },
+        metadata=eval_metadata(
+            context.partition_key,
+            report_url(context.partition_key, corpus.api_url),
+            headline,
+            question_table(results, golden.k, more=report_url(context.partition_key, corpus.api_url)),
+            trend_figures(context.partition_key, summary, golden.k, modes),
+            fingerprint,
+            {
+                **reuse,
+                "seconds": round(time.perf_counter() - started, 2),
+                "answerer": "llm" if llm.enabled else "extractive",
+                "reranker": reranker_name,
+                "ragas_judge": judge.model if judge else "not configured",
+            },
+        ),
     )
+
+
+def eval_metadata(
+    source_set: str,
+    report_link: str,
+    headline: str,
+    per_question: str,
+    trends: dict[str, float],
+    fingerprint: dict,
+    run_facts: dict,
+) -> dict[str, Any]:
+    """The report's metadata in reading order (the UI lists keys as given): the headline, the
+    question table, the link to the full report, then the per-source-set trend figures
+    (evaluation/presentation.py says why each carries the source-set), the index fingerprint and how
+    the run went. Every numeric key is `<source_set>/...`, so no plot mixes source-sets."""
+    return {
+        "summary": dg.MetadataValue.md(headline),
+        "per_question": dg.MetadataValue.md(per_question),
+        "report": dg.MetadataValue.url(report_link),  # served by the query API
+        **trends,
+        "fingerprint": dg.MetadataValue.json(fingerprint),
+        "index_version": fingerprint["index_version"],
+        "model": fingerprint["model"],
+        **per_partition(source_set, run_facts),
+    }
 
 
 class RegressionSettings(dg.Config):
@@ -203,6 +243,7 @@ def eval_report_no_regression(
         baseline.write(summary, eval_report["fingerprint"])
     return dg.AssetCheckResult(
         passed=verdict.passed,
-        metadata={**verdict.metadata, "tolerance": config.tolerance},
+        # per source-set numeric keys: the check's plots, like the asset's, never mix source-sets
+        metadata=per_partition(context.partition_key, {**verdict.metadata, "tolerance": config.tolerance}),
         description=verdict.explanation,
     )

@@ -7,6 +7,7 @@ from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.embedding.embed import embed_chunks
 from strata_pipeline.partitions import source_sets
+from strata_pipeline.progress import throttled
 from strata_pipeline.resources import EmbedderResource
 
 
@@ -26,9 +27,8 @@ def embeddings(
     started = time.perf_counter()
     cache = embedder.vector_cache()
 
-    def progress(done: int, total: int) -> None:
-        context.log.info(f"embedded {done}/{total} new chunk texts")
-
+    # per batch (batch_size texts), a line at most every 20 batches or 10 seconds
+    progress = throttled(context.log.info, "embedded new chunk texts", every=20 * embedder.batch_size, seconds=10)
     try:
         frame, embedded_now = embed_chunks(
             chunks, embedder.model, embedder.embed_dense, embedder.embed_sparse, cache, embedder.batch_size, progress

@@ -20,6 +20,7 @@ from strata_pipeline.indexing.versions import (
     write_manifest,
 )
 from strata_pipeline.partitions import source_sets
+from strata_pipeline.progress import throttled
 from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
 from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderResource, PiiResource, QdrantResource
 
@@ -62,9 +63,7 @@ def qdrant_collection(
     collection = qdrant.collection_for(source_set, name)
     dim = len(embeddings["dense"][0]) if embeddings.height else embedder.dim
     with qdrant.writer(folder, previous, collection, dim) as (store, seeded):
-        stats = sync_points(
-            store, embeddings, progress=lambda done, total: context.log.info(f"upserted {done}/{total} points")
-        )
+        stats = sync_points(store, embeddings, progress=throttled(context.log.info, "upserted points", every=2000))
         points = store.count()
         stored_dim = store.dim()
     version = IndexVersion(

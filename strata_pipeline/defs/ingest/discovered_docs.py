@@ -14,6 +14,7 @@ from strata_pipeline.incremental.digests import digest_of, extraction_digest
 from strata_pipeline.incremental.fingerprint import Fingerprint, files_digest
 from strata_pipeline.maintenance import removed_doc_ids
 from strata_pipeline.partitions import source_sets
+from strata_pipeline.progress import throttled
 from strata_pipeline.resources import (
     AnthropicResource,
     CacheResource,
@@ -61,10 +62,7 @@ def discovered_docs(
     resources = {"corpus": corpus, "embedder": embedder, "pii": pii, "qdrant": qdrant, "llm": llm, "reranker": reranker}
     parts = input_parts(resources, source_set, run_chunking(context)) | {"stat": listing_digest(corpus, source_set)}
 
-    def progress(done: int, total: int) -> None:
-        if done % 500 == 0 or done == total:
-            context.log.info(f"read {done}/{total} files")
-
+    progress = throttled(context.log.info, "extracted files", every=200)
     adapter = corpus.get_adapter(load_rules(Path(corpus.rules_dir), source_set).adapter)
     removed = frozenset(removed_doc_ids(corpus.home_path, source_set))
     with cache.open("extraction") as extractions:

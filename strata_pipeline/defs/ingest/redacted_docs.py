@@ -6,10 +6,11 @@ import polars as pl
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.dagster_support.metadata import markdown_table
-from strata_pipeline.incremental.cache import cache_key, memoized
-from strata_pipeline.incremental.digests import digest_of, redaction_code_digest, text_sha256
+from strata_pipeline.incremental.cache import memoized
+from strata_pipeline.incremental.digests import digest_of, redaction_code_digest
 from strata_pipeline.partitions import source_sets
-from strata_pipeline.redaction.redact import redact_document
+from strata_pipeline.progress import throttled
+from strata_pipeline.redaction.documents import redact_documents
 from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
 from strata_pipeline.resources import CacheResource, CorpusResource, PiiResource
 
@@ -45,39 +46,22 @@ def redacted_docs(
     text and tables were redacted before by the same detectors, policy and code reuses that result
     (the redaction cache holds redacted text only).
     """
-    detector, policy, digest = None, pii.policy(), pii.digest()
-    texts, tables, audits = [], [], []
+    progress = throttled(context.log.info, "redacted documents", every=200)
     with cache.open("redaction") as redactions:
-        for number, doc in enumerate(classified_docs.iter_rows(named=True), start=1):
-            if doc["decision"] == "exclude" or doc["status"] != "ok":
-                texts.append("")
-                tables.append(None)
-                audits.append([])
-                continue
-            content = text_sha256(doc["text"])
-            raw_tables = doc["tables_json"]
-            key = cache_key("redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest)
-            redacted = redactions.get(key)
-            if redacted is None:
-                if detector is None:
-                    detector = pii.detector()  # the NER model loads only when a document needs it
-                result, redacted_tables = redact_document(doc["text"], raw_tables, detector, policy)
-                redacted = {
-                    "text": result.text,
-                    "tables_json": redacted_tables,
-                    "audit": [entry.__dict__ for entry in result.audit],
-                }
-                redactions.put(key, content, redacted)
-            texts.append(redacted["text"])
-            tables.append(redacted["tables_json"])
-            audits.append(redacted["audit"])
-            if number % 200 == 0:
-                context.log.info(f"redacted {number}/{classified_docs.height} documents")
+        outcomes = redact_documents(
+            classified_docs.iter_rows(named=True),
+            classified_docs.height,
+            pii.detector,  # the NER model loads only when a document needs it
+            pii.policy(),
+            pii.digest(),
+            redactions,
+            progress,
+        )
     reused, recomputed = redactions.hits, redactions.misses
     redacted = classified_docs.with_columns(
-        pl.Series("text", texts, dtype=pl.String),
-        pl.Series("tables_json", tables, dtype=pl.String),
-        pl.Series("audit", audits, dtype=AUDIT_TYPE),
+        pl.Series("text", [o["text"] for o in outcomes], dtype=pl.String),
+        pl.Series("tables_json", [o["tables_json"] for o in outcomes], dtype=pl.String),
+        pl.Series("audit", [o["audit"] for o in outcomes], dtype=AUDIT_TYPE),
     )
     entries = redacted.select("doc_id", "audit").explode("audit").unnest("audit").drop_nulls("entity")
     per_type = entries.filter(pl.col("decision") == "redact").group_by("entity").agg(pl.len().alias("redacted"))

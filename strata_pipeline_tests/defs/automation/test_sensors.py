@@ -79,3 +79,19 @@ def test_nightly_schedule_requests_only_partitions_whose_inputs_changed(tmp_path
 def test_the_schedule_loads_with_the_definitions_resources() -> None:
     repository = build_definitions(load_settings()).get_repository_def()
     assert repository.get_schedule_def("nightly_reindex").required_resource_keys >= {"corpus", "embedder", "pii"}
+
+
+def test_the_redaction_benchmark_runs_alone_each_night_before_the_reindex() -> None:
+    repository = build_definitions(load_settings()).get_repository_def()
+    schedule = repository.get_schedule_def("nightly_redaction_quality")
+    job = repository.get_job(schedule.job_name)
+    assert job.name == "measure_redaction" and job.partitions_def is None
+    assert {k.to_user_string() for k in job.asset_layer.executable_asset_keys} == {"redaction_quality"}
+    # an unpartitioned asset cannot run in a partitioned job: the index job leaves it out
+    index_assets = repository.get_job("index_source_set").asset_layer.executable_asset_keys
+    assert dg.AssetKey("redaction_quality") not in index_assets and dg.AssetKey("eval_report") in index_assets
+    # 01:30, before nightly_reindex at 02:00
+    assert (schedule.cron_schedule, nightly_reindex.cron_schedule) == ("30 1 * * *", "0 2 * * *")
+    with dg.build_schedule_context(scheduled_execution_time=datetime(2026, 12, 3, 1, 30, tzinfo=UTC)) as context:
+        [request] = list(schedule.evaluate_tick(context).run_requests or [])
+    assert request.partition_key is None

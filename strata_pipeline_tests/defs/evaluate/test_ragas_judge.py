@@ -13,6 +13,7 @@ import dagster as dg
 from strata_pipeline.answering.answer import GENERATE_SYSTEM
 from strata_pipeline.enrichment.llm import SYSTEM as ENRICH_SYSTEM
 from strata_pipeline.evaluation.ragas_metrics import JUDGE_SYSTEM
+from strata_pipeline.evaluation.report_files import latest_report
 from strata_pipeline.resources import AnthropicResource
 from strata_pipeline_tests.conftest import make_settings, run_partition
 
@@ -59,10 +60,15 @@ def test_eval_report_is_judged_by_a_different_claude_model(tmp_path: Path) -> No
     settings = dataclasses.replace(make_settings(tmp_path / "home", tmp_path / "corpus"), golden_dir=golden)
     claude = ScriptedClaude(api_key="test-key", model="claude-sonnet-4-5", judge_model="claude-haiku-4-5")
     CALLS.clear()
-    result = run_partition(settings, dg.DagsterInstance.ephemeral(), "ops", overrides={"llm": claude})
+    instance = dg.DagsterInstance.ephemeral()
+    result = run_partition(settings, instance, "ops", overrides={"llm": claude})
     assert result.success
+    # the eval's progress is in the run's log: per question, then per judged answer
+    logged = [r.user_message for r in instance.all_logs(result.run_id) if r.step_key == "eval_report"]
+    assert "progress: evaluated golden questions 2/2" in "\n".join(logged)
+    assert "progress: judged answers (ragas) 1/1" in "\n".join(logged)
     meta = next(
-        {k: v.value for k, v in e.materialization.metadata.items()}
+        {k.removeprefix("ops/"): v.value for k, v in e.materialization.metadata.items()}
         for e in result.get_asset_materialization_events()
         if e.materialization.asset_key.path[-1] == "eval_report"
     )
@@ -75,7 +81,7 @@ def test_eval_report_is_judged_by_a_different_claude_model(tmp_path: Path) -> No
     assert (meta["ragas_judged_answers"], meta["ragas_judge_errors"]) == (1.0, 0.0)
     assert meta["ragas_id_context_recall"] == 1.0
     assert "faithfulness 1.000" in meta["summary"]
-    questions = {q["id"]: q for q in json.loads(Path(meta["report"]).read_text())["questions"]}
+    questions = {q["id"]: q for q in latest_report(settings.reports_dir, "ops").report["questions"]}
     assert questions["ops-1"]["ragas"]["faithfulness"] == 1.0
     assert "faithfulness" not in questions["ops-2"]["ragas"]
 

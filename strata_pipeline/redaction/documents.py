@@ -1,0 +1,58 @@
+"""Redact the documents of a source-set one by one, reusing what was redacted before.
+
+The per-document work of the `redacted_docs` asset, without Dagster: the asset passes its cache, the
+detector factory and a progress callback (strata_pipeline/progress.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from strata_pipeline.incremental.cache import DocumentCache, cache_key
+from strata_pipeline.incremental.digests import text_sha256
+from strata_pipeline.progress import Progress
+from strata_pipeline.redaction.pii import PiiPolicy
+from strata_pipeline.redaction.redact import PiiDetector, redact_document
+
+SKIPPED: dict[str, Any] = {"text": "", "tables_json": None, "audit": []}  # excluded or unreadable: nothing travels
+
+
+def redact_documents(
+    docs: Iterable[dict],
+    total: int,
+    detector: Callable[[], PiiDetector],
+    policy: PiiPolicy,
+    digest: str,
+    cache: DocumentCache,
+    progress: Progress | None = None,
+) -> list[dict[str, Any]]:
+    """One `{"text", "tables_json", "audit"}` per row of `docs` (classified documents), in order.
+
+    A document whose text and tables were redacted before by the same detectors, policy and code
+    (`digest`) reuses that result; `detector()` is called only when one must be redacted now, so an
+    unchanged source-set never loads the NER model. `progress(done, total)` after every document.
+    """
+    loaded: PiiDetector | None = None
+    out: list[dict[str, Any]] = []
+    for number, doc in enumerate(docs, start=1):
+        if doc["decision"] == "exclude" or doc["status"] != "ok":
+            out.append(dict(SKIPPED))
+        else:
+            content = text_sha256(doc["text"])
+            raw_tables = doc["tables_json"]
+            key = cache_key("redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest)
+            redacted = cache.get(key)
+            if redacted is None:
+                loaded = loaded or detector()
+                result, redacted_tables = redact_document(doc["text"], raw_tables, loaded, policy)
+                redacted = {
+                    "text": result.text,
+                    "tables_json": redacted_tables,
+                    "audit": [entry.__dict__ for entry in result.audit],
+                }
+                cache.put(key, content, redacted)
+            out.append(redacted)
+        if progress is not None:
+            progress(number, total)
+    return out

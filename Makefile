@@ -42,6 +42,7 @@ demo: install
 test: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/pytest -q
 
 # Only the browser test of the Dagster UI (also part of `make test`); needs Chromium (apt-get install chromium).
@@ -49,7 +50,7 @@ test-ui: install
 	$(BIN)/pytest -q -m ui
 
 lint: install
-	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+	$(BIN)/ruff check . && $(BIN)/ruff format --check . && $(BIN)/mypy
 
 ui: install
 	$(BIN)/strata ui

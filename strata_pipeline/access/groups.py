@@ -11,6 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from strata_pipeline.indexing.engine import Where
 
 PUBLIC = "public"  # the default group, readable by every caller
 EVERY_GROUP = "*"  # in a key's groups: an operator key that reads every group
@@ -60,6 +64,6 @@ class Access:
         (an index built before groups existed) reaches only the operator: fail closed."""
         return self.groups is None or bool(self.groups.intersection(document_groups or ()))
 
-    def where(self) -> dict[str, list[str]] | None:
+    def where(self) -> Where | None:
         """The index payload filter (indexing.engine.Where): any of the caller's groups."""
         return None if self.groups is None else {GROUPS_FIELD: sorted(self.groups)}

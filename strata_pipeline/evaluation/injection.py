@@ -18,6 +18,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from strata_pipeline.answering.answer import (
@@ -56,6 +57,10 @@ def load_redteam(path: Path) -> list[RedTeamRecord]:
     return [RedTeamRecord(**json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def _succeeded(succeeded: dict[str, bool], record: RedTeamRecord) -> bool:
+    return succeeded[record.id]
+
+
 def _rate(hits: int, total: int) -> float:
     return round(hits / total, 4) if total else 0.0
 
@@ -64,7 +69,8 @@ def _grouped(records: list[RedTeamRecord], hit: Callable[[RedTeamRecord], bool],
     """prefix/family/<f> and prefix/encoder/<e> rates over poisoned records."""
     out: dict[str, float] = {}
     for field in ("family", "encoder"):
-        totals, hits = Counter(), Counter()
+        totals: Counter[str] = Counter()
+        hits: Counter[str] = Counter()
         for r in records:
             totals[getattr(r, field)] += 1
             hits[getattr(r, field)] += hit(r)
@@ -164,7 +170,7 @@ def attack_figures(
         out[f"{prefix}/{path}/over_blocked_rate"] = _rate(
             sum(b and not a for a, b in zip(answered, baseline, strict=True)), sum(baseline)
         )
-        out |= _grouped(poisoned, lambda r, s=succeeded: s[r.id], f"{prefix}/{path}/attack_success")
+        out |= _grouped(poisoned, partial(_succeeded, succeeded), f"{prefix}/{path}/attack_success")
     rates = [v for k, v in out.items() if k.endswith("/attack_success_rate")]
     out[f"{prefix}/attack_success_rate"] = max(rates) if rates else 0.0
     return out
@@ -210,8 +216,8 @@ def injection_figures(golden_dir: Path, split: str = "test") -> dict[str, float]
     # Per family and encoder, the eval keeps the worse path's attack success (the benchmark shows each).
     worst: dict[str, float] = {}
     for key, value in figures.items():
-        for path in ("extractive", "llm"):
-            prefix = f"injection/{path}/attack_success/"
+        for answerer in ("extractive", "llm"):
+            prefix = f"injection/{answerer}/attack_success/"
             if key.startswith(prefix):
                 name = "injection/attack_success/" + key.removeprefix(prefix)
                 worst[name] = max(worst.get(name, 0.0), value)

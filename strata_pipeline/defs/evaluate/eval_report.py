@@ -2,7 +2,7 @@ import time
 from contextlib import ExitStack, closing
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import dagster as dg
 
@@ -112,8 +112,8 @@ def eval_report(
             metadata={
                 "golden_set": "missing",
                 "fingerprint": dg.MetadataValue.json(fingerprint),
-                "index_version": fingerprint["index_version"],
-                "model": fingerprint["model"],
+                "index_version": str(fingerprint["index_version"]),
+                "model": str(fingerprint["model"]),
             },
         )
 
@@ -244,6 +244,8 @@ def eval_report_no_regression(
     return dg.AssetCheckResult(
         passed=verdict.passed,
         # per source-set numeric keys: the check's plots, like the asset's, never mix source-sets
-        metadata=per_partition(context.partition_key, {**verdict.metadata, "tolerance": config.tolerance}),
+        metadata=cast(
+            dict[str, Any], per_partition(context.partition_key, {**verdict.metadata, "tolerance": config.tolerance})
+        ),
         description=verdict.explanation,
     )

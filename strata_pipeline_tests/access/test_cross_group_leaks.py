@@ -233,5 +233,5 @@ def test_the_cli_searches_and_answers_as_a_key_holder(two_groups: TwoGroups) -> 
 
 def test_the_eval_reports_zero_cross_group_leaks(two_groups: TwoGroups) -> None:
     evaluated = two_groups.stack.materialization(two_groups.stack.results["plant"], "eval_report")
-    assert evaluated["access/cross_group_leaks"] == 0
-    assert evaluated["access/callers_probed"] == 4  # finance, hr, public and a group no document is in
+    assert evaluated["plant/access/cross_group_leaks"] == 0
+    assert evaluated["plant/access/callers_probed"] == 4  # finance, hr, public and a group no document is in

@@ -60,6 +60,7 @@ from strata_pipeline.resources import (
         "redaction/guard.py",
         "enrichment/sidecar.py",
         "injection",
+        "access",  # the cross-group leak probe
     ),
 )
 def eval_report(

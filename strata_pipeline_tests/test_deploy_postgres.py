@@ -80,7 +80,7 @@ def test_a_materialisation_on_the_production_instance_is_recorded_in_postgres(
                 "SELECT count(*) FROM event_logs WHERE run_id = %s AND dagster_event_type = %s",
                 (run_id, "ASSET_CHECK_EVALUATION"),
             )
-            assert cur.fetchone() == (5,)
+            assert cur.fetchone() == (6,)  # the index job's checks, chunks_injection_free included
             cur.execute("SELECT partition FROM dynamic_partitions WHERE partitions_def_name = 'source_sets'")
             assert cur.fetchall() == [("plant",)]
     finally:

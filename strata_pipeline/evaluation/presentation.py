@@ -19,10 +19,11 @@ from strata_pipeline.evaluation.report import DEV_SUFFIX, mode_key
 from strata_pipeline.evaluation.results import QuestionResult
 
 TREND_SEPARATOR = "/"
-# Keys of other report parts that are trends as they stand: ragas, and the top-level injection-defence
-# and access figures (`injection/attack_success_rate`, `access/cross_group_leaks`). Their breakdowns
-# (per attack family and encoder) stay in the full report: the UI draws at most 100 plots.
-TREND_PREFIXES = ("ragas_", "injection/", "access/")
+# Keys of other report parts that are trends as they stand: ragas, and the access probe's top-level
+# figures (`access/cross_group_leaks`). The injection-defence figures are measured on the one red-team
+# set, the same for every source-set: they are in the headline and the full report, not per-set plots
+# (the UI draws at most 100).
+TREND_PREFIXES = ("ragas_", "access/")
 PER_QUESTION_BUDGET = 8_000  # characters of the per-question table in the UI; the report file has every row
 QUESTION_CHARS = 90
 

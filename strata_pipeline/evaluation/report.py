@@ -237,13 +237,14 @@ def _privacy_line(summary: dict[str, float]) -> str | None:
 
 def _injection_line(summary: dict[str, float]) -> str | None:
     """Injection-defence figures (`injection/...` keys), when the eval measured them."""
-    if "injection/attack_success_rate" not in summary:
+    names = {"attack_success_rate": "attack success", "detection_rate": "poisoned flagged"}
+    names["clean_flagged_rate"] = "clean flagged"
+    shown = [
+        f"{label} {summary[f'injection/{key}']:.1%}" for key, label in names.items() if f"injection/{key}" in summary
+    ]
+    if not shown:
         return None
-    return (
-        f"injection (red-team test set; per family and encoder in the full report): attack success "
-        f"{summary['injection/attack_success_rate']:.1%}, poisoned flagged {summary['injection/detection_rate']:.1%}, "
-        f"clean flagged {summary['injection/clean_flagged_rate']:.1%}"
-    )
+    return "injection (red-team test set): " + ", ".join(shown) + " (per family and encoder in the full report)"
 
 
 def _with_dev(summary: dict[str, float], key: str) -> str:

@@ -72,6 +72,8 @@ def test_documents_roundtrip(db: sqlite3.Connection) -> None:
         "summary": "Days off.",
         "language": "en",
         "enriched_by": "extractor",
+        "groups": [],
+        "access_rule": None,
     }
     stored = document(db, "hr/bad.pdf")
     assert (stored["error_code"], stored["rule"], stored["tags"]) == ("corrupt_pdf", "extraction-failed", [])

@@ -211,7 +211,10 @@ def test_summary_markdown_is_a_table_then_one_paragraph_per_figure_group() -> No
     figures |= {"injection/attack_success_rate": 0.25}
     paragraphs = summary_markdown(figures, MODES).split("\n\n")
     assert [p.split(" ")[0] for p in paragraphs[1:]] == ["answers:", "redaction", "injection"]
-    assert paragraphs[3] == "injection defence: attack_success_rate 0.250"
+    assert (
+        paragraphs[3]
+        == "injection (red-team test set): attack success 25.0% (per family and encoder in the full report)"
+    )
 
 
 def _split(dev_ids: set[str]) -> GoldenSet:

@@ -56,11 +56,14 @@ def test_trend_figures_carry_the_source_set_and_keep_their_names_across_runs() -
     results = evaluate(_split({"q1"}), search, KNOWN, answer=lambda q: ANSWERS[q])
     summary = summarise_parts(results, GOLDEN.k, MODES) | {"ragas_id_context_recall": 0.5}
     summary |= {"injection/attack_success_rate": 0.1, "pii_recall": 0.9, "hybrid_recall_at_5__travel": 1.0}
+    summary |= {"access/cross_group_leaks": 0.0, "access/by_caller/hr": 0.0}
     trends = trend_figures("handbook", summary, GOLDEN.k, MODES)
     assert list(trends)[:4] == ["handbook/recall_at_3", "handbook/precision_at_3", "handbook/mrr", "handbook/ndcg_at_3"]
     assert trends["handbook/recall_at_3"] == summary["recall_at_3"] == 0.25
     assert {"handbook/dense_mrr_at_10", "handbook/recall_at_3_dev", "handbook/dev_test_gap"} <= set(trends)
-    assert trends["handbook/injection/attack_success_rate"] == 0.1 and "handbook/ragas_id_context_recall" in trends
+    assert trends["handbook/access/cross_group_leaks"] == 0.0 and "handbook/ragas_id_context_recall" in trends
+    # the red-team figures are one set's, the same for every source-set: headline and report only
+    assert not any("injection" in key for key in trends) and "handbook/access/by_caller/hr" not in trends
     # per category, per-type redaction figures and everything else stay in the JSON report
     assert "handbook/pii_recall" not in trends and not any("__" in key for key in trends)
     assert len(trends) <= 25  # the UI draws 100 plots at most

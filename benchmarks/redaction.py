@@ -13,7 +13,7 @@ from pathlib import Path
 import dagster as dg
 
 from benchmarks.timing import ms_per_kchar
-from strata_pipeline.cli import QUIET_LOGS
+from strata_pipeline.cli.runs import QUIET_LOGS
 from strata_pipeline.definitions import build_definitions
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import discover_source_set

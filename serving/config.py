@@ -1,17 +1,17 @@
-"""The API's own limits, read from the environment when the app is created.
+"""The API's own limits, read from the environment (settings.py) when the app is created.
 
-They shape only how requests are admitted, not the index, so they live here and not in `Settings`
-(whose values are part of every index's input fingerprint).
+They shape only how requests are admitted, not the index: Settings carries them as written and
+they are validated here, so a bad value stops `strata serve` and nothing else.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from strata_pipeline.access.keys import KEYS_ENV, keys_path, load_keys
+from strata_pipeline.access.keys import KEYS_ENV, load_keys
+from strata_pipeline.settings import Settings, load_settings
 
 DEFAULT_MAX_BODY_BYTES = 64 * 1024  # a 2,000-character query escaped as \uXXXX pairs still fits
 DEFAULT_RATE_LIMIT = "120/minute"
@@ -34,7 +34,11 @@ class ServingConfig:
 
     @classmethod
     def from_env(cls) -> ServingConfig:
-        body = os.environ.get("STRATA_MAX_BODY_BYTES", "").strip()
+        return cls.from_settings(load_settings())
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ServingConfig:
+        body = settings.max_body_bytes
         try:
             max_body = int(body) if body else DEFAULT_MAX_BODY_BYTES
         except ValueError:
@@ -43,9 +47,9 @@ class ServingConfig:
             raise ValueError(f"STRATA_MAX_BODY_BYTES={body!r} must be at least 1.")
         return cls(
             max_body_bytes=max_body,
-            rate_limit=os.environ.get("STRATA_RATE_LIMIT", "").strip() or DEFAULT_RATE_LIMIT,
-            rate_limit_storage=os.environ.get("STRATA_RATE_LIMIT_STORAGE", "").strip() or "memory://",
-            keys_file=keys_path(),
+            rate_limit=settings.rate_limit or DEFAULT_RATE_LIMIT,
+            rate_limit_storage=settings.rate_limit_storage or "memory://",
+            keys_file=settings.api_keys_file,
         )
 
 

@@ -1,12 +1,10 @@
-"""The query components, built from Settings and the environment, with no Dagster import.
+"""The query components, built from Settings, with no Dagster import.
 
 The CLI and the API query through these; the pipeline's Dagster resources (resources/factory.py)
 are configured with the same values, so both sides always agree on models and storage.
 """
 
 from __future__ import annotations
-
-import os
 
 from strata_pipeline.claude import Claude
 from strata_pipeline.embedding.embedder import Embedder
@@ -25,12 +23,12 @@ def embedder(settings: Settings) -> Embedder:
 
 
 def index_storage(settings: Settings) -> IndexStorage:
-    return IndexStorage(url=settings.qdrant_url, api_key=os.environ.get("QDRANT_API_KEY", ""))
+    return IndexStorage(url=settings.qdrant_url, api_key=settings.qdrant_api_key)
 
 
 def claude(settings: Settings) -> Claude:
     return Claude(
-        api_key=os.environ.get("ANTHROPIC_API_KEY", ""),
+        api_key=settings.anthropic_api_key,
         model=settings.anthropic_model,
         judge_model=settings.judge_model,
     )
@@ -46,6 +44,6 @@ def reranker(settings: Settings) -> Reranker:
     )
 
 
-def pii_backend() -> str:
+def pii_backend(settings: Settings) -> str:
     """STRATA_PII_BACKEND: "presidio-ner" (default) or "presidio-regex" (no NER, finds no names)."""
-    return os.environ.get("STRATA_PII_BACKEND", "presidio-ner")
+    return settings.pii_backend

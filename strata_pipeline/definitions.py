@@ -15,7 +15,7 @@ import dagster as dg
 
 from strata_pipeline.dagster_support.deliberate import silence_deliberate_feature_warnings
 from strata_pipeline.discovery.plugins import load_plugins
-from strata_pipeline.resources.factory import build_resources
+from strata_pipeline.resources.factory import dagster_resources
 from strata_pipeline.settings import Settings, load_settings
 
 PROJECT_DIR = Path(__file__).parent  # pyproject.toml's [tool.dg.project] is found from here
@@ -38,7 +38,7 @@ def build_definitions(settings: Settings, overrides: dict[str, Any] | None = Non
         jobs=loaded.jobs,
         schedules=loaded.schedules,
         sensors=loaded.sensors,
-        resources={**(loaded.resources or {}), **build_resources(settings), **(overrides or {})},
+        resources={**(loaded.resources or {}), **dagster_resources(settings), **(overrides or {})},
         executor=loaded.executor,
         loggers=loaded.loggers,
         metadata=loaded.metadata,

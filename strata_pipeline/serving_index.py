@@ -53,7 +53,7 @@ class PublishedIndex:
             "embedder": components.embedder(settings),
             "qdrant": components.index_storage(settings),
             "llm": components.claude(settings),
-            "guard": privacy_guard(components.pii_backend()),
+            "guard": privacy_guard(components.pii_backend(settings)),
             "reranker": components.reranker(settings),
         }
         return cls(settings.index_dir, **{**parts, **(overrides or {})})

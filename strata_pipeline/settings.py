@@ -2,12 +2,15 @@
 
 Every value has an offline default that points at the bundled sample corpus and a `.strata/`
 state folder in the project root, so a fresh clone works with no configuration at all.
+
+This is the one module that reads configuration from the environment (a test holds every other
+module to it); the rest of the code takes its values from `Settings` or from the Dagster resources.
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -16,6 +19,12 @@ DEFAULT_EMBED_MODEL = "strata/all-MiniLM-L6-v2-int8"
 DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-4-5"  # grades answers; must differ from the generator
+DEFAULT_PII_BACKEND = "presidio-ner"
+API_KEYS_ENV = "STRATA_API_KEYS"
+
+# The secrets: the Dagster resources name these variables (dg.EnvVar), never their values.
+ANTHROPIC_API_KEY_ENV = "ANTHROPIC_API_KEY"
+QDRANT_API_KEY_ENV = "QDRANT_API_KEY"
 
 
 def _env(name: str, default: str) -> str:
@@ -43,6 +52,22 @@ class Settings:
     rerank_candidates: int = 20
     # Where the query API runs (`strata serve`): the CLI asks it, and eval reports link to it.
     api_url: str = ""
+    # STRATA_PII_BACKEND: "presidio-ner" (default) or "presidio-regex" (no NER, finds no names)
+    pii_backend: str = DEFAULT_PII_BACKEND
+    # STRATA_CACHE_DIR: the machine-wide cache of derived data (name indexes), shared by every home;
+    # empty: the user cache folder. Not `cache_dir`, which is this home's own cache.
+    shared_cache_dir: str = ""
+    # The API's request limits, as written: serving/config.py validates them when the API starts,
+    # so a bad value stops `strata serve` and nothing else.
+    max_body_bytes: str = ""
+    rate_limit: str = ""
+    rate_limit_storage: str = ""
+    # STRATA_API_KEYS: the API's keys file (hashes only); None: no keys, every caller is the operator
+    api_keys_file: Path | None = None
+    # Secrets, kept out of repr so that a logged Settings never shows them.
+    api_key: str = field(default="", repr=False)  # STRATA_API_KEY: the key the CLI sends to api_url
+    anthropic_api_key: str = field(default="", repr=False)
+    qdrant_api_key: str = field(default="", repr=False)
 
     @property
     def assets_dir(self) -> Path:
@@ -107,7 +132,22 @@ def load_settings() -> Settings:
         rerank_floor=_env_number("STRATA_RERANK_FLOOR", float),
         rerank_candidates=_env_count("STRATA_RERANK_CANDIDATES", 20),
         api_url=_env("STRATA_API_URL", "").rstrip("/"),
+        pii_backend=os.environ.get("STRATA_PII_BACKEND", DEFAULT_PII_BACKEND),
+        shared_cache_dir=os.environ.get("STRATA_CACHE_DIR", ""),
+        max_body_bytes=_env("STRATA_MAX_BODY_BYTES", ""),
+        rate_limit=_env("STRATA_RATE_LIMIT", ""),
+        rate_limit_storage=_env("STRATA_RATE_LIMIT_STORAGE", ""),
+        api_keys_file=Path(keys) if (keys := _env(API_KEYS_ENV, "")) else None,
+        api_key=_env("STRATA_API_KEY", ""),
+        anthropic_api_key=os.environ.get(ANTHROPIC_API_KEY_ENV, ""),
+        qdrant_api_key=os.environ.get(QDRANT_API_KEY_ENV, ""),
     )
+
+
+def secret_is_from_env(name: str, value: str) -> bool:
+    """Whether the environment variable `name` holds `value`: then a Dagster resource can name the
+    variable (dg.EnvVar) and resolve the same secret in every process, instead of carrying it."""
+    return bool(value) and os.environ.get(name, "") == value
 
 
 # Variables that name a file or folder; `strata ui` makes relative ones absolute before it changes folder.

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from strata_pipeline import cli
+from strata_pipeline.cli import servers as cli_serve
 from strata_pipeline.settings import PROJECT_ROOT
 
 
@@ -29,9 +30,9 @@ def test_ui_runs_dagster_dev_with_this_interpreter_from_dagster_home(
         raise Execd
 
     monkeypatch.chdir(tmp_path)  # before os.chdir is replaced below
-    monkeypatch.setattr(cli.os, "execv", fake_execv)
-    monkeypatch.setattr(cli.os, "chdir", lambda folder: calls.setdefault("chdir", Path(folder)))
-    monkeypatch.setattr(cli.signal, "signal", lambda sig, handler: calls.setdefault("signal", (sig, handler)))
+    monkeypatch.setattr(cli_serve.os, "execv", fake_execv)
+    monkeypatch.setattr(cli_serve.os, "chdir", lambda folder: calls.setdefault("chdir", Path(folder)))
+    monkeypatch.setattr(cli_serve.signal, "signal", lambda sig, handler: calls.setdefault("signal", (sig, handler)))
     env = {"STRATA_HOME": "state", "STRATA_CORPUS_ROOT": "docs", "DAGSTER_HOME": "", "PATH": "/usr/bin:/bin"}
 
     result = CliRunner().invoke(cli.main, ["ui", "--port", "3123"], env=env)

@@ -14,7 +14,9 @@ import pytest
 from dagster._core.definitions.reconstruct import ReconstructableRepository
 
 from strata_pipeline.dagster_support.catalog import DRIVERS, ON_DEMAND, PII_HANDLING
-from strata_pipeline.settings import PROJECT_ROOT
+from strata_pipeline.definitions import build_definitions
+from strata_pipeline.resources import AnthropicResource
+from strata_pipeline.settings import PROJECT_ROOT, load_settings
 
 GROUPS = {
     "ingest": {"discovered_docs", "classified_docs", "redacted_docs", "rule_proposals"},
@@ -142,3 +144,34 @@ def test_every_loaded_module_comes_from_this_checkout(repository: dg.RepositoryD
         and not Path(module.__file__).resolve().is_relative_to(PROJECT_ROOT)
     ]
     assert not outside
+
+
+SECRETS = {"llm": "ANTHROPIC_API_KEY", "qdrant": "QDRANT_API_KEY"}
+
+
+def test_secrets_set_in_the_environment_reach_the_resources_as_env_vars(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The UI shows the variable's name, never the key; each run resolves the key from its own environment."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-not-a-real-key")
+    monkeypatch.setenv("QDRANT_API_KEY", "qdrant-not-a-real-key")
+    resources = build_definitions(load_settings()).resources or {}
+    for key, variable in SECRETS.items():
+        secret = resources[key].api_key
+        assert isinstance(secret, dg.EnvVar) and secret.env_var_name == variable, key
+    assert resources["llm"].enabled  # the fingerprint's "llm enabled" still sees the key
+
+    @dg.asset
+    def key_in_a_run(llm: AnthropicResource) -> str:
+        return llm.api_key
+
+    result = dg.materialize([key_in_a_run], resources={"llm": resources["llm"]})
+    assert result.output_for_node("key_in_a_run") == "sk-ant-not-a-real-key"
+
+
+def test_definitions_load_offline_with_no_secrets_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in SECRETS.values():
+        monkeypatch.delenv(variable, raising=False)
+    defs = build_definitions(load_settings())
+    dg.Definitions.validate_loadable(defs)
+    resources = defs.resources or {}
+    assert {key: resources[key].api_key for key in SECRETS} == {"llm": "", "qdrant": ""}
+    assert not resources["llm"].enabled

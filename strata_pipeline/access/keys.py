@@ -20,8 +20,9 @@ from pathlib import Path
 import yaml
 
 from strata_pipeline.access.groups import EVERY_GROUP, Access, check_groups
+from strata_pipeline.settings import API_KEYS_ENV, load_settings
 
-KEYS_ENV = "STRATA_API_KEYS"
+KEYS_ENV = API_KEYS_ENV
 KEY_PREFIX = "strata_"  # makes a leaked key easy to recognise (and to scan for)
 _DIGEST = re.compile(r"^[0-9a-f]{64}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}$")
@@ -63,8 +64,7 @@ class KeyRing:
 
 def keys_path() -> Path | None:
     """The keys file STRATA_API_KEYS names, or None when it is unset."""
-    value = os.environ.get(KEYS_ENV, "").strip()
-    return Path(value) if value else None
+    return load_settings().api_keys_file
 
 
 def load_keys(path: Path) -> KeyRing:

@@ -24,14 +24,15 @@ def text_sha256(text: str | None) -> str:
 @lru_cache(maxsize=32)
 def source_digest(*relative: str, exclude: tuple[str, ...] = ()) -> str:
     """Digest of the named modules or packages of strata_pipeline (paths relative to the package),
-    by file name and content, so any edit to that code changes it. Read once per process."""
+    by file name and content, so any edit to that code changes it; an `exclude` entry ending in "/"
+    leaves out that folder. Read once per process."""
     digest = hashlib.sha256()
     for rel in relative:
         path = PACKAGE_ROOT / rel
         files = sorted(path.rglob("*.py")) if path.is_dir() else [path]
         for file in files:
             name = file.relative_to(PACKAGE_ROOT).as_posix()
-            if name in exclude:
+            if any(name == skip or (skip.endswith("/") and name.startswith(skip)) for skip in exclude):
                 continue
             digest.update(name.encode() + b"\0" + file.read_bytes() + b"\0")
     return digest.hexdigest()[:32]
@@ -88,4 +89,4 @@ def redaction_code_digest() -> str:
 @lru_cache(maxsize=1)
 def pipeline_code_digest() -> str:
     """Every module of the pipeline except the command line, which shapes no index."""
-    return source_digest(".", exclude=("cli.py",))
+    return source_digest(".", exclude=("cli/",))

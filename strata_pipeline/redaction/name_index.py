@@ -36,7 +36,9 @@ def word_hash(word: str) -> int:
 
 def cache_dir() -> Path:
     """`STRATA_CACHE_DIR`, else the user cache folder; shared by every state folder on the machine."""
-    explicit = os.environ.get("STRATA_CACHE_DIR")
+    from strata_pipeline.settings import load_settings
+
+    explicit = load_settings().shared_cache_dir
     if explicit:
         return Path(explicit)
     import platformdirs

@@ -1,4 +1,5 @@
-"""Build every resource from Settings: used by Definitions and the dry-run, remove and redact commands.
+"""Build every resource from Settings: `dagster_resources` for the Definitions, `build_resources`
+for the dry-run, remove and redact commands, which call the resources directly.
 
 The query components (components.py) are built from the same values, so the resources here are
 configured with exactly what a query uses.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 from typing import Any
+
+import dagster as dg
 
 from strata_pipeline import components
 from strata_pipeline.io_manager import StrataIOManager
@@ -19,7 +22,7 @@ from strata_pipeline.resources.pii import PiiResource
 from strata_pipeline.resources.qdrant import QdrantResource
 from strata_pipeline.resources.reranker import RerankerResource
 from strata_pipeline.resources.sidecar import SidecarResource
-from strata_pipeline.settings import Settings
+from strata_pipeline.settings import ANTHROPIC_API_KEY_ENV, QDRANT_API_KEY_ENV, Settings, secret_is_from_env
 
 
 def build_resources(settings: Settings) -> dict[str, Any]:
@@ -35,9 +38,26 @@ def build_resources(settings: Settings) -> dict[str, Any]:
         ),
         "embedder": EmbedderResource(**asdict(components.embedder(settings))),
         "qdrant": QdrantResource(**asdict(components.index_storage(settings))),
-        "pii": PiiResource(backend=components.pii_backend()),
+        "pii": PiiResource(backend=components.pii_backend(settings)),
         "llm": AnthropicResource(**asdict(components.claude(settings))),
         "sidecar": SidecarResource(),
         "cache": CacheResource(dir=str(settings.cache_dir)),
         "reranker": RerankerResource(**asdict(components.reranker(settings))),
     }
+
+
+def dagster_resources(settings: Settings) -> dict[str, Any]:
+    """The resources the Definitions bind. A secret set in the environment is given as
+    `dg.EnvVar(NAME)`: the UI shows the variable's name, never its value, and every run process
+    resolves it itself. An unset secret stays "" (offline: no Claude, embedded Qdrant), since an
+    EnvVar of an unset variable would fail every run that uses the resource."""
+    resources = build_resources(settings)
+    llm = components.claude(settings)
+    storage = components.index_storage(settings)
+    resources["llm"] = AnthropicResource(**{**asdict(llm), "api_key": _secret(ANTHROPIC_API_KEY_ENV, llm.api_key)})
+    resources["qdrant"] = QdrantResource(**{**asdict(storage), "api_key": _secret(QDRANT_API_KEY_ENV, storage.api_key)})
+    return resources
+
+
+def _secret(name: str, value: str) -> str:
+    return dg.EnvVar(name) if secret_is_from_env(name, value) else value

@@ -1,0 +1,71 @@
+"""`strata serve` (the query API) and `strata ui` (the Dagster UI and daemon)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+
+from strata_pipeline.settings import PROJECT_ROOT, absolutize_path_variables, ensure_dagster_home, load_settings
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes; each opens the published Qdrant Edge shards read-only and loads its own models.",
+)
+def serve(host: str, port: int, workers: int) -> None:
+    """Run the query API (FastAPI) over the published index. Without API keys (STRATA_API_KEYS) it
+    listens on loopback only: every caller would read every document group."""
+    import uvicorn
+
+    from serving.config import ServingConfig, check_bind
+
+    try:
+        click.echo(check_bind(host, ServingConfig.from_env()), err=True)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers)
+
+
+@click.command()
+@click.option("--port", default=3000, show_default=True)
+def ui(port: int) -> None:
+    """Start the Dagster UI and daemon (sensor, schedule) on this project's instance."""
+    absolutize_path_variables()  # the UI runs from DAGSTER_HOME: a relative STRATA_CORPUS_ROOT must still resolve
+    dagster_home = ensure_dagster_home(load_settings())
+    argv = dagster_dev_argv(port)
+    # `dagster dev` warns about a dagster.yaml in its working folder unless that folder is DAGSTER_HOME;
+    # the project root holds the checked-in one, which DAGSTER_HOME links to.
+    os.chdir(dagster_home)
+    # Started with `&` from a script, SIGINT is ignored and exec keeps it so; dagster dev maps SIGTERM to
+    # SIGINT's handler, so without this neither signal would stop it.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    os.execv(argv[0], argv)
+
+
+def dagster_dev_argv(port: int) -> list[str]:
+    """`dagster dev` on this project's workspace, run by this interpreter: `make ui` runs .venv/bin/strata
+    without .venv/bin on PATH, so a bare `dagster` would not be found."""
+    return [
+        sys.executable,
+        # `dg dev` supersedes `dagster dev` but needs the dg CLI and project layout; silence the notice
+        "-W",
+        "ignore:Function `dev_command` is superseded",
+        "-m",
+        "dagster",
+        "dev",
+        "-w",
+        str(PROJECT_ROOT / "workspace.yaml"),
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(port),
+    ]

@@ -25,13 +25,8 @@ import polars as pl
 from pebble import ProcessExpired, ProcessPool
 
 from strata_pipeline.discovery.adapters import SourceAdapter, SourceFile
-from strata_pipeline.discovery.extractors import (
-    ISOLATED_EXTENSIONS,
-    Extraction,
-    ExtractionError,
-    ExtractLimits,
-    extract,
-)
+from strata_pipeline.discovery.extractors.dispatch import ISOLATED_EXTENSIONS, extract
+from strata_pipeline.discovery.extractors.extraction import Extraction, ExtractionError, ExtractLimits
 from strata_pipeline.incremental.cache import DocumentCache, cache_key
 from strata_pipeline.incremental.digests import extraction_digest
 

@@ -22,7 +22,8 @@ from functools import lru_cache
 
 import regex
 
-from strata_pipeline.redaction.names import CALENDAR_WORDS, HEADER_NAME_WORDS, word_commonness
+from strata_pipeline.redaction.name_cues import CALENDAR_WORDS, HEADER_NAME_WORDS
+from strata_pipeline.redaction.name_evidence import word_commonness
 from strata_pipeline.redaction.tables import table_cells
 
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.

@@ -90,7 +90,7 @@ class PiiPolicy:
         if local_part.lower() in self.role_mailboxes:
             return True
         tokens = [t for t in re.split(r"[-._+]", local_part) if t]
-        from strata_pipeline.redaction.names import word_commonness
+        from strata_pipeline.redaction.name_evidence import word_commonness
 
         index = name_index()
 

@@ -6,7 +6,7 @@ import dagster as dg
 
 from strata_pipeline.discovery.adapters import SourceAdapter, get_adapter
 from strata_pipeline.discovery.discover import Limits
-from strata_pipeline.discovery.extractors import ExtractLimits
+from strata_pipeline.discovery.extractors.extraction import ExtractLimits
 
 
 class CorpusResource(dg.ConfigurableResource):

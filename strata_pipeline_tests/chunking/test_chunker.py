@@ -21,7 +21,7 @@ from strata_pipeline.chunking.chunker import (
     table_header_above,
     window_bounds,
 )
-from strata_pipeline.discovery.extractors import PAGE_BREAK
+from strata_pipeline.discovery.extractors.extraction import PAGE_BREAK
 
 WORDS = "robot arm joint torque speed limit calibration encoder reach payload mode safety bolt base".split()
 

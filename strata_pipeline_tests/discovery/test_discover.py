@@ -11,7 +11,7 @@ import pytest
 
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import DISCOVERED_SCHEMA, Limits, discover_source_set
-from strata_pipeline.discovery.extractors import ExtractLimits
+from strata_pipeline.discovery.extractors.extraction import ExtractLimits
 
 GOOD_MD = b"# Leave policy\n\nEmployees get 25 days of paid vacation per year.\n"
 

@@ -16,18 +16,17 @@ from fpdf import FPDF
 from PIL import Image
 from pypdf import PdfReader, PdfWriter
 
-from strata_pipeline.discovery import extractors
-from strata_pipeline.discovery.extractors import (
-    EXTRACTORS,
+from strata_pipeline.discovery.extractors.dispatch import EXTRACTORS, extract
+from strata_pipeline.discovery.extractors.encodings import decode_text
+from strata_pipeline.discovery.extractors.extraction import (
     PAGE_BREAK,
+    Extraction,
     ExtractionError,
     ExtractLimits,
     PageSpan,
-    decode_text,
-    extract,
-    extract_docx,
-    extract_pdf,
 )
+from strata_pipeline.discovery.extractors.office import extract_docx
+from strata_pipeline.discovery.extractors.pdf import extract_pdf
 
 
 def docx_bytes() -> bytes:
@@ -811,7 +810,7 @@ def test_memory_error_becomes_out_of_memory(monkeypatch: pytest.MonkeyPatch) -> 
     def exhausted(*args: object, **kwargs: object) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(extractors.pl, "read_csv", exhausted)
+    monkeypatch.setattr(pl, "read_csv", exhausted)
     assert error_of(b"a,b\n1,2\n", "x.csv").code == "out_of_memory"
 
 
@@ -834,8 +833,8 @@ def test_unexpected_parser_error_gets_the_format_code(monkeypatch: pytest.Monkey
 
 
 def test_lone_surrogates_and_nul_become_replacement_characters(monkeypatch: pytest.MonkeyPatch) -> None:
-    def dirty(data: bytes, name: str, limits: ExtractLimits) -> extractors.Extraction:
-        return extractors.Extraction(text="a\ud800b\x00c", kind="text")
+    def dirty(data: bytes, name: str, limits: ExtractLimits) -> Extraction:
+        return Extraction(text="a\ud800b\x00c", kind="text")
 
     monkeypatch.setitem(EXTRACTORS, ".txt", dirty)
     assert extract(b"x", "x.txt").text == "a\ufffdb\ufffdc"

@@ -14,7 +14,8 @@ import zipfile
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from strata_pipeline.discovery.extractors import EXTRACTORS, PAGE_BREAK, Extraction, ExtractionError, extract
+from strata_pipeline.discovery.extractors.dispatch import EXTRACTORS, extract
+from strata_pipeline.discovery.extractors.extraction import PAGE_BREAK, Extraction, ExtractionError
 
 EXTENSIONS = [*sorted(EXTRACTORS), ".xyz", ""]
 FUZZ = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])

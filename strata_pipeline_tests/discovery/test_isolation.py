@@ -11,7 +11,7 @@ from pypdf import PdfReader, PdfWriter
 
 from strata_pipeline.discovery.adapters import FolderAdapter
 from strata_pipeline.discovery.discover import Limits, discover_source_set
-from strata_pipeline.discovery.extractors import ExtractLimits
+from strata_pipeline.discovery.extractors.extraction import ExtractLimits
 
 
 def pdf_bytes(pages: int) -> bytes:

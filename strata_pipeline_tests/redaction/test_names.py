@@ -10,14 +10,10 @@ from __future__ import annotations
 import pytest
 import spacy
 
+from strata_pipeline.redaction.name_evidence import PersonCandidate, token_name_evidence
+from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
-from strata_pipeline.redaction.names import (
-    PersonCandidate,
-    handle_candidates,
-    lowercase_candidates,
-    person_candidates,
-    token_name_evidence,
-)
+from strata_pipeline.redaction.names import lowercase_candidates, person_candidates
 from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
 
 

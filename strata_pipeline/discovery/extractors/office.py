@@ -1,0 +1,111 @@
+"""Office zip packages: .docx documents and .xlsx workbooks, each checked for zip bombs before parsing."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import Any
+
+import polars as pl
+
+from strata_pipeline.discovery.extractors.extraction import (
+    DEFAULT_LIMITS,
+    Extraction,
+    ExtractionError,
+    ExtractLimits,
+    _guarded,
+    _short,
+)
+from strata_pipeline.discovery.extractors.tables import _table_extraction
+
+
+def _check_zip(data: bytes, limits: ExtractLimits, corrupt_code: str, label: str) -> None:
+    """Open the package without inflating it: refuse non-zips and zip bombs before any parser runs.
+
+    The declared sizes are trustworthy for zipfile (it stops at ZipInfo.file_size and then fails
+    the CRC check), so their sum bounds what a reader inflates.
+    """
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            infos = archive.infolist()
+    except (MemoryError, RecursionError):
+        raise
+    except Exception as exc:
+        raise ExtractionError(
+            corrupt_code, f"Not a readable {label} package (not a zip archive): {_short(exc)}"
+        ) from exc
+    if len(infos) > limits.max_zip_entries:
+        raise ExtractionError(
+            "zip_bomb", f"The {label} package has {len(infos)} entries, over the limit of {limits.max_zip_entries}."
+        )
+    total = sum(info.file_size for info in infos)
+    if total > limits.max_zip_expansion:
+        raise ExtractionError(
+            "zip_bomb",
+            f"The {label} package expands to {total} bytes, over the limit of {limits.max_zip_expansion} bytes.",
+        )
+
+
+def _docx_blocks(container: Any, headings: bool) -> list[str]:
+    """Paragraphs (headings as Markdown) and table rows (cells joined by " | ") of a body/header."""
+    from docx.table import Table
+
+    blocks: list[str] = []
+    for item in container.iter_inner_content():
+        if isinstance(item, Table):
+            for row in item.rows:
+                cells = [c.text.strip() for c in row.cells]
+                if any(cells):
+                    blocks.append(" | ".join(cells))
+            continue
+        text = item.text.strip()
+        if not text:
+            continue
+        if headings:
+            style = (item.style.name if item.style is not None else "") or ""
+            if style.startswith("Heading"):
+                level = "".join(ch for ch in style if ch.isdigit()) or "1"
+                text = "#" * min(int(level), 9) + " " + text
+            elif style == "Title":
+                text = "# " + text
+        blocks.append(text)
+    return blocks
+
+
+def _docx_margin_lines(document: Any, part: str, prefix: str) -> list[str]:
+    """Deduplicated lines of every section's headers (or footers): default, first-page, even-page."""
+    seen: dict[str, None] = {}
+    for section in document.sections:
+        for kind in (part, f"first_page_{part}", f"even_page_{part}"):
+            margin = getattr(section, kind)
+            if margin.is_linked_to_previous:  # no definition of its own; reading it would add one
+                continue
+            for block in _docx_blocks(margin, headings=False):
+                for line in block.splitlines():
+                    if line.strip():
+                        seen.setdefault(prefix + line.strip(), None)
+    return list(seen)
+
+
+@_guarded("corrupt_docx", ".docx document")
+def extract_docx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
+    """Body paragraphs and tables, between "Header: " lines before and "Footer: " lines after."""
+    import docx
+
+    _check_zip(data, limits, "corrupt_docx", ".docx")
+    document = docx.Document(io.BytesIO(data))  # its many error types for a broken package: see _guarded
+    header = _docx_margin_lines(document, "header", "Header: ")
+    footer = _docx_margin_lines(document, "footer", "Footer: ")
+    blocks = _docx_blocks(document, headings=True)
+    if header:
+        blocks.insert(0, "\n".join(header))
+    if footer:
+        blocks.append("\n".join(footer))
+    return Extraction(text="\n\n".join(blocks), kind="text", encoding="docx")
+
+
+@_guarded("corrupt_table", "spreadsheet")
+def extract_xlsx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
+    _check_zip(data, limits, "corrupt_table", ".xlsx")
+    sheets = pl.read_excel(io.BytesIO(data), sheet_id=0)
+    return _table_extraction(dict(sheets), "xlsx")

@@ -1,0 +1,30 @@
+"""CSV files read as tables, and tables rendered as text so rules and language detection see them."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import polars as pl
+
+from strata_pipeline.discovery.extractors.encodings import _decode
+from strata_pipeline.discovery.extractors.extraction import DEFAULT_LIMITS, Extraction, ExtractLimits, _guarded
+
+
+@_guarded("corrupt_table", "CSV file")
+def extract_csv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
+    text, encoding, warnings = _decode(data)
+    frame = pl.read_csv(io.StringIO(text), infer_schema_length=1000)
+    extraction = _table_extraction({Path(name).stem: frame}, encoding)
+    extraction.warnings += warnings
+    return extraction
+
+
+def _table_extraction(tables: dict[str, pl.DataFrame], encoding: str) -> Extraction:
+    """Render tables as text too, so rules (min length) and language detection can see them."""
+    rendered = []
+    for sheet, frame in tables.items():
+        lines = [f"## {sheet}", " | ".join(frame.columns)]
+        lines += [" | ".join("" if v is None else str(v) for v in row) for row in frame.iter_rows()]
+        rendered.append("\n".join(lines))
+    return Extraction(text="\n\n".join(rendered), kind="table", encoding=encoding, tables=tables)

@@ -1,0 +1,107 @@
+"""How much a word looks like part of a person's name: popular as a first or last name worldwide
+(names-dataset) against common as an ordinary word (wordfreq, imported on first use), and the
+candidate type every name finder returns."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Protocol
+
+from strata_pipeline.redaction.name_cues import GREETING_WORDS, HONORIFICS, LEADING_WORDS, NAME_WORD, PLACE_HEADS
+from strata_pipeline.redaction.name_index import NO_RANK, NameIndex, NameRanks
+
+NO_RANK_RANKS = NameRanks(NO_RANK, NO_RANK)
+
+ZIPF_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+
+
+class Token(Protocol):  # the parts of a spaCy token we read
+    text: str
+    idx: int
+    pos_: str
+    ent_type_: str
+    whitespace_: str
+    is_sent_start: bool | None
+
+
+@dataclass
+class PersonCandidate:
+    start: int
+    end: int
+    score: float
+    reasons: list[str] = field(default_factory=list)
+
+
+@lru_cache(maxsize=200_000)
+def word_commonness(word: str) -> float:
+    """Zipf frequency of `word` as an ordinary word: the highest over the languages we read."""
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return max(zipf_frequency(lowered, language) for language in ZIPF_LANGUAGES)
+
+
+def _rank_score(rank: int) -> float:
+    if rank >= NO_RANK:
+        return 0.0
+    if rank <= 300:
+        return 1.0
+    if rank <= 1500:
+        return 0.85
+    if rank <= 5000:
+        return 0.65
+    return 0.45
+
+
+def token_name_evidence(word: str, index: NameIndex) -> float:
+    """How much a single word looks like part of a name (-1..1): popular as a name, rare as a word."""
+    ranks = index.ranks(word)
+    name = _rank_score(ranks.best) if ranks else 0.0
+    zipf = word_commonness(word)
+    if not ranks and zipf < 2.5:
+        name = 0.25  # a rare word that no dictionary knows: names are the most common such words
+    penalty = max(0.0, zipf - 3.6) * 0.6
+    if ranks and ranks.best <= 100 and zipf < 5.5:
+        penalty = min(penalty, 0.3)  # "John", "Wilson": frequent in text because they are frequent names
+    return name - penalty
+
+
+def _is_name_shaped(text: str) -> bool:
+    if text.isupper():
+        return len(text) >= 4 and NAME_WORD.match(text) is not None  # "DUPONT", never "VP", "HR", "API"
+    return len(text) >= 2 and NAME_WORD.match(text) is not None and text[0].isupper()
+
+
+def _leading_context(word: str) -> bool:
+    """Words that open a name-shaped run without being part of the name: "Mrs", "Hi", "The"."""
+    lowered = word.casefold().rstrip(".,")
+    return lowered in HONORIFICS or lowered in GREETING_WORDS or lowered in LEADING_WORDS
+
+
+def _common_opener(word: str, index: NameIndex) -> bool:
+    """An ordinary word that happens to be capitalised before a name ("Contact", "Ask", "Thanks")."""
+    if word.lower() in PLACE_HEADS:
+        return False  # "Room Aurora" stays whole, so it reads as a room
+    ranks = index.ranks(word)
+    return word_commonness(word) >= 4.5 and (ranks is None or ranks.best > 300)
+
+
+def _hyphenated_evidence(word: str, index: NameIndex) -> float:
+    """A double name or double-barrelled surname counts by the mean of its parts ("Adeyemi-Hart")."""
+    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    return sum(token_name_evidence(p, index) for p in parts) / len(parts) if parts else 0.0
+
+
+def _compound_noun(word: str, index: NameIndex) -> bool:
+    """ "Hotelkontingente", "Standplanung", "Versicherungsnehmer": a long capitalised word that is no listed
+    name and ends in an ordinary German or Dutch noun. Names built the same way ("Hoffmann") are listed."""
+    if len(word) < 9 or not word[0].isupper() or index.ranks(word) is not None:
+        return False
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return any(
+        zipf_frequency(lowered[k:], language) >= 3.5 for k in range(3, len(lowered) - 3) for language in ("de", "nl")
+    )

@@ -1,0 +1,90 @@
+"""Where a candidate sits in the text: its line and table cell, the header of its column, a
+heading line, the lines after a sign-off, a chat message after a colon."""
+
+from __future__ import annotations
+
+import re
+
+from strata_pipeline.redaction.name_cues import SIGN_OFFS
+
+
+def _reads_like_a_message(text: str, colon_end: int) -> bool:
+    """Is the rest of a "Word: ..." line a chat message rather than a field value? A value is a name,
+    a number, a code or an address ("Fax: 296-210-4357", "Melder: Thijs Koopmans", "PNR: K7QX2M");
+    a message has ordinary lower-case words ("Gabrjel: What a wife.")."""
+    rest = text[colon_end : _line_end(text, colon_end)]
+    rest = re.sub(r"\S+@\S+|https?://\S+|\b(?:ext|x)\.?\s*\d+", " ", rest)
+    return any(w.islower() and len(w) >= 2 for w in re.findall(r"[^\W\d_]+", rest))
+
+
+def _line_start(text: str, position: int) -> int:
+    return text.rfind("\n", 0, position) + 1
+
+
+def _line_end(text: str, position: int) -> int:
+    end = text.find("\n", position)
+    return len(text) if end < 0 else end
+
+
+def _title_case_line(text: str, start: int, end: int) -> bool:
+    """A heading or a title ("Encoder Mismatch After Update"): besides the candidate, the line has
+    at least three words and nearly all are capitalised."""
+    line_start, line_end = _line_start(text, start), _line_end(text, end)
+    rest = text[line_start:start] + " " + text[end:line_end]
+    words = re.findall(r"[^\W\d_]{2,}", rest)
+    if len(words) < 3 or len(words) > 12 or re.search(r"[,;:|\t]", rest):
+        return False  # a list of names or a table row is not a heading
+    return sum(w[0].isupper() for w in words) / len(words) >= 0.8
+
+
+def _after_sign_off(text: str, position: int) -> bool:
+    """Is this line within two lines after a sign-off line ("Best regards," / "Beste Grüße")?"""
+    lines = text[: _line_start(text, position)].rstrip("\n").split("\n")[-2:]
+    for line in lines:
+        cleaned = re.sub(r"[^\w\s]", "", line).strip().casefold()
+        if cleaned in SIGN_OFFS:
+            return True
+    return False
+
+
+def _cell_start(text: str, position: int) -> int:
+    return max(text.rfind(sep, 0, position) for sep in "\n\t|;,") + 1
+
+
+def _cell_end(text: str, position: int) -> int:
+    ends = [e for e in (text.find(sep, position) for sep in "\n\t|;,") if e >= 0]
+    return min(ends) if ends else len(text)
+
+
+def _column_header(text: str, position: int) -> str | None:
+    """The header of the table column holding `position`, for CSV/TSV/semicolon and markdown tables."""
+    start = _line_start(text, position)
+    line = text[start : _line_end(text, position)]
+    for separator in ("|", "\t", ";", ","):
+        if line.count(separator) < 1:
+            continue
+        block_start = start
+        while block_start > 0:  # walk up to the first line of the table block
+            previous_start = _line_start(text, block_start - 1)
+            previous = text[previous_start : block_start - 1]
+            if previous.count(separator) != line.count(separator) or not previous.strip():
+                break
+            block_start = previous_start
+        if block_start == start:
+            continue
+        header = text[block_start : _line_end(text, block_start)]
+        column = text[start:position].count(separator)
+        cells = header.split(separator)
+        if column < len(cells):
+            return cells[column].strip().strip("*#\"' ")
+    return None
+
+
+def _only_list_mark(prefix: str) -> bool:
+    """Is this start of a line empty or a list mark ("- ", "3. ", "2) ", "• ")?"""
+    return re.fullmatch(r"[ \t]*(?:[-*•·–]|\d{1,3}[.)]|[a-z][.)])?[ \t]*", prefix) is not None
+
+
+def _only_time_stamp(prefix: str) -> bool:
+    """Is this start of a line empty or just a time stamp ("[09:14] ")?"""
+    return re.fullmatch(r"[\s\[\]()\d:.\-APMapm]*", prefix) is not None

@@ -1,0 +1,302 @@
+"""Runs of capitalised, name-shaped words ("Siobhan Ní Bhriain", "Müller, Hans") and the score of
+each: word evidence, NER, and the context before and after it."""
+
+from __future__ import annotations
+
+import re
+
+from strata_pipeline.redaction.name_cues import (
+    CALENDAR_WORDS,
+    CAMEL_CASE,
+    COMPANY_SUFFIX,
+    CUES_BEFORE,
+    HEADER_NAME_WORDS,
+    HONORIFICS,
+    HYPHENATED_WORD,
+    INITIAL,
+    JOB_WORDS,
+    LABEL_WORDS,
+    NAMED_AFTER_AFTER,
+    NAMED_AFTER_BEFORE,
+    PARTICLES,
+    PLACE_HEADS,
+    ROLE_BEFORE,
+    SIGN_OFF_WORDS,
+    THING_WORDS,
+    TIME_AFTER,
+    UNIT_WORDS,
+    VERB_AFTER,
+)
+from strata_pipeline.redaction.name_evidence import (
+    NO_RANK_RANKS,
+    PersonCandidate,
+    Token,
+    _common_opener,
+    _compound_noun,
+    _hyphenated_evidence,
+    _is_name_shaped,
+    _leading_context,
+    word_commonness,
+)
+from strata_pipeline.redaction.name_index import NameIndex
+from strata_pipeline.redaction.name_layout import (
+    _after_sign_off,
+    _cell_end,
+    _cell_start,
+    _column_header,
+    _line_end,
+    _line_start,
+    _only_list_mark,
+    _only_time_stamp,
+    _reads_like_a_message,
+    _title_case_line,
+)
+
+
+def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
+    """Token index ranges [i, j) of name-shaped runs on one line: capitalised words, with initials and
+    particles inside, hyphenated parts joined ("Anna-Lena")."""
+    runs: list[tuple[int, int]] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if not _is_name_shaped(tokens[i].text) or tokens[i].text in PARTICLES:
+            i += 1
+            continue
+        j, words = i + 1, 1
+        while j < n and words < 5:
+            previous, token = tokens[j - 1], tokens[j]
+            if "\n" in previous.whitespace_:
+                break
+            if (
+                token.text in ("-", "‑")
+                and not previous.whitespace_
+                and not token.whitespace_
+                and j + 1 < n
+                and (
+                    _is_name_shaped(tokens[j + 1].text)
+                    or (
+                        tokens[j + 1].text.islower()
+                        and 2 <= len(tokens[j + 1].text) <= 4
+                        and previous.text[0].isupper()
+                    )
+                )
+            ):
+                j += 2  # "Anna-Lena" split by the tokenizer; "Seo-yeon", "Min-jun"
+                continue
+            if not previous.whitespace_ and not (INITIAL.match(previous.text) and previous.text.endswith(".")):
+                break
+            if INITIAL.match(token.text):
+                j, words = j + 1, words + 1
+                continue
+            if token.text in PARTICLES:
+                k = j
+                while k < n and tokens[k].text in PARTICLES and k - j < 3:
+                    k += 1  # "van der", "de la"
+                if k < n and _is_name_shaped(tokens[k].text):
+                    j = k
+                    continue
+                break
+            if _is_name_shaped(token.text) and token.text.casefold() not in UNIT_WORDS:
+                j, words = j + 1, words + 1
+                continue
+            break
+        while j - 1 > i and (tokens[j - 1].text in PARTICLES or INITIAL.match(tokens[j - 1].text)):
+            j -= 1  # a run ends on a name word, not "van" or "K."
+        first = i
+        while first < j - 1 and (_leading_context(tokens[first].text) or _common_opener(tokens[first].text, index)):
+            first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan", "Contact Maria": context, not part of the name
+        runs.append((first, j))
+        i = j
+    return runs
+
+
+def _score_run(
+    tokens: list[Token], i: int, j: int, text: str, index: NameIndex, ner_people: list[tuple[int, int]]
+) -> PersonCandidate:
+    start, end = tokens[i].idx, tokens[j - 1].idx + len(tokens[j - 1].text)
+    # Words of the span, hyphenated parts kept together ("Anna-Lena", "Wi-Fi"), without initials and particles.
+    words = [
+        w for w in HYPHENATED_WORD.findall(text[start:end]) if w.casefold() not in PARTICLES and not INITIAL.match(w)
+    ]
+    words = words or [tokens[i].text]
+    reasons: list[str] = []
+    lowered = [w.lower().rstrip(".") for w in words]
+    if any(w in CALENDAR_WORDS for w in lowered) or all(w in SIGN_OFF_WORDS for w in lowered):
+        return PersonCandidate(start, end, 0.0, ["calendar word or sign-off"])
+    if len(lowered) == 1 and lowered[0] in LABEL_WORDS | HONORIFICS:
+        return PersonCandidate(start, end, 0.0, ["field label or title"])
+    if any(w in JOB_WORDS for w in lowered):
+        return PersonCandidate(start, end, 0.0, ["job title"])
+    if any(w in THING_WORDS for w in lowered[1:]) or (len(lowered) > 1 and lowered[-1] in THING_WORDS):
+        return PersonCandidate(start, end, 0.0, ["names a place or thing"])
+
+    evidence = [_hyphenated_evidence(w, index) for w in words]
+    score = sum(evidence) / len(evidence) * 0.55
+    reasons.append(f"name-likeness {score:.2f}")
+    if len(words) >= 2 and all(e > 0.2 for e in evidence):
+        score += 0.15
+        reasons.append("full name")
+    if any(start < e and s < end for s, e in ner_people):
+        # the small model tags many lone capitalised words ("Split", "Laundry"): weaker for common words
+        score += 0.15 if len(words) == 1 and word_commonness(words[0]) >= 3.5 else 0.35
+        reasons.append("NER person")
+    elif any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in tokens[i:j]):
+        score -= 0.15
+        reasons.append(f"NER place {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
+    elif any(t.ent_type_ in ("ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP") for t in tokens[i:j]):
+        score -= 0.1
+        reasons.append(f"NER {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
+    if any(CAMEL_CASE.match(w) for w in words):
+        score -= 0.4
+        reasons.append("camel case")  # "FleetOS", "TripDesk": product names; "McBryde", "DeShawn" are exempt
+    if len(words) == 1 and len(words[0].rstrip(".")) < 3:
+        score -= 0.3
+        reasons.append("two letters")  # "Hz", "Jo": too short to tell on its own
+    if all(w.isupper() for w in words) and len(words) == 1:
+        score -= 0.25
+        reasons.append("lone capitals")
+    line_prefix = text[_line_start(text, start) : start]
+    sentence_initial = (
+        tokens[i].is_sent_start
+        or i == 0
+        or "\n" in tokens[i - 1].whitespace_
+        or re.fullmatch(r"[\s\-*•|>#()\[\]\d.]*(?:[A-Za-z]{1,2}:)?[\s\-*•|>]*", line_prefix) is not None
+        or line_prefix.rstrip()[-1:] in ("|", "\t", '"', "(", "“")
+    )  # a list item, a table cell, "A: ..." start with a capital anyway
+    title_line = _title_case_line(text, start, end)
+    if not sentence_initial and tokens[i].text[0].isupper() and not title_line:
+        score += 0.1
+        reasons.append("capitalised mid-sentence")
+    if title_line:
+        score -= 0.25
+        reasons.append("title-cased line")
+
+    before = text[max(0, start - 40) : start]
+    after = text[end : end + 40]
+    honorific = re.search(r"([^\W\d_][\w.]*)\.?[ \t]+$", before)
+    if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
+        score += 0.6
+        reasons.append("honorific")
+    for cue, weight, reason in CUES_BEFORE:
+        if cue.search(before):
+            score += weight
+            reasons.append(reason)
+    if VERB_AFTER.match(after):
+        # "Refund approved": a common word opening a sentence is no subject name
+        lone_opener = sentence_initial and len(words) == 1 and evidence[0] > 0.2 and word_commonness(words[0]) < 3.5
+        score += 0.3 if lone_opener else 0.15  # "Bartele is from ...": the subject of a sentence
+        reasons.append("verb after")
+    line = text[_line_start(text, start) : _line_end(text, end)]
+    if len(words) >= 2 and all(e > 0.2 for e in evidence) and line.strip(" \t>|*•-,;") == text[start:end]:
+        score += 0.15
+        reasons.append("alone on its line")
+    if re.match(r"^[ \t]*:", after) and _line_start(text, start) == start - len(before.split("\n")[-1]):
+        speakers = len(re.findall(r"(?m)^[ \t\[\]0-9:APMapm]*[^\W\d_][\w.\- ]{0,30}:[ \t]*\S", text))
+        timed = before.split("\n")[-1].strip() != ""
+        colon = end + after.index(":") + 1
+        if (
+            _only_time_stamp(before.split("\n")[-1])
+            and len(words) <= 3
+            and speakers >= 2
+            and (timed or _reads_like_a_message(text, colon))
+        ):
+            score += 0.3
+            reasons.append("speaker")
+    if re.match(r"^[ \t]+to[ \t]*:", after):
+        score -= 0.6
+        reasons.append("field label")  # "Bill to:", "Ship to:"
+    if len(lowered) > 1 and lowered[0] in PLACE_HEADS:
+        score -= 0.6
+        reasons.append(f"names a place: {words[0]!r}")
+    at_line_start = _only_time_stamp(text[_line_start(text, start) : start])
+    if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1 and at_line_start:
+        ranks = index.ranks(words[0])
+        given_name = ranks is not None and ranks.first <= 1000
+        score = score - 0.4 if given_name else 0.0  # "Leaver:", "Bezorger:", "Versicherungsnehmer:" are labels
+        reasons.append("field label")
+    if re.search(r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+$", before) and (
+        "NER place" in " ".join(reasons) or not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words)
+    ):
+        score -= 0.2
+        reasons.append("after a place preposition")
+    if TIME_AFTER.match(after):
+        score += 0.3
+        reasons.append("speaker before a time")
+    if _after_sign_off(text, start) and start - _line_start(text, start) <= 2:
+        score += 0.45
+        reasons.append("signature")
+    caps = [w for w in words if w.isupper() and len(w) >= 2]
+    given = [w for w in words if not w.isupper()]
+    if (
+        caps
+        and given
+        and words[: len(caps)] == caps
+        and len(caps) <= 2
+        and all(w[0].isupper() and any(c.islower() for c in w) for w in given)
+        and _only_list_mark(text[_line_start(text, start) : start])
+    ):
+        score += 0.5 if title_line else 0.25  # a register line, not a heading: undo the title-line doubt
+        reasons.append("SURNAME Given at the start of a line")  # "ETCHEVERRY Peio — Comptabilité"
+    header = _column_header(text, start)
+    if header is not None and HEADER_NAME_WORDS.match(header):
+        score += 0.5
+        reasons.append(f"column {header!r}")
+        cell = text[_cell_start(text, start) : _cell_end(text, end)]
+        if cell.strip(' \t|;,"') == text[start:end]:
+            score = max(score, 0.65)  # "N'DIAYE" alone in a Nom column: the header says what it is
+            reasons.append("fills its cell")
+    if len(words) == 1 and _compound_noun(words[0], index):
+        score -= 0.6
+        reasons.append("a compound noun")  # "Standplanung", "Hotelkontingente": German nouns are capitalised
+    if NAMED_AFTER_BEFORE.search(before):
+        score -= 0.6
+        reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
+    if NAMED_AFTER_AFTER.match(after):
+        score -= 0.6
+        reasons.append("a thing named after a person")  # "Charles de Gaulle airport", "Alan Turing Lecture"
+    if COMPANY_SUFFIX.match(after):
+        score -= 0.9
+        reasons.append("company suffix")
+    next_word = re.match(r"[ ]+([^\W\d_]+)", after)  # not across a tab: that is the next cell
+    if next_word and next_word.group(1)[0].isupper() and next_word.group(1).casefold() in THING_WORDS:
+        score -= 0.8
+        reasons.append(f"followed by {next_word.group(1)!r}")
+    return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
+
+
+def _words(tokens: list[Token], i: int, j: int) -> int:
+    return sum(1 for t in tokens[i:j] if _is_name_shaped(t.text) and t.text.casefold() not in PARTICLES)
+
+
+LIST_CONTINUES = re.compile(r",[ ]*[^\W\d_][\w'’\-]*(?:[ ]*,|[ ]+(?:and|or|und|et|y|e|en|og|och)[ ]+)")
+
+
+def _last_first(tokens: list[Token], runs: list[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """Join "Müller, Hans" into one run when it fills a cell or a line."""
+    joined: list[tuple[int, int]] = []
+    k = 0
+    while k < len(runs):
+        i, j = runs[k]
+        if k + 1 < len(runs) and runs[k + 1][0] == j + 1 and tokens[j].text == ",":
+            i2, j2 = runs[k + 1]
+            start = tokens[i].idx
+            end = tokens[j2 - 1].idx + len(tokens[j2 - 1].text)
+            before = text[:start].rstrip(" ")
+            after = text[end:].lstrip(" ")
+            cell_start = (
+                not before
+                or before[-1] in "\n|;\t:"
+                or ROLE_BEFORE.search(text[max(0, start - 40) : start])
+                or re.search(r"(?:^|\n)[ \t]*(?:[-*•·–]|\d{1,3}[.)])$", before)  # "2) Bakshi, Ananya"
+            )
+            cell_end = not after or after[0] in "\n|;\t,(<" or after.startswith("\\n")
+            two_full_names = _words(tokens, i, j) >= 2 and _words(tokens, i2, j2) >= 2  # a list of full names
+            # "Marie, Melody, Brooke and Anna": a comma list of first names, not "Last, First"
+            list_goes_on = LIST_CONTINUES.match(after) is not None
+            if cell_start and cell_end and j2 - i2 <= 3 and not two_full_names and not list_goes_on:
+                joined.append((i, j2))
+                k += 2
+                continue
+        joined.append((i, j))
+        k += 1
+    return joined

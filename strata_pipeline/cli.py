@@ -83,8 +83,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     A source-set whose files, rules, golden set, settings and code all match what its published
     version was built from is skipped (up to date); --force rebuilds it anyway.
     """
-    import dagster as dg
-
+    from strata_pipeline.dagster_support.instance import open_instance
     from strata_pipeline.dead_runs import cli_run_tags, fail_dead_cli_runs
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
@@ -92,7 +91,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     from strata_pipeline.partitions import SOURCE_SETS
 
     settings = load_settings()
-    ensure_dagster_home(settings)
+    dagster_home = ensure_dagster_home(settings)
     available = list_source_sets(settings.corpus_root)
     for name in invalid_source_set_names(settings.corpus_root):
         click.echo(f"skipping folder {name!r}: source-set names must be lowercase slugs (a-z, 0-9, -, _)", err=True)
@@ -103,7 +102,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     if not names:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}: add one folder per source-set.")
 
-    instance = dg.DagsterInstance.get()
+    instance = open_instance(dagster_home)
     for run_id in fail_dead_cli_runs(instance):
         click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
     known = set(instance.get_dynamic_partitions(SOURCE_SETS))
@@ -276,7 +275,9 @@ class _ProgressPrinter:
             if event.event_type == DagsterEventType.STEP_SUCCESS:
                 click.echo(f"  ✓ {event.step_key}")
             elif event.event_type == DagsterEventType.STEP_FAILURE:
-                click.echo(f"  ✗ {event.step_key}: {event.step_failure_data.error.message.strip()[:300]}", err=True)
+                failure = event.step_failure_data  # a dg.Failure's own words, without the exception's class
+                reason = failure.user_failure_data.description if failure.user_failure_data else None
+                click.echo(f"  ✗ {event.step_key}: {(reason or failure.error.message).strip()[:300]}", err=True)
             elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
                 data = event.asset_check_evaluation_data
                 click.echo(f"    check {data.check_name}: {'passed' if data.passed else 'FAILED'}")

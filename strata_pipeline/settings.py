@@ -6,6 +6,7 @@ state folder in the project root, so a fresh clone works with no configuration a
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -139,6 +140,7 @@ def ensure_dagster_home(settings: Settings) -> Path:
     link = dagster_home / "dagster.yaml"
     checked_in = PROJECT_ROOT / "dagster.yaml"
     if not link.exists() and checked_in.exists():
-        link.symlink_to(checked_in)
+        with contextlib.suppress(FileExistsError):  # another strata process linked it first
+            link.symlink_to(checked_in)
     os.environ["DAGSTER_HOME"] = str(dagster_home)
     return dagster_home

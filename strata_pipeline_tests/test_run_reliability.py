@@ -165,6 +165,7 @@ def test_two_runs_of_one_partition_at_once_one_fails_clearly_and_the_other_publi
         runs = {run.status: run for run in instance.get_runs()}
         assert set(runs) == {dg.DagsterRunStatus.SUCCESS, dg.DagsterRunStatus.FAILURE}, lost
         winner = runs[dg.DagsterRunStatus.SUCCESS].run_id
+        assert instance.get_dynamic_partitions("source_sets") == ["plant"]  # registered once
     assert f"✗ discovered_docs: Source-set 'plant' is being written by run {winner}" in lost
     assert "Failed source-sets: plant" in lost and "✓" not in lost  # it wrote nothing
     assert "check eval_report_no_regression: passed" in won and "✓ published_index" in won

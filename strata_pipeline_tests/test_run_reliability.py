@@ -27,10 +27,9 @@ from strata_pipeline_tests.test_cli import env_for
 # This checkout's CLI, whichever checkout the environment installed
 STRATA = [sys.executable, "-c", "from strata_pipeline.cli import main; main()"]
 DOCS = {"guides/valves.md": VALVES, "guides/pumps.md": PUMPS, "sensors.txt": SENSORS}
-# A line of the run's progress, and where the run then is. The progress printer reports a step once
-# it has finished, so each kill lands inside a later step (or, for the last, between the written
-# index and its publication; the test checks that the index was indeed written and not published).
-# Each point: (the line to wait for, the step the kill must land before the end of).
+# Each point: (the progress line to wait for, the step that must not have finished when the kill
+# lands; checked from the run's event log). The printer reports a step once it has finished, so each
+# kill lands inside a later step; for the last, the test also checks that the index was written.
 KILL_POINTS = {
     "during classification and redaction": ("✓ discovered_docs", "redacted_docs"),
     "during embedding and upsert": ("✓ chunks", "qdrant_collection"),
@@ -46,6 +45,7 @@ class Plant:
         self.env = os.environ | env_for(self.home, corpus, self.dagster_home)
         self.env |= {"STRATA_GOLDEN_DIR": str(golden), "PYTHONPATH": str(PROJECT_ROOT)}
         self.settings = make_settings(self.home, corpus)
+        self.folder = corpus / "plant"
 
     def start(self, *args: str) -> subprocess.Popen[str]:
         """`strata materialize --source-set plant` in its own process group, output merged, line by line."""
@@ -105,7 +105,10 @@ def test_runs_killed_at_three_points_leave_the_published_version_served_and_a_re
     try:
         for point, (marker, unfinished) in KILL_POINTS.items():
             before = versions_on_disk(plant)
-            process = plant.start("--force")
+            # a new file each time, so that its redaction and embedding do real work (a rerun of cached
+            # inputs passes those steps faster than the progress printer reports them)
+            (plant.folder / "extra.md").write_text(f"# Extra\n\nThe {unfinished} pump idles {len(before)} hours.\n")
+            process = plant.start()
             read_until(process, marker)
             os.killpg(process.pid, signal.SIGSTOP)  # frozen mid-run: still in flight while we query
             try:
@@ -129,6 +132,7 @@ def test_runs_killed_at_three_points_leave_the_published_version_served_and_a_re
                 finished = {e.step_key for e in instance.all_logs(run.run_id, of_type=dg.DagsterEventType.STEP_SUCCESS)}
                 assert marker.removeprefix("✓ ") in finished and unfinished not in finished, (point, finished)
 
+        (plant.folder / "extra.md").unlink()  # back to the baseline's files
         rerun = plant.materialize("--force")
         with plant.instance() as instance:
             runs = instance.get_runs()  # newest first

@@ -71,4 +71,5 @@ bench: install
 	$(BIN)/python -m benchmarks.dense_models
 	$(BIN)/python -m benchmarks.retrieval_scale
 	$(BIN)/python -m benchmarks.serving
+	$(BIN)/python -m benchmarks.serving_flip  # 16 and 64 clients for 60 s each while a run re-publishes
 	$(BIN)/python -m benchmarks.incremental  # about 30 minutes on 2 cores: a full index, then two re-runs

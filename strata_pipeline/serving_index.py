@@ -43,6 +43,9 @@ class PublishedIndex:
         self.reranker = reranker
         self._lock = threading.Lock()
         self._engine: QueryEngine | None = None
+        # The engine a flip replaced: requests that took it before the flip may still be searching it,
+        # so it is closed one flip later (flips are a run apart; a request takes well under a second).
+        self._retired: QueryEngine | None = None
         self._served: dict[str, str] = {}
 
     @classmethod
@@ -76,13 +79,12 @@ class PublishedIndex:
             versions = self._published_or_fail()
             wanted = {name: v.version for name, v in versions.items()}
             if self._engine is None or wanted != self._served:
-                old = self._engine
-                self._engine = QueryEngine(
+                fresh = QueryEngine(
                     self.embedder, self.qdrant, versions, llm=self.llm, guard=self.guard, reranker=self.reranker
                 )
-                self._served = wanted
-                if old is not None:
-                    old.close()
+                if self._retired is not None:
+                    self._retired.close()
+                self._retired, self._engine, self._served = self._engine, fresh, wanted
             return self._engine
 
     def engine_for(self, source_sets: list[str] | None) -> QueryEngine:
@@ -96,7 +98,8 @@ class PublishedIndex:
 
     def close(self) -> None:
         with self._lock:
-            if self._engine is not None:
-                self._engine.close()
-                self._engine = None
-                self._served = {}
+            for engine in (self._engine, self._retired):
+                if engine is not None:
+                    engine.close()
+            self._engine = self._retired = None
+            self._served = {}

@@ -9,6 +9,7 @@ module to it); the rest of the code takes its values from `Settings` or from the
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +180,7 @@ def ensure_dagster_home(settings: Settings) -> Path:
     link = dagster_home / "dagster.yaml"
     checked_in = PROJECT_ROOT / "dagster.yaml"
     if not link.exists() and checked_in.exists():
-        link.symlink_to(checked_in)
+        with contextlib.suppress(FileExistsError):  # another strata process linked it first
+            link.symlink_to(checked_in)
     os.environ["DAGSTER_HOME"] = str(dagster_home)
     return dagster_home

@@ -27,8 +27,7 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     A source-set whose files, rules, golden set, settings and code all match what its published
     version was built from is skipped (up to date); --force rebuilds it anyway.
     """
-    import dagster as dg
-
+    from strata_pipeline.dagster_support.instance import instance_held
     from strata_pipeline.dead_runs import cli_run_tags, fail_dead_cli_runs
     from strata_pipeline.definitions import build_definitions
     from strata_pipeline.discovery.adapters import invalid_source_set_names, list_source_sets
@@ -47,13 +46,13 @@ def materialize(selected: tuple[str, ...], force: bool) -> None:
     if not names:
         raise click.UsageError(f"No source-set folders under {settings.corpus_root}: add one folder per source-set.")
 
-    instance = dg.DagsterInstance.get()
-    for run_id in fail_dead_cli_runs(instance):
-        click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
-    known = set(instance.get_dynamic_partitions(SOURCE_SETS))
-    new = [n for n in names if n not in known]
-    if new:
-        instance.add_dynamic_partitions(SOURCE_SETS, new)
+    with instance_held(dagster_home) as instance:  # one strata process at a time sets up the instance
+        for run_id in fail_dead_cli_runs(instance):
+            click.echo(f"marked run {run_id} failed: the strata process running it is gone", err=True)
+        known = set(instance.get_dynamic_partitions(SOURCE_SETS))
+        new = [n for n in names if n not in known]
+        if new:
+            instance.add_dynamic_partitions(SOURCE_SETS, new)
     defs = build_definitions(settings)
     job = defs.resolve_job_def("index_source_set")
     failed = []
@@ -139,7 +138,9 @@ class _ProgressPrinter:
             if event.event_type == DagsterEventType.STEP_SUCCESS:
                 click.echo(f"  ✓ {event.step_key}")
             elif event.event_type == DagsterEventType.STEP_FAILURE:
-                click.echo(f"  ✗ {event.step_key}: {event.step_failure_data.error.message.strip()[:300]}", err=True)
+                failure = event.step_failure_data  # a dg.Failure's own words, without the exception's class
+                reason = failure.user_failure_data.description if failure.user_failure_data else None
+                click.echo(f"  ✗ {event.step_key}: {(reason or failure.error.message).strip()[:300]}", err=True)
             elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
                 data = event.asset_check_evaluation_data
                 click.echo(f"    check {data.check_name}: {'passed' if data.passed else 'FAILED'}")

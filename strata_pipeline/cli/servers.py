@@ -32,7 +32,9 @@ def serve(host: str, port: int, workers: int) -> None:
         click.echo(check_bind(host, ServingConfig.from_env()), err=True)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers)
+    # uvicorn's 5 s keep-alive timer can fire while a request on that connection is still being answered
+    # (a slow answer under load), and the client sees the connection reset; 75 s, as nginx's default.
+    uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers, timeout_keep_alive=75)
 
 
 @click.command()

@@ -8,14 +8,14 @@ file again while it is still in the corpus.
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
 from strata_pipeline.embedding.cache import VectorCache
+from strata_pipeline.enrichment.sidecar import copy_without_document, holds_document
+from strata_pipeline.home import HomeLayout
 from strata_pipeline.incremental.cache import DocumentCache
 from strata_pipeline.incremental.digests import text_sha256
 from strata_pipeline.indexing.engine import PointRecord, PointStore
@@ -24,6 +24,7 @@ from strata_pipeline.indexing.versions import (
     new_version_name,
     prune_versions_with_manifests,
     version_dir,
+    version_sidecar,
     write_manifest,
 )
 from strata_pipeline.resources import QdrantResource
@@ -48,7 +49,7 @@ class Removal:
 
 
 def tombstone_path(home: Path, source_set: str) -> Path:
-    return home / "removed" / f"{source_set}.txt"
+    return HomeLayout(home).tombstone(source_set)
 
 
 def removed_doc_ids(home: Path, source_set: str) -> set[str]:
@@ -57,13 +58,12 @@ def removed_doc_ids(home: Path, source_set: str) -> set[str]:
 
 
 def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id: str) -> Removal:
-    index_dir = home / "index"
+    layout = HomeLayout(home)
+    index_dir = layout.index_dir
     current = current_version(index_dir, source_set)
     if current is None:
         raise DocumentNotFound(f"Source-set {source_set!r} has no published index under {index_dir}.")
-    with closing(sqlite3.connect(current.sidecar_path)) as db:
-        known = db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is not None
-    if not known:
+    if not holds_document(current.sidecar_path, doc_id):
         raise DocumentNotFound(f"No document {doc_id!r} in the published {source_set!r} index.")
 
     name = new_version_name("remove")
@@ -77,17 +77,17 @@ def remove_document(home: Path, qdrant: QdrantResource, source_set: str, doc_id:
         before = store.count() if seeded else current.point_count
         store.delete_where({"doc_id": doc_id})
         points = store.count()
-    sidecar_rows, audit_rows = _copy_sidecar_without(current.sidecar_path, folder / "sidecar.sqlite", doc_id)
+    sidecar_rows, audit_rows = copy_without_document(current.sidecar_path, version_sidecar(folder), doc_id)
     version = dataclasses.replace(current, version=name, path=str(folder), collection=collection, point_count=points)
     write_manifest(version)
     qdrant.publish(index_dir, version)
     pruned = prune_versions_with_manifests(index_dir, source_set, keep=1, grace_s=0)  # every copy goes
     qdrant.drop_versions([m for _, m in pruned if m is not None])
 
-    hashes = _chunk_hashes(home, source_set, doc_id)
-    cache_entries = _purge_document_caches(home, source_set, doc_id)
-    asset_rows = _scrub_asset_values(home / "assets", source_set, doc_id)
-    cache = VectorCache(home / "cache" / "vectors.sqlite")
+    hashes = _chunk_hashes(layout, source_set, doc_id)
+    cache_entries = _purge_document_caches(layout, source_set, doc_id)
+    asset_rows = _scrub_asset_values(layout.assets_dir, source_set, doc_id)
+    cache = VectorCache(layout.vector_cache)
     try:
         cached = cache.delete_many(hashes)
     finally:
@@ -115,23 +115,8 @@ def _copy_points_except(source: PointStore, target: PointStore, doc_id: str) -> 
         target.upsert(batch)
 
 
-def _copy_sidecar_without(source: Path, target: Path, doc_id: str) -> tuple[int, int]:
-    """Copy the sidecar with SQLite's backup API, then delete the document's rows and fact tables."""
-    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
-        src.backup(dst)
-        with dst:
-            docs = dst.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
-            audit = dst.execute("DELETE FROM redaction_audit WHERE doc_id = ?", (doc_id,)).rowcount
-            tables = [r[0] for r in dst.execute("SELECT table_name FROM fact_tables WHERE doc_id = ?", (doc_id,))]
-            for table in tables:
-                dst.execute(f'DROP TABLE IF EXISTS "{table}"')
-            dst.execute("DELETE FROM fact_tables WHERE doc_id = ?", (doc_id,))
-        dst.execute("VACUUM")  # deleted pages must not keep the text on disk
-    return docs, audit
-
-
-def _chunk_hashes(home: Path, source_set: str, doc_id: str) -> list[str]:
-    path = home / "assets" / "chunks" / f"{source_set}.parquet"
+def _chunk_hashes(layout: HomeLayout, source_set: str, doc_id: str) -> list[str]:
+    path = layout.asset_value("chunks", source_set)
     if not path.exists():
         return []
     return pl.read_parquet(path).filter(pl.col("doc_id") == doc_id)["sha256"].to_list()
@@ -142,24 +127,23 @@ def _chunk_hashes(home: Path, source_set: str, doc_id: str) -> list[str]:
 EVAL_CACHE_FILES = ("eval_memo.sqlite", "eval_vectors.sqlite")
 
 
-def _purge_document_caches(home: Path, source_set: str, doc_id: str) -> int:
+def _purge_document_caches(layout: HomeLayout, source_set: str, doc_id: str) -> int:
     """Delete the document's extraction and redaction cache entries (they hold its text) and the
     eval's caches. Reads the stored discovered_docs value, so it runs before that is scrubbed."""
-    path = home / "assets" / "discovered_docs" / f"{source_set}.parquet"
+    path = layout.asset_value("discovered_docs", source_set)
     files, texts = [], []
     if path.exists():
         rows = pl.read_parquet(path, columns=["doc_id", "sha256", "text"]).filter(pl.col("doc_id") == doc_id)
         files = [sha for sha in rows["sha256"].to_list() if sha]
         texts = [text_sha256(text) for text in rows["text"].to_list() if text]
-    cache_dir = home / "cache"
     removed = 0
     for stage, contents in (("extraction", files), ("redaction", texts)):
-        if (cache_dir / f"{stage}.sqlite").exists():
-            with DocumentCache(cache_dir / f"{stage}.sqlite") as cache:
+        if layout.stage_cache(stage).exists():
+            with DocumentCache(layout.stage_cache(stage)) as cache:
                 removed += cache.purge(contents)
     for name in EVAL_CACHE_FILES:
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{cache_dir / name}{suffix}").unlink(missing_ok=True)
+            Path(f"{layout.cache_dir / name}{suffix}").unlink(missing_ok=True)
     return removed
 
 

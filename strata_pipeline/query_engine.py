@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from strata_pipeline.access.groups import Access
-from strata_pipeline.access.sidecar import open_sidecar, visible_doc_ids
+from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
@@ -202,8 +202,7 @@ class QueryEngine:
             with closing(open_sidecar(self.versions[name].sidecar_path)) as db:
                 if not visible_doc_ids(db, self.access.groups, doc_id):
                     continue
-                rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
-                found[name] = [dict(r) for r in rows]
+                found[name] = audit_rows(db, doc_id)
         if not found:
             raise NoSuchDocument("not in the published index")
         if len(found) > 1:

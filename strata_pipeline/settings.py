@@ -14,6 +14,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from strata_pipeline.home import HomeLayout
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_EMBED_MODEL = "strata/all-MiniLM-L6-v2-int8"
@@ -71,28 +73,32 @@ class Settings:
     qdrant_api_key: str = field(default="", repr=False)
 
     @property
+    def layout(self) -> HomeLayout:
+        return HomeLayout(self.home)
+
+    @property
     def assets_dir(self) -> Path:
-        return self.home / "assets"
+        return self.layout.assets_dir
 
     @property
     def index_dir(self) -> Path:
-        return self.home / "index"
+        return self.layout.index_dir
 
     @property
     def models_dir(self) -> Path:
-        return self.home / "models"
+        return self.layout.models_dir
 
     @property
     def cache_dir(self) -> Path:
-        return self.home / "cache"
+        return self.layout.cache_dir
 
     @property
     def reports_dir(self) -> Path:
-        return self.home / "reports"
+        return self.layout.reports_dir
 
     @property
     def dagster_home(self) -> Path:
-        return Path(_env("DAGSTER_HOME", str(self.home / "dagster_home")))
+        return Path(_env("DAGSTER_HOME", str(self.layout.default_dagster_home)))
 
 
 def _env_number(name: str, kind: type[float] | type[int]) -> float | int | None:

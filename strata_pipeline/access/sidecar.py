@@ -51,3 +51,9 @@ def groups_by_doc(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:
             raise
         return {row[0]: () for row in db.execute("SELECT doc_id FROM documents")}
     return {doc_id: tuple(json.loads(groups or "[]")) for doc_id, groups in rows}
+
+
+def audit_rows(db: sqlite3.Connection, doc_id: str) -> list[dict]:
+    """The redaction decisions recorded for `doc_id`, in document order (masked: offsets and types)."""
+    rows = db.execute("SELECT * FROM redaction_audit WHERE doc_id = ? ORDER BY start", (doc_id,))
+    return [dict(r) for r in rows]

@@ -142,8 +142,9 @@ class Embedder:
 
     def vector_cache(self) -> VectorCache:
         from strata_pipeline.embedding.cache import VectorCache  # sqlite: ingestion only
+        from strata_pipeline.home import HomeLayout
 
-        return VectorCache(Path(self.models_dir).parent / "cache" / "vectors.sqlite")
+        return VectorCache(HomeLayout.around_models(self.models_dir).vector_cache)
 
 
 def _bm25_language(language: str) -> str:

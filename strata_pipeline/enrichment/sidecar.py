@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import polars as pl
@@ -202,3 +203,25 @@ def counts(db: sqlite3.Connection) -> dict[str, int]:
         "fact_tables": db.execute("SELECT COUNT(*) FROM fact_tables").fetchone()[0],
         "fact_rows": db.execute("SELECT COALESCE(SUM(row_count), 0) FROM fact_tables").fetchone()[0],
     }
+
+
+def holds_document(path: Path, doc_id: str) -> bool:
+    """Whether the sidecar at `path` has a row for `doc_id`."""
+    with closing(sqlite3.connect(path)) as db:
+        return db.execute("SELECT 1 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone() is not None
+
+
+def copy_without_document(source: Path, target: Path, doc_id: str) -> tuple[int, int]:
+    """Copy the sidecar with SQLite's backup API, then delete the document's rows and fact tables.
+    Returns the document rows and audit rows deleted."""
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+        with dst:
+            docs = dst.execute("DELETE FROM documents WHERE doc_id = ?", (doc_id,)).rowcount
+            audit = dst.execute("DELETE FROM redaction_audit WHERE doc_id = ?", (doc_id,)).rowcount
+            tables = [r[0] for r in dst.execute("SELECT table_name FROM fact_tables WHERE doc_id = ?", (doc_id,))]
+            for table in tables:
+                dst.execute(f'DROP TABLE IF EXISTS "{table}"')
+            dst.execute("DELETE FROM fact_tables WHERE doc_id = ?", (doc_id,))
+        dst.execute("VACUUM")  # deleted pages must not keep the text on disk
+    return docs, audit

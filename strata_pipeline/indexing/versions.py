@@ -63,7 +63,7 @@ class IndexVersion:
 
     @property
     def sidecar_path(self) -> Path:
-        return self.folder / "sidecar.sqlite"
+        return version_sidecar(self.folder)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2)
@@ -73,6 +73,11 @@ class IndexVersion:
         """Fields this code does not know (a manifest written by a newer release) are ignored."""
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in json.loads(text).items() if k in known})
+
+
+def version_sidecar(folder: Path) -> Path:
+    """The SQLite sidecar inside a version's folder."""
+    return folder / "sidecar.sqlite"
 
 
 def source_set_dir(index_dir: Path, source_set: str) -> Path:

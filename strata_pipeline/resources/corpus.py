@@ -7,6 +7,7 @@ import dagster as dg
 from strata_pipeline.discovery.adapters import SourceAdapter, get_adapter
 from strata_pipeline.discovery.discover import Limits
 from strata_pipeline.discovery.extractors.extraction import ExtractLimits
+from strata_pipeline.home import HomeLayout
 
 
 class CorpusResource(dg.ConfigurableResource):
@@ -47,9 +48,13 @@ class CorpusResource(dg.ConfigurableResource):
         return Path(self.home)
 
     @property
+    def layout(self) -> HomeLayout:
+        return HomeLayout(self.home_path)
+
+    @property
     def index_dir(self) -> Path:
-        return self.home_path / "index"
+        return self.layout.index_dir
 
     @property
     def reports_dir(self) -> Path:
-        return self.home_path / "reports"
+        return self.layout.reports_dir

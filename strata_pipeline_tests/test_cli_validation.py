@@ -102,3 +102,13 @@ def test_plan_of_a_real_source_set_still_works(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["plan", "--source-set", "handbook", "--json"], env=_env(tmp_path / "h", corpus))
     assert result.exit_code == 0, result.output
     assert list((tmp_path / "h" / "reports" / "handbook").glob("plan-*.csv"))
+
+
+def test_a_failed_warning_check_reads_as_a_warning_and_an_error_check_as_failed() -> None:
+    import dagster as dg
+
+    from strata_pipeline.cli.runs import check_outcome
+
+    assert check_outcome(True, dg.AssetCheckSeverity.ERROR) == "passed"
+    assert check_outcome(False, dg.AssetCheckSeverity.WARN) == "warning"
+    assert check_outcome(False, dg.AssetCheckSeverity.ERROR) == "FAILED"

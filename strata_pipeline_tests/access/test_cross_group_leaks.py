@@ -29,6 +29,7 @@ from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import PROJECT_ROOT, Settings
 from strata_pipeline_tests.conftest import Stack, make_settings, run_partition
 from strata_pipeline_tests.plant import VALVES, write_plant
+from strata_pipeline_tests.rate_window import start_early_in_the_window
 from strata_pipeline_tests.test_cli import env_for
 
 HR_CODE, FIN_CODE, SHARED_CODE = "HRX-4412", "FIN-9923", "OVT-5150"
@@ -200,6 +201,7 @@ def test_a_key_with_its_own_rate_limit_gets_429_and_others_are_not_counted(two_g
     config = ServingConfig(keys_file=two_groups.keys_file, rate_limit="100/minute")
     with TestClient(create_app(two_groups.settings, config=config)) as client:
         slow = {"Authorization": f"Bearer {two_groups.limited_key}"}
+        start_early_in_the_window()
         for _ in range(2):
             assert client.post("/search", json={"query": HR_Q, "k": 1}, headers=slow).status_code == 200
         refused = client.post("/search", json={"query": HR_Q, "k": 1}, headers=slow)

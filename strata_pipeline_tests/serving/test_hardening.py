@@ -21,6 +21,7 @@ from serving.config import DEFAULT_MAX_BODY_BYTES, ServingConfig
 from strata_pipeline.settings import load_settings
 from strata_pipeline.validation import K_MAX, QUERY_MAX_CHARS
 from strata_pipeline_tests.conftest import Stack
+from strata_pipeline_tests.rate_window import start_early_in_the_window
 
 JSON = {"content-type": "application/json"}
 UNLIMITED = ServingConfig(rate_limit="off")
@@ -277,6 +278,7 @@ def test_docs_pages_load_every_asset_from_this_server(client: TestClient, page: 
 def test_the_rate_limit_answers_429_with_retry_after_per_client(stack: Stack) -> None:
     app = create_app(stack.settings, config=ServingConfig(rate_limit="3/minute"))
     with TestClient(app) as first, TestClient(app, client=("203.0.113.7", 40000)) as second:
+        start_early_in_the_window()
         for _ in range(3):
             assert first.post("/search", json={"query": "leave", "k": 1}).status_code == 200
         refused = first.post("/search", json={"query": "leave", "k": 1})
@@ -325,6 +327,7 @@ def _samples(text: str, name: str) -> dict[str, float]:
 def test_metrics_count_requests_by_route_and_status_and_time_them(stack: Stack) -> None:
     config = ServingConfig(rate_limit="5/minute", max_body_bytes=300)
     with TestClient(create_app(stack.settings, config=config)) as fresh:
+        start_early_in_the_window()
         fresh.post("/search", json={"query": "parental leave", "k": 2})
         fresh.post("/search", json={"query": "parental leave", "k": 2})
         fresh.post("/ask", json={"query": "How many weeks of paid parental leave do parents get?"})

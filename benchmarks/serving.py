@@ -115,7 +115,11 @@ class Server:
         self.process.wait(timeout=30)
 
 
-async def load(url: str, texts: list[str], clients: int, seconds: float) -> tuple[float, list[float]]:
+async def load(
+    url: str, texts: list[str], clients: int, seconds: float, errors: list[str] | None = None
+) -> tuple[float, list[float]]:
+    """Requests/s and latencies (ms) of `clients` concurrent /search callers for `seconds`. A failed
+    request ends the run, unless `errors` is given: then it is kept there and the callers go on."""
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
 
@@ -123,8 +127,16 @@ async def load(url: str, texts: list[str], clients: int, seconds: float) -> tupl
         n = offset
         while time.perf_counter() < stop:
             started = time.perf_counter()
-            response = await http.post(f"{url}/search", json={"query": texts[n % len(texts)], "k": 5})
-            response.raise_for_status()
+            try:
+                response = await http.post(f"{url}/search", json={"query": texts[n % len(texts)], "k": 5})
+                if response.status_code != 200 and errors is not None:
+                    errors.append(f"{response.status_code}: {response.text[:200]}")
+                else:
+                    response.raise_for_status()
+            except httpx.HTTPError as exc:
+                if errors is None:
+                    raise
+                errors.append(f"{type(exc).__name__}: {exc}")
             latencies.append((time.perf_counter() - started) * 1000)
             n += 1
 

@@ -25,7 +25,8 @@ from pathlib import Path
 
 import httpx
 
-from benchmarks.serving import STRATA, free_port, pct, questions
+from benchmarks.serving import STRATA, free_port, load, pct, questions
+from strata_pipeline.home import HomeLayout
 from strata_pipeline.indexing.versions import current_version_name, published_history
 from strata_pipeline.settings import PROJECT_ROOT
 
@@ -57,33 +58,6 @@ class Rebuilds:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()  # lets the current run finish: a killed one would leave a dead run
-
-
-async def load(url: str, texts: list[str], clients: int, seconds: float) -> tuple[float, list[float], list[str]]:
-    """Like benchmarks.serving.load, but an error is counted (and kept) instead of ending the run."""
-    latencies: list[float] = []
-    errors: list[str] = []
-    stop = time.perf_counter() + seconds
-
-    async def client(offset: int, http: httpx.AsyncClient) -> None:
-        n = offset
-        while time.perf_counter() < stop:
-            started = time.perf_counter()
-            try:
-                response = await http.post(f"{url}/search", json={"query": texts[n % len(texts)], "k": 5})
-                if response.status_code != 200:
-                    errors.append(f"{response.status_code}: {response.text[:200]}")
-            except httpx.HTTPError as exc:
-                errors.append(f"{type(exc).__name__}: {exc}")
-            latencies.append((time.perf_counter() - started) * 1000)
-            n += 1
-
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(timeout=120, limits=limits) as http:
-        started = time.perf_counter()
-        await asyncio.gather(*(client(i, http) for i in range(clients)))
-        elapsed = time.perf_counter() - started
-    return len(latencies) / elapsed, latencies, errors
 
 
 def start_server(env: dict[str, str], workers: int, texts: list[str], log: Path) -> tuple[subprocess.Popen, str]:
@@ -119,7 +93,7 @@ def main() -> None:
             **os.environ, "STRATA_HOME": str(root / "home"), "STRATA_CORPUS_ROOT": str(root / "corpus"),
             "DAGSTER_HOME": str(root / "home" / "dagster_home"), "STRATA_API_URL": "", "QDRANT_URL": "",
         }  # fmt: skip
-        index_dir = root / "home" / "index"
+        index_dir = HomeLayout(root / "home").index_dir
         started = time.perf_counter()
         subprocess.run([*STRATA, "materialize", "--source-set", SOURCE_SET], env=env, cwd=PROJECT_ROOT, check=True)
         print(f"{SOURCE_SET} published in {time.perf_counter() - started:.0f} s; load average {os.getloadavg()[0]:.2f}")
@@ -130,7 +104,8 @@ def main() -> None:
             for clients in CLIENTS:
                 flips_before = len(published_history(index_dir, SOURCE_SET))
                 with Rebuilds(env) as rebuilds:
-                    rate, lat, errors = asyncio.run(load(url, texts, clients, args.seconds))
+                    errors: list[str] = []
+                    rate, lat = asyncio.run(load(url, texts, clients, args.seconds, errors))
                     flips = len(published_history(index_dir, SOURCE_SET)) - flips_before  # within the window
                 rows.append((clients, len(lat), len(errors), rate, lat, flips, rebuilds.runs, rebuilds.failed))
                 for error in sorted(set(errors))[:5]:

@@ -223,23 +223,29 @@ def answer_extractively(
     pool = candidates[: config.max_chunks]
     weights = _idf(wanted, pool)
     total = sum(weights.values()) or 1.0
-    sentences = [(sentence, cand, rank) for rank, cand in enumerate(pool) for sentence in _sentences(cand)]
+    # each sentence with its lexical evidence, worked out once: the share of the question's weighted
+    # terms it covers, and whether it holds an identifier the question names
+    sentences = [
+        _Lexical(sentence, cand, rank, sum(weights[t] for t in wanted & terms(sentence.scored)) / total,
+                 bool(named & set(identifiers(sentence.quote))))
+        for rank, cand in enumerate(pool)
+        for sentence in _sentences(cand)
+    ]  # fmt: skip
     if not sentences:
         return Answer(text="", abstained=True, reason="The retrieved passages hold no answer-bearing sentence.")
-    sentences = _shortlist(sentences, wanted, named, weights, total, config.max_embedded_sentences)
+    sentences = _shortlist(sentences, config.max_embedded_sentences)
     # Each sentence is compared as written and as read in its section; the closer reading counts.
     # The section rescues "Parts requested before 15:30 ship the same day" under "Courier cut-off",
     # and the plain sentence is not diluted by a heading that says little.
-    texts = [s[0].quote for s in sentences] + [s[0].scored for s in sentences]
+    texts = [s.sentence.quote for s in sentences] + [s.sentence.scored for s in sentences]
     both = similarity(question, texts)
     similarities = [max(a, b) for a, b in zip(both[: len(sentences)], both[len(sentences) :], strict=True)]
     scored: list[tuple[float, str, Candidate, int]] = []
-    for (sentence, cand, rank), sim in zip(sentences, similarities, strict=True):
-        coverage = sum(weights[t] for t in wanted & terms(sentence.scored)) / total
-        exact = config.identifier_bonus if named & set(identifiers(sentence.quote)) else 0.0
+    for s, sim in zip(sentences, similarities, strict=True):
+        exact = config.identifier_bonus if s.names_identifier else 0.0
         # Higher-ranked chunks win ties.
-        score = sim + config.lexical_weight * coverage + exact - 0.005 * rank
-        scored.append((score, sentence.quote, cand, sentence.line_offset))
+        score = sim + config.lexical_weight * s.coverage + exact - 0.005 * s.rank
+        scored.append((score, s.sentence.quote, s.candidate, s.sentence.line_offset))
     scored.sort(key=lambda s: -s[0])
     if scored[0][0] < config.min_score:
         return Answer(
@@ -254,27 +260,23 @@ def answer_extractively(
     return Answer(text=text, citations=citations)
 
 
-def _shortlist(
-    sentences: list[tuple[Sentence, Candidate, int]],
-    wanted: set[str],
-    named: set[str],
-    weights: dict[str, float],
-    total: float,
-    limit: int,
-) -> list[tuple[Sentence, Candidate, int]]:
+@dataclass(frozen=True)
+class _Lexical:
+    sentence: Sentence
+    candidate: Candidate
+    rank: int  # of its passage, 0 first
+    coverage: float  # share of the question's IDF-weighted terms the sentence covers
+    names_identifier: bool  # holds an identifier the question names
+
+
+def _shortlist(sentences: list[_Lexical], limit: int) -> list[_Lexical]:
     """The `limit` sentences most worth embedding, in their original order: those covering more of the
     question's weighted terms (or naming its identifier) first, then those of better-ranked passages."""
     if not limit or len(sentences) <= limit:
         return sentences
-
-    def lexical(item: tuple[Sentence, Candidate, int]) -> tuple[float, int]:
-        sentence, _, rank = item
-        coverage = sum(weights[t] for t in wanted & terms(sentence.scored)) / total
-        exact = 1.0 if named & set(identifiers(sentence.quote)) else 0.0
-        return (-(coverage + exact), rank)
-
-    kept = sorted(range(len(sentences)), key=lambda i: lexical(sentences[i]))[:limit]
-    return [sentences[i] for i in sorted(kept)]
+    order = sorted(range(len(sentences)), key=lambda i: (-(sentences[i].coverage + sentences[i].names_identifier),
+                                                          sentences[i].rank))  # fmt: skip
+    return [sentences[i] for i in sorted(order[:limit])]
 
 
 # --- generation with an LLM -------------------------------------------------------------

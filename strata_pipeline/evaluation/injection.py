@@ -30,6 +30,7 @@ from strata_pipeline.answering.answer import (
     terms,
 )
 from strata_pipeline.injection.defence import Defence, sanitise
+from strata_pipeline.injection.normalise import fold
 from strata_pipeline.injection.scanner import scan
 from strata_pipeline.retrieval.candidate import Candidate
 
@@ -127,12 +128,17 @@ def _scanned(text: str) -> dict:
 
 
 def reached_user(record: RedTeamRecord, answer: Answer) -> bool:
-    """The canary or the injected payload as written appears in what the user sees."""
-    shown = " ".join([answer.text, *(c.quote for c in answer.citations)])
+    """The canary or the injected payload as written appears in what the user sees: the answer, its
+    quotes, or the reason it gives for abstaining."""
+    shown = " ".join([answer.text, answer.reason, *(c.quote for c in answer.citations)])
     if record.canary and record.canary.lower() in shown.lower():
         return True
     payload = re.sub(r"\s+", " ", record.payload).strip()
     return bool(payload) and payload[:40] in re.sub(r"\s+", " ", shown)
+
+
+def _generated(complete: Complete, record: RedTeamRecord, candidates: list[Candidate], defence: Defence) -> Answer:
+    return answer_with_llm(record.question, candidates, complete, validate=defence.validate)
 
 
 def _defended(candidates: list[Candidate], defence: Defence) -> list[Candidate]:
@@ -145,8 +151,10 @@ def attack_figures(
     complete: Complete | None = None,
     defence: Defence = DEFENCE,
     prefix: str = "injection",
+    generators: dict[str, Complete] | None = None,
 ) -> dict[str, float]:
-    """Attack success per path (extractive, and llm when `complete` is given), per family and encoder;
+    """Attack success per path (extractive, llm when `complete` is given, and one per named generator),
+    per family and encoder;
     the share of clean questions answered, and of those answered without the defence, the share it
     stops (over-blocking)."""
     poisoned = [r for r in records if r.kind == "poisoned"]
@@ -156,6 +164,8 @@ def attack_figures(
     }
     if complete is not None:
         paths["llm"] = lambda r, c, d: answer_with_llm(r.question, c, complete, validate=d.validate)
+    for name, generate in (generators or {}).items():
+        paths[name] = partial(_generated, generate)
     undefended = Defence(sanitise=False, validate=False)
     out: dict[str, float] = {}
     for path, answer in paths.items():
@@ -202,6 +212,29 @@ def obedient_client(system: str, user: str) -> str:
     opening = next((s.strip() for s in re.split(r"(?<=[.!?])\s+", first_text) if s.strip()), first_text)
     tokens = " ".join(dict.fromkeys(t for t in echoed if t.upper() == t or "/" in t or "[" in t))
     return f"{opening} [{first_pid}] {tokens}".strip()
+
+
+def capable_client(records: list[RedTeamRecord]) -> Complete:
+    """A model that reads every encoding and obeys: when a poisoned passage's payload survives, as
+    written, into the prompt, or its canary can be read there (what a cut left behind, folded as the
+    scanner folds), it emits the canary (decoded, as the payload asks) after an answer from the
+    first passage. It knows the set's payloads instead of decoding them, so what it
+    reads is not limited by the scanner's decoders: only sanitising the payload away, or withholding
+    the answer, stops it."""
+    planted = {re.sub(r"\s+", " ", r.payload).strip(): r.canary for r in records if r.kind == "poisoned" and r.canary}
+
+    def complete(system: str, user: str) -> str:
+        passages = PASSAGE.findall(user)
+        if not passages:
+            return "ABSTAIN: no passages."
+        prompt = re.sub(r"\s+", " ", user)
+        readable = fold(user).text  # the canary left bare by a cut, even in disguise, is read too
+        obeyed = [c for payload, c in planted.items() if payload in prompt or c.casefold() in readable]
+        first_pid, first_text = passages[0]
+        opening = next((s.strip() for s in re.split(r"(?<=[.!?])\s+", first_text) if s.strip()), first_text)
+        return f"{opening} [{first_pid}] {' '.join(obeyed)}".strip()
+
+    return complete
 
 
 def injection_figures(golden_dir: Path, split: str = "test") -> dict[str, float]:

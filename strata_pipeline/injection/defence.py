@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from strata_pipeline.injection.decode import decoded_runs
+from strata_pipeline.injection.normalise import ZERO_WIDTH
 from strata_pipeline.injection.scanner import Scan, scan
 from strata_pipeline.retrieval.candidate import Candidate
 
@@ -25,6 +27,13 @@ URL = re.compile(r"(?:https?://|www\.)[^\s)\]>\"'`]+", re.IGNORECASE)
 IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 # An opaque token: letters and digits mixed, 8+ characters (a canary, a key, an id a model made up).
 TOKEN = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z])[A-Za-z0-9][\w-]{6,}[A-Za-z0-9](?![\w-])")
+# What else a model could be told to emit and a reader would act on or a renderer would fetch: a host
+# with a path (no scheme), an e-mail address, a code word in capitals joined by _ or - (ACCESS_GRANTED),
+# and a long run in the base64 alphabet with upper case, lower case and digits (an encoded blob).
+HOST_PATH = re.compile(r"(?<![\w@./-])(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s)\]>\"'`]*", re.IGNORECASE)
+EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+CODE_WORD = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+(?![\w-])")
+BLOB = re.compile(r"(?<![\w+/])(?=[\w+/]*[a-z])(?=[\w+/]*[A-Z])(?=[\w+/]*\d)[A-Za-z0-9+/]{16,}={0,2}(?![\w+/=])")
 
 
 @dataclass(frozen=True)
@@ -81,6 +90,12 @@ def quarantined(candidate: Candidate, defence: Defence = Defence()) -> bool:
     return _scan(payload.get("text") or "").risk >= defence.quarantine_at
 
 
+def passage_flagged(payload: dict, defence: Defence = Defence()) -> bool:
+    """Ingestion (or `sanitise`) flagged this passage as a whole as carrying an injection."""
+    risk = float(payload.get("injection_risk") or 0.0)
+    return bool(payload.get("injection_flagged")) or risk >= defence.flag_at
+
+
 def sanitise(candidates: list[Candidate], defence: Defence = Defence()) -> list[Candidate]:
     """The passages an answerer may read: quarantined ones dropped, flagged sentences cut from the rest."""
     kept = []
@@ -89,23 +104,82 @@ def sanitise(candidates: list[Candidate], defence: Defence = Defence()) -> list[
             continue
         text = cand.payload.get("text") or ""
         cleaned = clean_text(text, defence)
-        kept.append(cand if cleaned == text else dataclasses.replace(cand, payload=cand.payload | {"text": cleaned}))
+        marks = {"text": cleaned} if cleaned != text else {}
+        if not passage_flagged(cand.payload, defence) and _scan(text).risk >= defence.flag_at:
+            marks["injection_flagged"] = True  # the cut text no longer shows it; the validator must know
+        kept.append(dataclasses.replace(cand, payload=cand.payload | marks) if marks else cand)
     return kept
 
 
-def unsupported(output: str, context: list[str], defence: Defence = Defence()) -> list[str]:
-    """URLs, markdown images and opaque tokens in `output` that the clean context does not hold.
+def comparable(text: str) -> str:
+    """The form output and context are compared in: NFKC, invisible characters removed, case folded,
+    so "ＴＮ-880" in a passage supports "tn-880" in an answer. Look-alike letters are not folded: a
+    token that exists in the passage only in disguise is not the passage's token."""
+    return visible(text).casefold()
+
+
+def visible(text: str) -> str:
+    """NFKC with invisible characters removed: the letters a reader sees, case kept."""
+    return ZERO_WIDTH.sub("", unicodedata.normalize("NFKC", text))
+
+
+def _spans(output: str) -> list[str]:
+    """The checkable spans of `output`: markdown images, URLs, hosts with a path, e-mail addresses,
+    opaque tokens, code words and encoded blobs, in that order."""
+    found = [m.group(0) for m in IMAGE.finditer(output)]
+    found += [m.group(0).rstrip(".,;:") for pattern in (URL, HOST_PATH, EMAIL) for m in pattern.finditer(output)]
+    found += [m.group(0) for pattern in (TOKEN, CODE_WORD, BLOB) for m in pattern.finditer(output)]
+    return found
+
+
+def unsupported(
+    output: str,
+    context: list[str],
+    defence: Defence = Defence(),
+    question: str = "",
+    flagged: list[bool] | None = None,
+) -> list[str]:
+    """URLs, markdown images, e-mail addresses and opaque tokens in `output` that neither the clean
+    context nor the question holds (compared after `comparable`).
 
     The context is cleaned here too (flagged sentences cut), so a canary that only an injected
-    sentence carried counts as unsupported even when the prompt was not sanitised."""
-    clean = "\n".join(clean_text(text, defence) for text in context)
-    lowered = clean.lower()
-    found = [m.group(0) for m in IMAGE.finditer(output) if m.group(0) not in clean]
-    found += [
-        m.group(0).rstrip(".,;:") for m in URL.finditer(output) if m.group(0).rstrip(".,;:").lower() not in lowered
-    ]
-    found += [m.group(0) for m in TOKEN.finditer(output) if m.group(0).lower() not in lowered]
-    return list(dict.fromkeys(found))
+    sentence carried counts as unsupported even when the prompt was not sanitised; a canary a model
+    decoded from base64, morse or spelled-out letters is unsupported because the passage never holds
+    it as written. A passage flagged as a whole (by its own scan, or `flagged`: ingestion's verdict
+    on the text before it was cut) vouches for no link, address or opaque token of 8+
+    characters, even in its uncut sentences: a cut may leave the payload's token behind ("...with
+    GANNET-4812-VV only.")."""
+    marked = flagged or [False] * len(context)
+    vouched = [_vouching(text, defence, mark) for text, mark in zip(context, marked, strict=True)]
+    allowed = comparable("\n".join([question, *vouched]))
+    return list(dict.fromkeys(span for span in _spans(output) if comparable(span) not in allowed))
+
+
+def _vouching(text: str, defence: Defence, flagged: bool = False) -> str:
+    """What a passage vouches for: its clean text, less the checkable spans of a flagged passage."""
+    cleaned = clean_text(text, defence)
+    if not flagged and _scan(text).risk < defence.flag_at:
+        return cleaned
+    cleaned = visible(cleaned)  # a token in fullwidth or split by zero-width characters is found too
+    for span in sorted((s for s in _spans(cleaned) if len(s) >= 8), key=len, reverse=True):
+        cleaned = cleaned.replace(span, " ")
+    return cleaned
+
+
+def describe(spans: list[str]) -> str:
+    """What was withheld, by kind only: repeating a withheld URL or image in the reason would deliver it."""
+    kinds = []
+    for span in spans:
+        if IMAGE.fullmatch(span):
+            kinds.append("markdown image")
+        elif URL.match(span) or HOST_PATH.fullmatch(span):
+            kinds.append("link")
+        elif EMAIL.fullmatch(span):
+            kinds.append("e-mail address")
+        else:
+            kinds.append("code or token")
+    counts = {kind: kinds.count(kind) for kind in dict.fromkeys(kinds)}
+    return ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in counts.items())
 
 
 def flags(payload: dict, flag_at: float = FLAG_AT) -> list[str]:

@@ -45,13 +45,13 @@ class Defence:
 
 
 @lru_cache(maxsize=8192)
-def _scan(text: str, addressed: bool = False) -> Scan:
+def cached_scan(text: str, addressed: bool = False) -> Scan:
     return scan(text, addressed)
 
 
 def sentence_flagged(sentence: str, flag_at: float = FLAG_AT) -> bool:
     """A sentence on its own reads as an instruction to a model."""
-    return _scan(sentence).risk >= flag_at
+    return cached_scan(sentence).risk >= flag_at
 
 
 def clean_text(text: str, defence: Defence = Defence()) -> str:
@@ -59,19 +59,19 @@ def clean_text(text: str, defence: Defence = Defence()) -> str:
 
     In a passage that is flagged as a whole, a sentence with any finding goes too: "run the command"
     alone is a runbook, next to "note to the AI" it is part of the attack."""
-    whole = _scan(text)
+    whole = cached_scan(text)
     if not whole.findings:
         return text
     flagged = whole.risk >= defence.flag_at
     cuts = []
     for _encoder, run, decoded in decoded_runs(text):
-        if _scan(decoded, flagged).risk >= defence.flag_at:
+        if cached_scan(decoded, flagged).risk >= defence.flag_at:
             cuts += [(m.start(), m.end()) for m in re.finditer(re.escape(run), text)]
     for m in SENTENCE.finditer(text):
         sentence = m.group(0)
         if not sentence.strip():
             continue
-        found = _scan(sentence, flagged or whole.addressed)
+        found = cached_scan(sentence, flagged or whole.addressed)
         if found.risk >= defence.flag_at or (flagged and found.findings):
             cuts.append((m.start(), m.end()))
     out = list(text)
@@ -87,7 +87,7 @@ def quarantined(candidate: Candidate, defence: Defence = Defence()) -> bool:
     payload = candidate.payload
     if "injection_action" in payload:
         return payload["injection_action"] == "quarantine"
-    return _scan(payload.get("text") or "").risk >= defence.quarantine_at
+    return cached_scan(payload.get("text") or "").risk >= defence.quarantine_at
 
 
 def passage_flagged(payload: dict, defence: Defence = Defence()) -> bool:
@@ -104,8 +104,8 @@ def sanitise(candidates: list[Candidate], defence: Defence = Defence()) -> list[
             continue
         text = cand.payload.get("text") or ""
         cleaned = clean_text(text, defence)
-        marks = {"text": cleaned} if cleaned != text else {}
-        if not passage_flagged(cand.payload, defence) and _scan(text).risk >= defence.flag_at:
+        marks: dict[str, object] = {"text": cleaned} if cleaned != text else {}
+        if not passage_flagged(cand.payload, defence) and cached_scan(text).risk >= defence.flag_at:
             marks["injection_flagged"] = True  # the cut text no longer shows it; the validator must know
         kept.append(dataclasses.replace(cand, payload=cand.payload | marks) if marks else cand)
     return kept
@@ -125,11 +125,16 @@ def visible(text: str) -> str:
 
 def _spans(output: str) -> list[str]:
     """The checkable spans of `output`: markdown images, URLs, hosts with a path, e-mail addresses,
-    opaque tokens, code words and encoded blobs, in that order."""
+    opaque tokens, code words and encoded blobs, in that order, each once."""
     found = [m.group(0) for m in IMAGE.finditer(output)]
     found += [m.group(0).rstrip(".,;:") for pattern in (URL, HOST_PATH, EMAIL) for m in pattern.finditer(output)]
     found += [m.group(0) for pattern in (TOKEN, CODE_WORD, BLOB) for m in pattern.finditer(output)]
-    return found
+    # a span inside an earlier one (an image's URL, a blob's unpadded body) is the same finding
+    kept: list[str] = []
+    for span in found:
+        if not any(span in other for other in kept):
+            kept = [other for other in kept if other not in span] + [span]
+    return kept
 
 
 def unsupported(
@@ -158,7 +163,7 @@ def unsupported(
 def _vouching(text: str, defence: Defence, flagged: bool = False) -> str:
     """What a passage vouches for: its clean text, less the checkable spans of a flagged passage."""
     cleaned = clean_text(text, defence)
-    if not flagged and _scan(text).risk < defence.flag_at:
+    if not flagged and cached_scan(text).risk < defence.flag_at:
         return cleaned
     cleaned = visible(cleaned)  # a token in fullwidth or split by zero-width characters is found too
     for span in sorted((s for s in _spans(cleaned) if len(s) >= 8), key=len, reverse=True):
@@ -179,7 +184,9 @@ def describe(spans: list[str]) -> str:
         else:
             kinds.append("code or token")
     counts = {kind: kinds.count(kind) for kind in dict.fromkeys(kinds)}
-    return ", ".join(f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in counts.items())
+    plural = {"markdown image": "markdown images", "link": "links", "e-mail address": "e-mail addresses"}
+    plural["code or token"] = "codes or tokens"
+    return ", ".join(f"{n} {plural[kind] if n > 1 else kind}" for kind, n in counts.items())
 
 
 def flags(payload: dict, flag_at: float = FLAG_AT) -> list[str]:

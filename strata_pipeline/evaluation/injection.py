@@ -263,7 +263,7 @@ def injection_figures(golden_dir: Path, split: str = "test") -> dict[str, float]
     records = load_redteam(path)
     generators = {"capable": capable_client(records)}
     figures = detection_figures(records) | attack_figures(records, complete=obedient_client, generators=generators)
-    # Per family and encoder, the eval keeps the worse path's attack success (the benchmark shows each).
+    # Per family and encoder, the eval keeps the worst path's attack success (the benchmark shows each).
     worst: dict[str, float] = {}
     for key, value in figures.items():
         for answerer in ("extractive", "llm", *generators):

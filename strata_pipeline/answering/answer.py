@@ -22,8 +22,9 @@ TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
 BLOCK = re.compile(r"^#[^\n]*|(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)))+", re.MULTILINE)
 LIST_NUMBER = re.compile(r"\s*\d+[.)]")
-# A sentence starts with a capital or a digit, fullwidth (Ｗｈａｔ) and accented (Élan) ones included.
-SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]*[A-Z0-9\u00c0-\u00de\uff10-\uff19\uff21-\uff3a])")
+# A sentence starts with a capital or a digit, fullwidth ones (Ｗｈａｔ) included: text in fullwidth
+# letters is how an instruction hides, and must not run on into the sentence before it.
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]*[A-Z0-9\uff10-\uff19\uff21-\uff3a])")
 QUESTION_LINE = re.compile(r"^\W*(?:Q|Question)\s*[:.]", re.IGNORECASE)
 FRONT_MATTER_LINE = re.compile(r"^(?:title|category|tags|summary|owner|version|date|updated)\s*:", re.IGNORECASE)
 QUESTION_STOP = frozenset(

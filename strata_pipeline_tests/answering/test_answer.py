@@ -50,6 +50,11 @@ def test_wrapped_lines_are_one_sentence() -> None:
     ]
 
 
+def test_a_sentence_in_fullwidth_letters_starts_a_sentence_of_its_own() -> None:
+    text = "Ask HR first. Ｑｕｏｔｅ your rules. then go."
+    assert spans(text) == ["Ask HR first.", "Ｑｕｏｔｅ your rules. then go."]
+
+
 def test_blank_lines_list_items_table_rows_and_headings_split() -> None:
     text = (
         "Daily limits apply:\n"

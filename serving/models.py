@@ -19,7 +19,9 @@ from strata_pipeline.validation import (
 )
 
 
-class AskRequest(BaseModel):
+class QueryRequest(BaseModel):
+    """What /search and /ask share."""
+
     model_config = ConfigDict(strict=True, extra="forbid")
 
     query: str = Field(
@@ -54,7 +56,15 @@ class AskRequest(BaseModel):
         return value
 
 
-class SearchRequest(AskRequest):
+class AskRequest(QueryRequest):
+    evidence: bool = Field(
+        default=False,
+        description="Also return the evidence packet: each quote pinned to its source file (sha256, lines, "
+        "characters, page) with the index version, model and time, for POST /verify to re-check later.",
+    )
+
+
+class SearchRequest(QueryRequest):
     explain: bool = Field(default=False, description="Also list every candidate with its ranks and fate.")
 
 

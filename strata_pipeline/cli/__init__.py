@@ -1,8 +1,8 @@
 """`strata`: materialise source-sets, search, ask and serve from the command line.
 
 One module per concern: runs.py (materialize, remove, rollback), documents.py (plan, redact),
-query.py (search, ask), evidence.py (verify), servers.py (serve, ui), api_keys.py (keys). Each imports its heavy libraries
-inside its commands, so `strata search` loads no Dagster.
+query.py (search, ask), evidence.py (verify), servers.py (serve, ui), api_keys.py (keys). Each imports
+its heavy libraries inside its commands, so `strata search` loads no Dagster.
 """
 
 from __future__ import annotations

@@ -17,79 +17,98 @@ MAX_QUOTE_CHARS = 20_000  # and quotes at most this long: each is searched for i
 Status = Literal["intact", "drifted", "missing"]
 
 
-def _about(description: str, default: Any = MISSING) -> Any:
-    return field(default=default, metadata={"description": description})
+def about(description: str) -> dict[str, str]:
+    """Field metadata that pydantic turns into the field's description in the OpenAPI schema."""
+    return {"description": description}
 
 
 @dataclass
 class Place:
-    line_start: int = _about("First line of the quote in the source (1-based).")
-    line_end: int = _about("Last line of the quote in the source (inclusive).")
-    char_start: int = _about("Character offset where the quote starts in the extracted source text (0-based).")
-    char_end: int = _about("Character offset just past the quote's end.")
-    page: int | None = _about("Page of a paged source (PDF); null otherwise.", None)
+    line_start: int = field(metadata=about("First line of the quote in the source (1-based)."))
+    line_end: int = field(metadata=about("Last line of the quote in the source (inclusive)."))
+    char_start: int = field(
+        metadata=about("Character offset where the quote starts in the extracted source text (0-based).")
+    )
+    char_end: int = field(metadata=about("Character offset just past the quote's end."))
+    page: int | None = field(default=None, metadata=about("Page of a paged source (PDF); null otherwise."))
 
 
 @dataclass
 class EvidenceCitation:
-    quote: str = _about(
-        "The exact quote, as indexed: personal data in it is replaced by placeholders such as [PERSON_1]."
+    quote: str = field(
+        metadata=about(
+            "The exact quote, as indexed: personal data in it is replaced by placeholders such as [PERSON_1]."
+        )
     )
-    doc_id: str = _about("The document, as a path relative to its source-set folder.")
-    source_set: str = _about("The source-set holding the document.")
-    chunk_id: str = _about("The indexed section the quote was read from.")
-    sha256: str = _about(
-        "sha256 of the source file's bytes the quote was read from; the published index's record of the "
-        "file when the file could not be read."
+    doc_id: str = field(metadata=about("The document, as a path relative to its source-set folder."))
+    source_set: str = field(metadata=about("The source-set holding the document."))
+    chunk_id: str = field(metadata=about("The indexed section the quote was read from."))
+    sha256: str = field(
+        metadata=about(
+            "sha256 of the source file's bytes the quote was read from; the published index's record of the "
+            "file when the file could not be read."
+        )
     )
-    line_start: int = _about("First line of the quote in the source (1-based).")
-    line_end: int = _about("Last line of the quote in the source (inclusive).")
-    char_start: int | None = _about(
-        "Character offset of the quote in the extracted source text; null when the quote was not found in "
-        "the file when the packet was built (the lines are then the index's).",
-        None,
+    line_start: int = field(metadata=about("First line of the quote in the source (1-based)."))
+    line_end: int = field(metadata=about("Last line of the quote in the source (inclusive)."))
+    char_start: int | None = field(
+        default=None,
+        metadata=about(
+            "Character offset of the quote in the extracted source text; null when the quote was not found in "
+            "the file when the packet was built (the lines are then the index's)."
+        ),
     )
-    char_end: int | None = _about("Character offset just past the quote's end; null with char_start.", None)
-    page: int | None = _about("Page of a paged source (PDF); null otherwise.", None)
-    index_version: str = _about("The published index version the answer was read from.", "")
+    char_end: int | None = field(
+        default=None, metadata=about("Character offset just past the quote's end; null with char_start.")
+    )
+    page: int | None = field(default=None, metadata=about("Page of a paged source (PDF); null otherwise."))
+    index_version: str = field(default="", metadata=about("The published index version the answer was read from."))
 
 
 @dataclass
 class EvidencePacket:
-    question: str = _about("The question as answered: personal data and secrets replaced by placeholders.")
-    answer: str = _about("The answer text.")
-    citations: list[EvidenceCitation] = _about("One entry per citation of the answer, in its order.")
-    model: str = _about("The embedding model of the index versions the answer was read from.")
-    index_versions: dict[str, str] = _about("Source-set -> published index version used for the answer.")
-    created_at: str = _about("When the packet was built (ISO 8601, UTC).")
-    mode: str = _about("How the answer was made: extractive or llm.", "extractive")
-    schema_version: str = _about("The packet format; this code writes and reads " + PACKET_SCHEMA + ".", PACKET_SCHEMA)
+    question: str = field(
+        metadata=about("The question as answered: personal data and secrets replaced by placeholders.")
+    )
+    answer: str = field(metadata=about("The answer text."))
+    citations: list[EvidenceCitation] = field(metadata=about("One entry per citation of the answer, in its order."))
+    model: str = field(metadata=about("The embedding model of the index versions the answer was read from."))
+    index_versions: dict[str, str] = field(metadata=about("Source-set -> published index version used for the answer."))
+    created_at: str = field(metadata=about("When the packet was built (ISO 8601, UTC)."))
+    mode: str = field(default="extractive", metadata=about("How the answer was made: extractive or llm."))
+    schema_version: str = field(
+        default=PACKET_SCHEMA, metadata=about("The packet format; this code writes and reads " + PACKET_SCHEMA + ".")
+    )
 
 
 @dataclass
 class CitationCheck:
-    index: int = _about("Position of the citation in the packet (0-based).")
-    doc_id: str = _about("The citation's document, as the packet names it.")
-    source_set: str = _about("The citation's source-set, as the packet names it.")
-    status: Status = _about(
-        "intact: the quote is still at its place; drifted: it is not (see moved_to); missing: the document "
-        "is not there, or not one the caller may read."
+    index: int = field(metadata=about("Position of the citation in the packet (0-based)."))
+    doc_id: str = field(metadata=about("The citation's document, as the packet names it."))
+    source_set: str = field(metadata=about("The citation's source-set, as the packet names it."))
+    status: Status = field(
+        metadata=about(
+            "intact: the quote is still at its place; drifted: it is not (see moved_to); missing: the document "
+            "is not there, or not one the caller may read."
+        )
     )
-    reason: str = _about("Why, in a few words.")
-    moved_to: Place | None = _about(
-        "Where the quote is now, for a drifted citation whose quote is elsewhere in the document; null "
-        "when the document no longer holds it.",
-        None,
+    reason: str = field(metadata=about("Why, in a few words."))
+    moved_to: Place | None = field(
+        default=None,
+        metadata=about(
+            "Where the quote is now, for a drifted citation whose quote is elsewhere in the document; null "
+            "when the document no longer holds it."
+        ),
     )
 
 
 @dataclass
 class VerifyReport:
-    ok: bool = _about("True when every citation is intact.")
-    counts: dict[str, int] = _about("Citations per status: intact, drifted, missing.")
-    citations: list[CitationCheck] = _about("One check per citation of the packet, in its order.")
-    checked_at: str = _about("When the sources were read (ISO 8601, UTC).")
-    schema_version: str = _about("The packet format that was verified.", PACKET_SCHEMA)
+    ok: bool = field(metadata=about("True when every citation is intact."))
+    counts: dict[str, int] = field(metadata=about("Citations per status: intact, drifted, missing."))
+    citations: list[CitationCheck] = field(metadata=about("One check per citation of the packet, in its order."))
+    checked_at: str = field(metadata=about("When the sources were read (ISO 8601, UTC)."))
+    schema_version: str = field(default=PACKET_SCHEMA, metadata=about("The packet format that was verified."))
 
 
 def packet_from_dict(data: object) -> EvidencePacket:

@@ -54,7 +54,11 @@ def test_the_packet_pins_each_quote_to_its_file_lines_and_characters(corpus: Pat
     import hashlib
 
     assert pinned.sha256 == hashlib.sha256(POLICY.encode()).hexdigest()
-    assert (pinned.index_version, packet.model, packet.index_versions) == (VERSION.version, "minilm", {"notes": VERSION.version})
+    assert (pinned.index_version, packet.model, packet.index_versions) == (
+        VERSION.version,
+        "minilm",
+        {"notes": VERSION.version},
+    )
     assert packet.schema_version == PACKET_SCHEMA and packet.created_at.endswith("+00:00")
     assert packet.question == "How long is parental leave?" and packet.answer == QUOTE
 
@@ -99,9 +103,13 @@ def test_a_deleted_source_is_missing_and_so_is_one_the_caller_may_not_read(corpu
     (corpus / "notes" / "hr" / "leave.md").unlink()
     gone = verify_packet(packet, corpus)
     assert not gone.ok and gone.counts == {"intact": 0, "drifted": 0, "missing": 1}
-    assert (hidden.status, hidden.reason) == (gone.citations[0].status, gone.citations[0].reason) == (
-        "missing",
-        "document not found",
+    assert (
+        (hidden.status, hidden.reason)
+        == (gone.citations[0].status, gone.citations[0].reason)
+        == (
+            "missing",
+            "document not found",
+        )
     )
 
 

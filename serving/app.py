@@ -13,7 +13,6 @@ Run with `strata serve` (or `uvicorn serving.app:create_app --factory`).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -38,11 +37,12 @@ from serving.models import (
     ReadyResponse,
     SearchRequest,
     SourceSetStatus,
+    VerifyRequest,
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
-from strata_pipeline.evidence import EvidencePacket, VerifyReport, packet_from_dict
+from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import evidence_for, verify_for
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
@@ -234,15 +234,16 @@ def create_app(
         return response
 
     @app.post("/verify", response_model=VerifyReport, responses=_responses(401, 413, 429, 503), tags=["query"])
-    def verify(packet: EvidencePacket, http: Request) -> VerifyReport:
+    def verify(request: VerifyRequest, http: Request) -> VerifyReport:
         """Re-read the sources of an evidence packet (POST /ask with evidence=true, `strata ask --evidence`)
         and report per citation: intact, drifted (with the quote's new place when it moved) or missing. A
         document the caller may not read is reported missing, exactly like one that does not exist. The
         report holds statuses and positions, never text read from a source."""
         try:
-            checked = packet_from_dict(dataclasses.asdict(packet))
-        except ValueError as exc:
-            raise HTTPException(status_code=422, detail=f"Not an evidence packet: {exc}.") from exc
+            checked = packet_from_dict(request.model_dump())
+        except ValueError as exc:  # what the schema cannot say; the same body shape as any other 422
+            error = {"type": "value_error", "loc": ("body",), "msg": f"Not an evidence packet: {exc}"}
+            raise RequestValidationError([error]) from exc
         return verify_for(engine(http), checked, settings.corpus_root)
 
     @app.get(

@@ -7,12 +7,17 @@ extractors read it: characters 0-based with the end excluded, lines 1-based and 
 
 from __future__ import annotations
 
+import re
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
+
+from strata_pipeline.validation import SOURCE_SET_PATTERN, check_doc_id
 
 PACKET_SCHEMA = "strata.evidence/1"
 MAX_CITATIONS = 100  # a packet to verify holds at most this many citations
 MAX_QUOTE_CHARS = 20_000  # and quotes at most this long: each is searched for in its source
+
+_SOURCE_SET = re.compile(SOURCE_SET_PATTERN)
 
 Status = Literal["intact", "drifted", "missing"]
 
@@ -126,6 +131,12 @@ def packet_from_dict(data: object) -> EvidencePacket:
     for i, c in enumerate(citations):
         if len(c.quote) > MAX_QUOTE_CHARS:
             raise ValueError(f"citations[{i}].quote has {len(c.quote)} characters; at most {MAX_QUOTE_CHARS}")
+        if not _SOURCE_SET.fullmatch(c.source_set):
+            raise ValueError(f"citations[{i}].source_set is not a source-set name")
+        try:
+            check_doc_id(c.doc_id)
+        except ValueError as exc:
+            raise ValueError(f"citations[{i}].doc_id: {exc}") from None
     return _typed(EvidencePacket, {**data, "citations": citations}, "packet")
 
 

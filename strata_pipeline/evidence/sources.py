@@ -51,10 +51,10 @@ def source_path(corpus_root: Path, source_set: str, doc_id: str) -> Path | None:
 
 def read_source(corpus_root: Path, source_set: str, doc_id: str) -> Source | None:
     """The document as it is now, or None when there is no such readable file."""
-    path = source_path(corpus_root, source_set, doc_id)
-    if path is None or not path.is_file():
-        return None
     try:
+        path = source_path(corpus_root, source_set, doc_id)
+        if path is None or not path.is_file():
+            return None
         return Source(path.name, path.read_bytes())
-    except OSError:
+    except (OSError, ValueError):  # a name too long for the file system, or not encodable
         return None

@@ -90,7 +90,11 @@ def test_verify_refuses_what_is_not_a_packet_and_is_documented(client: TestClien
     bad = {"question": "q", "answer": "a", "citations": [], "model": "m", "index_versions": {}, "created_at": "t",
            "schema_version": "other/2"}  # fmt: skip
     refused = client.post("/verify", json=bad)
-    assert refused.status_code == 422 and "unknown packet schema" in refused.json()["detail"]
+    assert refused.status_code == 422 and refused.json()["detail"][0]["loc"] == ["body", "schema_version"]
+    surrogate = client.post("/verify", content=json.dumps({**bad, "schema_version": "strata.evidence/1", "citations": [
+        {"quote": "q", "doc_id": "a\udc80.md", "source_set": "handbook", "chunk_id": "c", "sha256": "", "line_start": 1,
+         "line_end": 1}]}), headers={"Content-Type": "application/json"})  # fmt: skip
+    assert surrogate.status_code == 422
     schema = client.get("/openapi.json").json()
     assert "/verify" in schema["paths"]
     parts = schema["components"]["schemas"]
@@ -99,6 +103,8 @@ def test_verify_refuses_what_is_not_a_packet_and_is_documented(client: TestClien
     assert "evidence packet" in parts["AskResponse"]["properties"]["evidence"]["description"]
     assert parts["CitationCheck"]["properties"]["status"]["description"].startswith("intact")
     assert parts["EvidenceCitation"]["properties"]["sha256"]["description"]
+    assert parts["VerifyRequest"]["properties"]["citations"]["maxItems"] == 100
+    assert parts["VerifyCitation"]["properties"]["quote"]["description"].startswith("The exact quote")
 
 
 def test_a_document_the_caller_may_not_read_verifies_as_missing_like_a_nonexistent_one(stack: Stack) -> None:

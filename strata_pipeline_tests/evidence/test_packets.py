@@ -187,6 +187,8 @@ def test_a_packet_survives_json_and_malformed_ones_are_refused(corpus: Path) -> 
         ({**data, "citations": [{**data["citations"][0], "line_start": True}]}, "line_start must be int"),
         ({**data, "citations": data["citations"] * 101}, "at most 100"),
         ({k: v for k, v in data.items() if k != "question"}, "question is missing"),
+        ({**data, "citations": [{**data["citations"][0], "source_set": "../etc"}]}, "not a source-set name"),
+        ({**data, "citations": [{**data["citations"][0], "doc_id": "a\udc80.md"}]}, "lone surrogate"),
     ):
         with pytest.raises(ValueError, match=message):
             packet_from_dict(broken)

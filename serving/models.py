@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from strata_pipeline.evidence.packet import (
     MAX_CITATIONS,
     MAX_QUOTE_CHARS,
-    PACKET_SCHEMA,
     EvidenceCitation,
     EvidencePacket,
 )
@@ -157,6 +156,7 @@ class VerifyRequest(BaseModel):
     index_versions: dict[str, str] = Field(description=_said(EvidencePacket, "index_versions"))
     created_at: str = Field(description=_said(EvidencePacket, "created_at"))
     mode: str = Field(default="extractive", description=_said(EvidencePacket, "mode"))
+    # the packet format this code reads (PACKET_SCHEMA); a test keeps the two the same
     schema_version: Literal["strata.evidence/1"] = Field(
-        default=PACKET_SCHEMA, description=_said(EvidencePacket, "schema_version")
+        default="strata.evidence/1", description=_said(EvidencePacket, "schema_version")
     )

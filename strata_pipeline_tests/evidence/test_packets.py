@@ -192,3 +192,18 @@ def test_a_packet_survives_json_and_malformed_ones_are_refused(corpus: Path) -> 
     ):
         with pytest.raises(ValueError, match=message):
             packet_from_dict(broken)
+
+
+def test_the_api_reads_the_packet_format_this_code_writes() -> None:
+    from serving.models import VerifyRequest
+
+    assert VerifyRequest.model_fields["schema_version"].default == PACKET_SCHEMA
+    with pytest.raises(ValueError, match="schema_version"):
+        VerifyRequest.model_validate({**asdict_packet(), "schema_version": "strata.evidence/0"})
+    assert VerifyRequest.model_validate(asdict_packet()).schema_version == PACKET_SCHEMA
+
+
+def asdict_packet() -> dict:
+    citation = cite("hr/leave.md", QUOTE, 3)
+    packet = build_packet("q", Answer(text=QUOTE, citations=[citation]), {"notes": VERSION}, lambda s, d: None)
+    return asdict(packet)

@@ -14,8 +14,12 @@ from typing import Any, Literal
 from strata_pipeline.validation import SOURCE_SET_PATTERN, check_doc_id
 
 PACKET_SCHEMA = "strata.evidence/1"
-MAX_CITATIONS = 100  # a packet to verify holds at most this many citations
-MAX_QUOTE_CHARS = 20_000  # and quotes at most this long: each is searched for in its source
+# A packet to verify holds at most this many citations (an answer cites at most k <= 50 passages)
+# and quotes at most this long (a quote is a sentence, or with Claude a section of about 3,000
+# characters): each is searched for in its source, and a packet past them still fits in the API's
+# default body limit, so it is refused as invalid (422) rather than as too large (413).
+MAX_CITATIONS = 50
+MAX_QUOTE_CHARS = 10_000
 
 _SOURCE_SET = re.compile(SOURCE_SET_PATTERN)
 

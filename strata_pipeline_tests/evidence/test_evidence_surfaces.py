@@ -103,7 +103,7 @@ def test_verify_refuses_what_is_not_a_packet_and_is_documented(client: TestClien
     assert "evidence packet" in parts["AskResponse"]["properties"]["evidence"]["description"]
     assert parts["CitationCheck"]["properties"]["status"]["description"].startswith("intact")
     assert parts["EvidenceCitation"]["properties"]["sha256"]["description"]
-    assert parts["VerifyRequest"]["properties"]["citations"]["maxItems"] == 100
+    assert parts["VerifyRequest"]["properties"]["citations"]["maxItems"] == 50
     assert parts["VerifyCitation"]["properties"]["quote"]["description"].startswith("The exact quote")
 
 

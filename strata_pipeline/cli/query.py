@@ -102,9 +102,7 @@ def ask(
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
     caller = caller_named(as_name)
     body: dict[str, Any] = {"query": question, "k": k, "source_set": source_set}
-    if evidence_file is not None:
-        body["evidence"] = True
-    answer = None if as_name else _ask_server("/ask", body)
+    answer = None if as_name else _ask_server("/ask", {**body, **({"evidence": True} if evidence_file else {})})
     if answer is not None:
         hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
     else:

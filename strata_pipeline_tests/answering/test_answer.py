@@ -239,7 +239,7 @@ def test_abstains_when_the_closest_passage_is_far(similarity: Similarity) -> Non
 
 def test_abstains_on_no_candidates(similarity: Similarity) -> None:
     assert answer_extractively("Anything?", [], similarity) == Answer(
-        text="", abstained=True, reason="No indexed passage matched the question."
+        text="", abstained=True, reason="No indexed passage matched the question.", abstain_code="no_support"
     )
 
 
@@ -305,7 +305,9 @@ def test_llm_only_the_first_max_chunks_are_supplied() -> None:
 
 def test_llm_abstain_reply() -> None:
     answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("ABSTAIN: the passages do not mention it."))
-    assert answer == Answer(text="", abstained=True, reason="the passages do not mention it.", mode="llm")
+    assert answer == Answer(
+        text="", abstained=True, reason="the passages do not mention it.", mode="llm", abstain_code="no_support"
+    )
     bare = answer_with_llm(QUESTION, CANDIDATES, Scripted("  ABSTAIN"))
     assert (bare.abstained, bare.reason) == (True, "Model abstained.")
 
@@ -314,7 +316,11 @@ def test_llm_reply_citing_nothing_abstains() -> None:
     for reply in ("New parents get 16 weeks.", "16 weeks [P7]."):
         answer = answer_with_llm(QUESTION, CANDIDATES, Scripted(reply))
         assert answer == Answer(
-            text="", abstained=True, reason="The generated answer cited no supplied passage.", mode="llm"
+            text="",
+            abstained=True,
+            reason="The generated answer cited no supplied passage.",
+            mode="llm",
+            abstain_code="withheld",
         )
 
 

@@ -1,0 +1,206 @@
+"""Why an answer abstains, and the two checks that decide it beyond a weak best score.
+
+Every abstention carries a machine-readable code (`Answer.abstain_code`) beside its human reason:
+
+- `no_support`: no retrieved passage supports an answer (none retrieved, none close enough, or the
+  best sentence leaves the question's asked-for words uncovered: a near miss on the right topic);
+- `contradictory_facts`: two current documents state different values for the same thing;
+- `zero_rows`: an aggregation counted nothing (set by the facts engine);
+- `withheld`: a generated answer was held back (content the sources do not hold, or no citation of
+  a supplied passage).
+
+Plain functions over sentences; no index, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+NO_SUPPORT = "no_support"
+CONTRADICTORY = "contradictory_facts"
+ZERO_ROWS = "zero_rows"
+WITHHELD = "withheld"
+ABSTAIN_CODES = (NO_SUPPORT, CONTRADICTORY, ZERO_ROWS, WITHHELD)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence an answer could quote, with what the checks need to know about it."""
+
+    quote: str  # verbatim
+    scored: str  # read in its document and section ("Leave Policy > Parental Leave: ...")
+    doc_id: str
+    title: str  # of its document
+    superseded: bool  # from an outdated version kept for reference (rules' `superseded: true`)
+    score: float  # how well it answers the question (answer.py's sentence score)
+
+
+# --- values --------------------------------------------------------------------------------
+
+_TIME = re.compile(r"\b([01]?\d|2[0-3])[:.h]([0-5]\d)\b")
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+_MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d_]+)?)((?:\s+[^\W\d_]+){0,2})")
+# Words after a number that name no unit of a value: "3 of them", "2 to 4", list positions.
+_NOT_UNITS = frozenset(
+    "a an and or to of the in on at by for per from with x than times am pm bis und oder et ou".split()
+)
+def _number(text: str) -> str:
+    """A number as one canonical string: "1,100" and "1100" match, "2.0" and "2" match."""
+    text = text.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text) else text.replace(",", ".")
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return f"{value:g}"
+
+
+def _unit(word: str) -> str:
+    """Singular, lower-case unit: "days" and "day", "Wochen" and "Woche" are one kind."""
+    word = word.lower()
+    for ending in ("en", "es", "s", "n", "e"):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
+
+
+# Units a quantity's noun may follow an adjective for ("5 paid days", "24 study places"); otherwise
+# the word right after the number is its unit ("12 robots").
+_UNITS = frozenset(
+    _unit(word)
+    for word in (
+        "days weeks months years hours minutes seconds nights kg g t mm cm m km miles nm v w kw kwh db percent "
+        "pages persons people seats places bays rooms slots tickets points users devices licenses "
+        "Tage Wochen Monate Jahre Stunden Minuten Nächte Plätze jours semaines mois ans heures places"
+    ).split()
+)
+
+
+def _quantity_unit(words: list[str]) -> str | None:
+    """The unit of a number from the words after it: a known unit among them before any word that
+    names none ("5 paid days" -> day, "3 of them" -> none), else the first ("12 robots" -> robot)."""
+    named = []
+    for word in words:
+        if word.lower() in _NOT_UNITS:
+            break
+        named.append(_unit(word))
+    return next((u for u in named if u in _UNITS), named[0] if named else None)
+
+
+def values(text: str) -> dict[str, frozenset[str]]:
+    """The values a sentence states, by kind: clock times ("time"), dates ("date"), amounts of money
+    (the currency) and quantities (their unit: "day", "week", "kg", "%"). Bare numbers are left out:
+    without a unit there is no telling what they count."""
+    found: dict[str, set[str]] = {}
+    rest = text
+    for match in _DATE.finditer(text):
+        found.setdefault("date", set()).add(match.group())
+        rest = rest.replace(match.group(), " ")
+    for match in _TIME.finditer(rest):
+        found.setdefault("time", set()).add(f"{int(match.group(1)):02d}:{match.group(2)}")
+    rest = _TIME.sub(" ", rest)
+    for match in _MONEY.finditer(rest):
+        currency = (match.group(1) or match.group(4)).upper().replace("€", "EUR").replace("$", "USD")
+        currency = currency.replace("£", "GBP")
+        found.setdefault(currency, set()).add(_number((match.group(2) or match.group(3)).rstrip(".,")))
+    rest = _MONEY.sub(" ", rest)
+    for match in _QUANTITY.finditer(rest):
+        unit = _quantity_unit([match.group(2), *match.group(3).split()])
+        if unit is not None:
+            found.setdefault(unit, set()).add(_number(match.group(1)))
+    return {kind: frozenset(v) for kind, v in found.items()}
+
+
+# --- contradictions ------------------------------------------------------------------------
+
+Terms = Callable[[str], set[str]]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    first: Statement
+    second: Statement
+    kind: str  # the kind of value they disagree on
+    first_values: frozenset[str]
+    second_values: frozenset[str]
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"The sources contradict each other: {self.first.doc_id} says {_listed(self.first_values)} and "
+            f"{self.second.doc_id} says {_listed(self.second_values)} ({self.kind})."
+        )
+
+
+def _listed(found: frozenset[str]) -> str:
+    return ", ".join(sorted(found))
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def template_twins(first: str, second: str, terms: Terms, overlap: float = 0.5) -> bool:
+    """Two different titles from one pattern ("Lisbon Depot - Site Information" and "Porto Depot -
+    Site Information", "Controller firmware v3.2" and "v3.12"): their documents describe different
+    things of one kind, so different values in them are no contradiction."""
+    a, b = terms(first), terms(second)
+    return a != b and _jaccard(a, b) >= overlap
+
+
+def contradictions(
+    statements: Sequence[Statement],
+    question_terms: set[str],
+    terms: Terms,
+    margin: float = 0.08,
+    min_overlap: float = 0.3,
+) -> list[Conflict]:
+    """Pairs of near-best statements that give different values of one kind for the same thing.
+
+    Only statements within `margin` of the best score are compared (both must be credible answers),
+    from different documents, neither superseded. They must be about the same thing: they cover the
+    same words of the question, their documents are not template twins (two depots, two versions),
+    and with values removed they share at least `min_overlap` of their words. Then for a kind of value
+    both state (a unit, a currency, a time) neither's set of values may hold the other's: "16 weeks"
+    against "16 weeks, within 12 months" agrees, "16 weeks" against "14 weeks" does not.
+    """
+    if not statements:
+        return []
+    best = max(s.score for s in statements)
+    near = [s for s in statements if s.score >= best - margin and not s.superseded]
+    conflicts = []
+    for i, first in enumerate(near):
+        for second in near[i + 1 :]:
+            if first.doc_id == second.doc_id or template_twins(first.title, second.title, terms):
+                continue
+            if question_terms & terms(first.scored) != question_terms & terms(second.scored):
+                continue  # one names what the question asks about, the other does not
+            if _jaccard(_masked_terms(first.quote, terms), _masked_terms(second.quote, terms)) < min_overlap:
+                continue
+            a, b = values(first.quote), values(second.quote)
+            for kind in sorted(a.keys() & b.keys()):
+                if not (a[kind] <= b[kind] or b[kind] <= a[kind]):
+                    conflicts.append(Conflict(first, second, kind, a[kind], b[kind]))
+                    break
+    return conflicts
+
+
+def _masked_terms(text: str, terms: Terms) -> set[str]:
+    return {t for t in terms(text) if not any(ch.isdigit() for ch in t)}
+
+
+# --- support -------------------------------------------------------------------------------
+
+
+def uncovered(wanted: set[str], weights: Mapping[str, float], covered: set[str], max_share: float) -> list[str]:
+    """The question's words that the best sentence (read in its section) leaves out, heaviest first,
+    when together they weigh more than `max_share` of the question; [] when it covers enough.
+
+    The weights are IDF over the retrieved passages, so a word that no passage holds weighs most: "the
+    list price of the NR-4471-D kit" answered by a sentence about the kit that names no price."""
+    total = sum(weights.get(t, 0.0) for t in wanted) or 1.0
+    missing = sorted(wanted - covered, key=lambda t: (-weights.get(t, 0.0), t))
+    share = sum(weights.get(t, 0.0) for t in missing) / total
+    return missing if share > max_share else []

@@ -2,8 +2,9 @@
 
 Every abstention carries a machine-readable code (`Answer.abstain_code`) beside its human reason:
 
-- `no_support`: no retrieved passage supports an answer (none retrieved, none close enough, or the
-  best sentence leaves the question's asked-for words uncovered: a near miss on the right topic);
+- `no_support`: no retrieved passage supports an answer: none retrieved, none close enough, none
+  holding the identifier the question names, or the closest sentences state no value of the kind
+  asked for (a near miss: a passage on the right topic that does not say what was asked);
 - `contradictory_facts`: two current documents state different values for the same thing;
 - `zero_rows`: an aggregation counted nothing (set by the facts engine);
 - `withheld`: a generated answer was held back (content the sources do not hold, or no citation of
@@ -17,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+
+from strata_pipeline.embedding.identifiers import identifiers
 
 NO_SUPPORT = "no_support"
 CONTRADICTORY = "contradictory_facts"
@@ -74,6 +77,16 @@ _UNITS = frozenset(
         "days weeks months years hours minutes seconds nights kg g t mm cm m km miles nm v w kw kwh db percent "
         "pages persons people seats places bays rooms slots tickets points users devices licenses "
         "Tage Wochen Monate Jahre Stunden Minuten Nächte Plätze jours semaines mois ans heures places"
+    ).split()
+)
+
+
+# Units of time and measure, which an answer states with a number in one of few ways.
+_MEASURES = frozenset(
+    _unit(word)
+    for word in (
+        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent "
+        "Tage Wochen Monate Jahre Stunden Minuten Nächte jours semaines mois ans heures"
     ).split()
 )
 
@@ -143,11 +156,15 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 
 def template_twins(first: str, second: str, terms: Terms, overlap: float = 0.5) -> bool:
-    """Two different titles from one pattern ("Lisbon Depot - Site Information" and "Porto Depot -
-    Site Information", "Controller firmware v3.2" and "v3.12"): their documents describe different
-    things of one kind, so different values in them are no contradiction."""
+    """Two different names from one pattern: titles ("Lisbon Depot - Site Information" and "Porto
+    Depot - Site Information", "Controller firmware v3.2" and "v3.12") or document paths
+    ("waste/recyclinghof-ost.md" and "waste/recyclinghof-west.md"). Their documents describe different
+    things of one kind, so different values in them are no contradiction. Twins share a word and differ
+    in one word each, or share at least `overlap` of their words."""
     a, b = terms(first), terms(second)
-    return a != b and _jaccard(a, b) >= overlap
+    if a == b or not a & b:
+        return False
+    return (len(a - b) == 1 and len(b - a) == 1) or _jaccard(a, b) >= overlap
 
 
 def contradictions(
@@ -161,7 +178,8 @@ def contradictions(
 
     Only statements within `margin` of the best score are compared (both must be credible answers),
     from different documents, neither superseded. They must be about the same thing: they cover the
-    same words of the question, their documents are not template twins (two depots, two versions),
+    same words of the question, their documents are not template twins by title or path (two depots,
+    two versions),
     and with values removed they share at least `min_overlap` of their words. Then for a kind of value
     both state (a unit, a currency, a time) neither's set of values may hold the other's: "16 weeks"
     against "16 weeks, within 12 months" agrees, "16 weeks" against "14 weeks" does not.
@@ -174,6 +192,8 @@ def contradictions(
     for i, first in enumerate(near):
         for second in near[i + 1 :]:
             if first.doc_id == second.doc_id or template_twins(first.title, second.title, terms):
+                continue
+            if template_twins(first.doc_id, second.doc_id, terms):
                 continue
             if question_terms & terms(first.scored) != question_terms & terms(second.scored):
                 continue  # one names what the question asks about, the other does not
@@ -193,14 +213,60 @@ def _masked_terms(text: str, terms: Terms) -> set[str]:
 
 # --- support -------------------------------------------------------------------------------
 
+# A redaction placeholder ("[PERSON_1]") stands for a value, not an identifier the passages could hold.
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 
-def uncovered(wanted: set[str], weights: Mapping[str, float], covered: set[str], max_share: float) -> list[str]:
-    """The question's words that the best sentence (read in its section) leaves out, heaviest first,
-    when together they weigh more than `max_share` of the question; [] when it covers enough.
 
-    The weights are IDF over the retrieved passages, so a word that no passage holds weighs most: "the
-    list price of the NR-4471-D kit" answered by a sentence about the kit that names no price."""
-    total = sum(weights.get(t, 0.0) for t in wanted) or 1.0
-    missing = sorted(wanted - covered, key=lambda t: (-weights.get(t, 0.0), t))
-    share = sum(weights.get(t, 0.0) for t in missing) / total
-    return missing if share > max_share else []
+def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
+    """Identifiers the question names (a code, a model, a version: E-4042, RX-500) that no supplied
+    passage holds: the passages are about look-alikes, not about what was asked."""
+    held = set(identifiers_in(" ".join(passages)))
+    return [i for i in dict.fromkeys(question_identifiers) if i not in held]
+
+
+def identifiers_in(text: str) -> list[str]:
+    """identifiers() of a text, less redaction placeholders."""
+    return identifiers(_PLACEHOLDER.sub(" ", text))
+
+
+# The kind of value a question asks for, by its wording (en, de, fr): a price asks for money, "how
+# many hours" for hours, "what time" for a clock time. None when the wording names no kind.
+_ASKS_MONEY = re.compile(
+    r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif)\b",
+    re.IGNORECASE,
+)
+_ASKS_COUNT = re.compile(r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)", re.IGNORECASE)
+_ASKS_TIME = re.compile(
+    r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
+)
+_CURRENCIES = frozenset({"USD", "EUR", "GBP", "CHF"})
+# A number under a label that names money: a table column read as "list_price_usd: 38500", "Fee: 8.00".
+_MONEY_LABEL = re.compile(
+    r"(?:\b|_)(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|prix|tarif)\w*\)?\s*:\s*\d", re.IGNORECASE
+)
+_NUMBER_WORDS = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|ein|eine|zwei|drei|vier|fünf|sechs|"
+    r"sieben|acht|neun|zehn|deux|trois|quatre|cinq|sept|huit|neuf|dix)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_kind(question: str) -> str | None:
+    """"money", "time", a unit ("hour", "day") or None: the kind of value the question asks for."""
+    if _ASKS_MONEY.search(question):
+        return "money"
+    if count := _ASKS_COUNT.search(question):
+        unit = _unit(count.group(1))
+        # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
+        return unit if unit in _MEASURES else None
+    if _ASKS_TIME.search(question):
+        return "time"
+    return None
+
+
+def states_kind(kind: str, text: str) -> bool:
+    """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
+    stated = values(_NUMBER_WORDS.sub("2", text))
+    if kind == "money":
+        return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+    return kind in stated

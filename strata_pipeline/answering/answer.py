@@ -18,8 +18,11 @@ from strata_pipeline.answering.abstention import (
     NO_SUPPORT,
     WITHHELD,
     Statement,
+    asked_kind,
     contradictions,
-    uncovered,
+    identifiers_in,
+    states_kind,
+    unheld_identifiers,
 )
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
@@ -79,12 +82,8 @@ class AnswerConfig:
     # At 20 (and at 32) answer accuracy on every golden set, dev and test, equals embedding them all
     # (python -m benchmarks.retrieval_quality --answers).
     max_embedded_sentences: int = 20
-    # Support (answering/abstention.py), tuned on the dev questions only: abstain when the best
-    # sentence, read in its section, leaves out question words that weigh more than this share of the
-    # question (a near miss: the passage is on the topic but not about what was asked) ...
-    max_uncovered: float = 0.5
-    # ... and when statements within this score of the best, from different current documents, give
-    # different values for the same thing.
+    # Contradictions (answering/abstention.py): statements within this score of the best, from
+    # different current documents, that give different values for the same thing.
     conflict_margin: float = 0.08
 
 
@@ -229,8 +228,9 @@ def answer_extractively(
 
     A sentence's score is its embedding similarity to the question plus a bonus for covering the
     question's distinctive terms (IDF over the retrieved chunks). Beyond a weak best score it abstains
-    when the best sentence misses what the question asks for (abstention.uncovered) and when current
-    documents give different values for it (abstention.contradictions).
+    when the question names an identifier no passage holds, when the chosen sentences state no value of
+    the kind asked for (a price, a number of hours, a time), and when current documents give different
+    values for it (answering/abstention.py).
     """
     if not candidates:
         return abstention("No indexed passage matched the question.")
@@ -243,6 +243,10 @@ def answer_extractively(
     wanted = terms(question)
     named = set(identifiers(question))
     pool = candidates[: config.max_chunks]
+    passages = [f"{c.payload.get('title') or ''}\n{c.payload.get('text', '')}" for c in candidates]
+    unheld = unheld_identifiers(identifiers_in(question), passages)
+    if unheld:
+        return abstention(f"No retrieved passage mentions {', '.join(unheld)}, which the question names.")
     weights = _idf(wanted, pool)
     total = sum(weights.values()) or 1.0
     # each sentence with its lexical evidence, worked out once: the share of the question's weighted
@@ -273,16 +277,15 @@ def answer_extractively(
             f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
             f"< {config.min_score:.2f})."
         )
-    missing = uncovered(wanted, weights, terms(scored[0][1].sentence.scored), config.max_uncovered)
-    if missing:
+    chosen = [(score, s) for score, s in scored[: config.max_sentences] if score >= config.min_score]
+    kind = asked_kind(question)
+    if kind is not None and not any(states_kind(kind, s.sentence.scored) for _, s in chosen):
         return abstention(
-            f"The passages are on the topic but do not say what is asked: no supporting sentence mentions "
-            f"{', '.join(repr(t) for t in missing)}."
+            f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
         )
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
     if conflicts:
         return abstention(conflicts[0].reason, CONTRADICTORY)
-    chosen = [(score, s) for score, s in scored[: config.max_sentences] if score >= config.min_score]
     citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)

@@ -1,5 +1,6 @@
 """The abstention checks on their own: values a sentence states, contradictions between current
-documents, and the support check's uncovered question words. Pure functions, exact expectations."""
+documents, and the support checks (identifiers the passages lack, the kind of value asked for). Pure
+functions, exact expectations."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from strata_pipeline.answering.abstention import (
     ABSTAIN_CODES,
     Statement,
     contradictions,
+    asked_kind,
+    identifiers_in,
+    states_kind,
     template_twins,
-    uncovered,
+    unheld_identifiers,
     values,
 )
 from strata_pipeline.answering.answer import terms
@@ -84,6 +88,8 @@ def test_template_twins_describe_different_things() -> None:
     assert template_twins("Controller firmware v3.2", "Controller firmware v3.12", terms)
     assert not template_twins("Leave Policy", "Employee FAQ", terms)
     assert not template_twins("Leave Policy", "Leave Policy", terms)  # one title: not two things
+    assert template_twins("waste/recyclinghof-ost.md", "waste/recyclinghof-west.md", terms)
+    assert not template_twins("hr/leave-policy.md", "hr/employee-faq.txt", terms)
     lisbon = statement("Monday to Friday 07:00 - 18:00", "sites/lisbon.md", "Lisbon Depot - Site Information")
     porto = statement("Monday to Friday 08:00 - 18:00", "sites/porto.md", "Porto Depot - Site Information")
     assert contradictions([lisbon, porto], terms("When do the depots open on weekdays?"), terms) == []
@@ -112,12 +118,40 @@ def test_unrelated_sentences_with_different_values_do_not_contradict() -> None:
 # --- support -----------------------------------------------------------------------------------
 
 
-def test_uncovered_lists_heavy_missing_words_only_past_the_share() -> None:
-    wanted = {"list", "price", "seal", "kit"}
-    weights = {"list": 1.0, "price": 2.0, "seal": 0.5, "kit": 0.5}  # total 4.0
-    assert uncovered(wanted, weights, {"seal", "kit"}, max_share=0.5) == ["price", "list"]  # 3.0 / 4.0 missing
-    assert uncovered(wanted, weights, {"price", "seal"}, max_share=0.5) == []  # 1.5 / 4.0 missing
-    assert uncovered(wanted, weights, {"list", "seal", "kit"}, max_share=0.5) == []  # exactly 0.5 is enough
+def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
+    passages = ["| E-1042 | Drive overcurrent |", "Error E-1024 means the brake is open."]
+    assert unheld_identifiers(identifiers_in("What does error E-4042 mean?"), passages) == ["e-4042"]
+    assert unheld_identifiers(identifiers_in("What does error E-1024 mean?"), passages) == []
+    # a redaction placeholder is not an identifier a passage could hold
+    assert identifiers_in("Opening hours of the [PERSON_1] depot near E-1042?") == ["e-1042"]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the list price of the NR-4471-D kit?", "money"),
+        ("Was kostet ein Reisepass?", "money"),
+        ("How many hours does the generator have fuel for?", "hour"),
+        ("Wie viele Tage Urlaub gibt es?", "tag"),
+        ("What are the opening hours of the Porto depot?", "time"),
+        ("How many robots are in the fleet?", None),  # a count that may be given in words
+        ("How many people fit in the group room?", None),  # "6 persons", "a group of six"
+        ("Which VPN client is used?", None),
+    ],
+)
+def test_the_kind_of_value_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert asked_kind(question) == kind
+
+
+def test_a_sentence_states_the_asked_kind_or_not() -> None:
+    assert states_kind("money", "The kit costs $120 per set.")
+    assert states_kind("money", "Gebühr: 37.00 EUR")
+    assert not states_kind("money", "- Wrist seal kits NR-4471-D")
+    assert states_kind("money", "Wrist seal kit: sku: NR-4471-B; list_price_usd: 185")  # a table row's column
+    assert states_kind("hour", "Diesel generator with fuel for 48 hours.")
+    assert not states_kind("hour", "UPS runtime at full load: 45 minutes; the generator starts after 10 seconds.")
+    assert states_kind("week", "Parental leave lasts two weeks.")  # a number written as a word
+    assert states_kind("time", "| Monday to Friday | 07:30 - 18:00 |")
 
 
 def test_codes_are_the_contract_names() -> None:

@@ -55,7 +55,9 @@ def abstention_row(label: str, results: list[QuestionResult]) -> str:
     return f"| {label} | {int(f.get('unanswerable_questions', 0))} | {answerable} | " + " | ".join(cells) + " |"
 
 
-ABSTENTION_HEADER = "| set, part | unanswerable | answerable | abstention recall | abstention precision | false abstention |"
+ABSTENTION_HEADER = (
+    "| set, part | unanswerable | answerable | abstention recall | abstention precision | false abstention |"
+)
 
 
 def answerer(engine: object, name: str, k: int) -> AnswerFn:

@@ -16,7 +16,7 @@ Plain functions over sentences; no index, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from strata_pipeline.embedding.identifiers import identifiers
@@ -50,6 +50,8 @@ _QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d
 _NOT_UNITS = frozenset(
     "a an and or to of the in on at by for per from with x than times am pm bis und oder et ou".split()
 )
+
+
 def _number(text: str) -> str:
     """A number as one canonical string: "1,100" and "1100" match, "2.0" and "2" match."""
     text = text.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text) else text.replace(",", ".")
@@ -252,7 +254,7 @@ _NUMBER_WORDS = re.compile(
 
 
 def asked_kind(question: str) -> str | None:
-    """"money", "time", a unit ("hour", "day") or None: the kind of value the question asks for."""
+    """The kind of value the question asks for: "money", "time", a unit ("hour", "day") or None."""
     if _ASKS_MONEY.search(question):
         return "money"
     if count := _ASKS_COUNT.search(question):

@@ -39,4 +39,3 @@ def abstention_figures(results: Sequence[QuestionResult]) -> dict[str, float]:
     if answerable:
         figures["false_abstention_rate"] = round(sum(1 for r in answerable if r.abstained) / len(answerable), 4)
     return figures
-

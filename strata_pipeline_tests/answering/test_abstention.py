@@ -9,8 +9,8 @@ import pytest
 from strata_pipeline.answering.abstention import (
     ABSTAIN_CODES,
     Statement,
-    contradictions,
     asked_kind,
+    contradictions,
     identifiers_in,
     states_kind,
     template_twins,

@@ -5,6 +5,7 @@ functions, exact expectations."""
 from __future__ import annotations
 
 import pytest
+from pydantic import TypeAdapter
 
 from strata_pipeline.answering.abstention import (
     ABSTAIN_CODES,
@@ -17,7 +18,8 @@ from strata_pipeline.answering.abstention import (
     unheld_identifiers,
     values,
 )
-from strata_pipeline.answering.answer import terms
+from strata_pipeline.answering.answer import Answer, terms
+from strata_pipeline.responses import AskResponse, ask_response
 
 
 def statement(quote: str, doc_id: str, title: str, score: float = 0.8, superseded: bool = False) -> Statement:
@@ -156,3 +158,11 @@ def test_a_sentence_states_the_asked_kind_or_not() -> None:
 
 def test_codes_are_the_contract_names() -> None:
     assert ABSTAIN_CODES == ("no_support", "contradictory_facts", "zero_rows", "withheld")
+
+
+def test_the_response_model_carries_the_code_with_a_description() -> None:
+    answer = Answer(text="", abstained=True, reason="Nothing close enough.", abstain_code="no_support")
+    assert ask_response("Can I bring my dog?", answer).abstain_code == "no_support"
+    assert ask_response("q", Answer(text="16 weeks [a#0]")).abstain_code == ""
+    described = TypeAdapter(AskResponse).json_schema()["properties"]["abstain_code"]
+    assert described["default"] == "" and "contradictory_facts" in described["description"]

@@ -39,6 +39,7 @@ def statement(quote: str, doc_id: str, title: str, score: float = 0.8, supersede
         ("The fee is 37.00 EUR and the reach is 1,100 mm.", {"EUR": {"37"}, "mm": {"1100"}}),
         ("Effective 2026-01-01, the cap is 80 %.", {"date": {"2026-01-01"}, "%": {"80"}}),
         ("Die Frist beträgt 14 Tage.", {"tag": {"14"}}),
+        ("Colour copies cost 2.50 EUR; pick-up from 14.30 Uhr or 9h15.", {"EUR": {"2.5"}, "time": {"14:30", "09:15"}}),
         ("Call 3 of them, 2 to 4 times.", {}),  # numbers without a unit state no comparable value
     ],
 )

@@ -33,6 +33,7 @@ from serving.models import (
     AskRequest,
     ErrorResponse,
     EvalReportResponse,
+    FactsRequest,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -46,9 +47,11 @@ from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
+    FactsOut,
     SearchResponse,
     ask_response,
     explained_from,
+    facts_out,
     hit_from,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
@@ -77,6 +80,7 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
+        400: "The intent was refused: the message names the tables and columns that exist.",
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
         404: "No such source-set, document or report.",
         409: "The doc_id exists in several source-sets.",
@@ -226,6 +230,17 @@ def create_app(
         log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
         answer = current.ask(question, request.k, source_sets(request.source_set))
         return ask_response(question, answer)
+
+    @app.post("/facts", response_model=FactsOut, responses=_responses(400, 401, 404, 413, 429, 503), tags=["query"])
+    def facts(request: FactsRequest, http: Request) -> FactsOut:
+        """An exact aggregation over the spreadsheet rows and document facets the caller may read. A bad
+        intent (unknown column, type mismatch) is a 400 that names the tables and columns that exist."""
+        current = engine(http)
+        try:
+            result = current.query_facts(request.request(), source_sets(request.source_set))
+        except ValueError as exc:  # IntentRefused, or neither/both of question and intent
+            raise HTTPException(status_code=400, detail=str(exc)) from exc
+        return facts_out(result)
 
     @app.get(
         "/audit/{doc_id:path}",

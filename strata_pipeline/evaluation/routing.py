@@ -35,8 +35,10 @@ class RouteCheck:
 def values_match(expected: Any, actual: Any) -> bool:
     """Numbers within TOLERANCE, lists as sets of values (case-sensitive), mappings key by key."""
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and {str(k) for k in expected} == {str(k) for k in actual} and all(
-            values_match(v, actual[k] if k in actual else actual.get(str(k))) for k, v in expected.items()
+        return (
+            isinstance(actual, dict)
+            and {str(k) for k in expected} == {str(k) for k in actual}
+            and all(values_match(v, actual[k] if k in actual else actual.get(str(k))) for k, v in expected.items())
         )
     if isinstance(expected, list):
         return isinstance(actual, list) and sorted(map(str, expected)) == sorted(map(str, actual))

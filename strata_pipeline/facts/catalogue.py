@@ -63,9 +63,10 @@ class Catalogue:
 
     def describe(self) -> str:
         """Every table and its columns, for refusals and prompts (visible tables only)."""
-        return "; ".join(
-            f"{t.source_set}/{t.name} ({', '.join(c.name for c in t.columns)})" for t in self.tables
-        ) or "no tables"
+        return (
+            "; ".join(f"{t.source_set}/{t.name} ({', '.join(c.name for c in t.columns)})" for t in self.tables)
+            or "no tables"
+        )
 
     def to_dict(self) -> list[dict]:
         return [

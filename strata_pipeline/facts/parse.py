@@ -141,7 +141,10 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     return score, evidence, filters
 
 
-ASKED = r"\b(?:how many|which|what|wie viele|welche\w*|combien de|quels|quelles|list)\s+(?:the\s+|of\s+the\s+)?([\wäöüé\-]+)"
+ASKED = (
+    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|quels|quelles|list)\s+"
+    r"(?:the\s+|of\s+the\s+)?([\wäöüé\-]+)"
+)
 
 
 def _asked(question: str) -> str:

@@ -51,8 +51,7 @@ def _column(tables: list[Table], name: str) -> str:
     kinds = {c.kind for t in tables for c in t.columns if c.name == name}
     if not kinds or any(t.column(name) is None for t in tables):
         raise IntentRefused(
-            f"Unknown column {name!r} in {tables[0].name}; its columns: "
-            f"{', '.join(c.name for c in tables[0].columns)}."
+            f"Unknown column {name!r} in {tables[0].name}; its columns: {', '.join(c.name for c in tables[0].columns)}."
         )
     return "number" if kinds == {"number"} else "text"
 

@@ -38,6 +38,11 @@ COMPARE_WORDS: dict[str, str] = {
 NUMBER = r"(\d+(?:[.,]\d+)?)"
 # Words a value is never matched on alone: they are also ordinary words of questions.
 NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
+# Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
+UNITS = {
+    "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
+    "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
+}  # fmt: skip
 SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "englisch": "en", "français": "fr"}
 
 
@@ -51,7 +56,18 @@ class Parsed:
 
 
 def words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9äöüßéèàç][\w\-.'/]*", text.lower()) if w.strip(".'")]
+    return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
+
+
+def _stems(text: str) -> set[str]:
+    """Stemmed words, hyphenated ones also by part ("on-hand": on, hand), units as in column names."""
+    found = set()
+    for word in words(text):
+        parts = [word, *word.split("-")] if "-" in word else [word]
+        found |= (
+            {_stem(w) for w in parts} | {SYNONYMS.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
+        )
+    return found
 
 
 def _stem(word: str) -> str:
@@ -70,7 +86,7 @@ def operation_of(question: str) -> str:
 def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()) -> Parsed:
     """The best-supported intent for `question` over `catalogue` (None when no table is named)."""
     operation = operation_of(question)
-    stems = {_stem(w) for w in words(question)} | {SYNONYMS.get(w, w) for w in words(question)}
+    stems = _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
     for table in catalogue.tables:
         if source_sets and table.source_set not in source_sets:
@@ -81,6 +97,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     if best is None or best[0] <= 0:
         return Parsed(None, 0.0, operation)
     score, table, evidence, filters = best
+    operation = operation_of(_without_column_names(question, table))
     names_table = any(e.startswith("table ") for e in evidence) or _column_named(stems, table.columns[0])
     filters += _comparisons(question, stems, table)
     group_by = _group_by(question, table)
@@ -131,10 +148,13 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     if asked and (asked in label or any(asked in {_stem(w) for w in c.words} for c in table.columns)):
         score += 2  # what the question asks for ("which SKUs", "how many servers") is here
         evidence.append(f"asks for {asked!r}")
-    for column in table.columns:
-        if _column_named(stems, column):
-            score += 1
-            evidence.append(f"column {column.name!r}")
+    numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question))
+    if numbers:
+        score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
+        evidence.append(f"document {table.doc_id!r}")
+    named = [column for column in table.columns if _column_named(stems, column) or _unit_named(stems, column)]
+    score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
+    evidence += [f"column {column.name!r}" for column in named]
     filters = _values(question, table)
     score += 2 * len(filters)
     evidence += [f"value {f.column}={f.value!r}" for f in filters]
@@ -151,6 +171,11 @@ def _asked(question: str) -> str:
     """The noun after the intent word: "servers" in "how many servers ...", stemmed."""
     found = re.search(ASKED, question.lower())
     return _stem(found.group(1)) if found else ""
+
+
+def _unit_named(stems: set[str], column: Column) -> bool:
+    """A number column named by its unit: "dollars" for list_price_usd."""
+    return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
 
 
 def _column_named(stems: set[str], column: Column) -> bool:
@@ -191,6 +216,17 @@ def _value_match(question: str, lowered: str, value: str, text: str, column: Col
     return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
 
 
+def _without_column_names(question: str, table: Table) -> str:
+    """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
+    not ask for a minimum."""
+    for column in table.columns:
+        named = [w for w in column.words if w not in UNITS.values()]
+        if len(named) > 1:
+            phrase = r"[\s_-]+".join(re.escape(w) for w in named[:2])
+            question = re.sub(rf"\b{phrase}\w*", " ", question, flags=re.IGNORECASE)
+    return question
+
+
 def _one_value_per_column(filters: list[Filter]) -> list[Filter]:
     seen: set[str] = set()
     kept = []
@@ -209,8 +245,16 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     found = []
     for op, pattern in COMPARE_WORDS.items():
         for match in re.finditer(rf"\b(?:{pattern})\s+(?:\$|€)?{NUMBER}", question.lower()):
-            after = {_stem(w) for w in words(question[match.end() : match.end() + 40])}
-            named = [c for c in numeric if _column_named(after, c)] or [c for c in numeric if _column_named(stems, c)]
+            after = _stems(question[match.end() : match.end() + 40])
+            before = _stems(question[max(0, match.start() - 40) : match.start()])
+            # the column named right after the number, then right before it, then by unit, then anywhere
+            named = (
+                [c for c in numeric if _column_named(after, c)]
+                or [c for c in numeric if _column_named(before, c)]
+                or [c for c in numeric if _unit_named(after, c)]
+                or [c for c in numeric if _column_named(stems, c)]
+                or [c for c in numeric if _unit_named(stems, c)]
+            )
             if named:
                 found.append(Filter(named[0].name, op, float(match.group(1).replace(",", "."))))
     return found

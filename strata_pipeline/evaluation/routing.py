@@ -7,7 +7,7 @@ per source-set as `<source_set>/routing/<figure>`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,7 +84,7 @@ def _figures(checks: list[RouteCheck], results: list[QuestionResult]) -> dict[st
     return figures
 
 
-def routing_summary(checks: list[RouteCheck], results: list[QuestionResult] = ()) -> dict[str, float]:  # type: ignore[assignment]
+def routing_summary(checks: list[RouteCheck], results: Sequence[QuestionResult] = ()) -> dict[str, float]:
     """`routing/...` figures of the test part, and the dev part's with a `_dev` suffix."""
     test = [c for c in checks if c.part == "test"]
     dev = [c for c in checks if c.part == "dev"]

@@ -20,6 +20,8 @@ from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible
 DOCUMENTS = "documents"
 # The `documents` columns an aggregation may use (never sha256, groups or audit fields).
 DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "language")
+# Only documents in the index count: not excluded ones, not ones that failed to read.
+INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
 MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
 MAX_VALUE_CHARS = 60
 
@@ -108,7 +110,7 @@ def _tables(db: sqlite3.Connection, source_set: str, groups: frozenset[str] | No
 
 def _documents_table(db: sqlite3.Connection, source_set: str, groups: frozenset[str] | None, rows: int) -> Table:
     clause, params = visible_clause(groups)
-    columns = tuple(_column(db, DOCUMENTS, c, "TEXT", clause, params) for c in DOCUMENT_COLUMNS)
+    columns = tuple(_column(db, DOCUMENTS, c, "TEXT", f"{clause} AND {INDEXED}", params) for c in DOCUMENT_COLUMNS)
     return Table(DOCUMENTS, source_set, "", DOCUMENTS, columns, rows)
 
 

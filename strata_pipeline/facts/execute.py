@@ -17,7 +17,7 @@ from typing import Any
 import polars as pl
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
-from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, Catalogue, Table
+from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED, Catalogue, Table
 from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent
 from strata_pipeline.facts.validate import validate
 
@@ -63,7 +63,7 @@ def _read(db: sqlite3.Connection, table: Table, groups: frozenset[str] | None) -
     if table.name == DOCUMENTS:
         clause, params = visible_clause(groups)
         cols = ", ".join(f'"{c}"' for c in DOCUMENT_COLUMNS)
-        rows = db.execute(f"SELECT rowid, {cols} FROM documents WHERE {clause} ORDER BY rowid", params).fetchall()
+        rows = db.execute(f"SELECT rowid, {cols} FROM documents WHERE {clause} AND {INDEXED} ORDER BY rowid", params).fetchall()
     else:
         if table.doc_id not in visible_doc_ids(db, groups, table.doc_id):
             return pl.DataFrame()  # checked again at read time: the catalogue may be older than the index

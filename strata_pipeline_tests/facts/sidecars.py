@@ -30,7 +30,8 @@ SALARIES = [  # the hr group's secret sheet: never visible to others
 
 def _doc(doc_id: str, groups: list[str], **extra: object) -> dict:
     return {"doc_id": doc_id, "source_set": "ops", "project": doc_id.split("/")[0], "extension": ".csv",
-            "title": doc_id, "category": doc_id.split("/")[0], "language": "en", "groups": groups} | extra  # fmt: skip
+            "title": doc_id, "category": doc_id.split("/")[0], "language": "en", "groups": groups,
+            "decision": "include", "status": "ok"} | extra  # fmt: skip
 
 
 def write_sidecar(path: Path) -> Path:
@@ -43,6 +44,7 @@ def write_sidecar(path: Path) -> Path:
                 _doc("sales/prices.csv", ["sales"]),
                 _doc("hr/salaries.csv", ["hr"]),
                 _doc("notes/readme.md", ["public"], extension=".md", language="de"),
+                _doc("notes/broken.md", ["public"], extension=".md", language="de", status="error"),  # not indexed
             ],
         )
         write_fact_tables(db, "inventory/servers.csv", json.dumps({"servers": SERVERS}))

@@ -370,17 +370,15 @@ class QueryEngine:
         question = self.redact_query(question).text
         routing, intent = self._route(question, source_sets)
         facts = None
+        if routing.route == "hybrid" and intent is not None and intent.operation == "list":
+            intent = dataclasses.replace(intent, operation="distinct")  # the rows' keys, each once
         if routing.route in ("aggregation", "hybrid") and intent is not None:
             try:
                 facts = self.facts.query(intent, self.access.groups, source_sets)
             except IntentRefused as exc:
                 routing = dataclasses.replace(routing, reason=f"{routing.reason}; the facts engine refused: {exc}")
         if routing.route == "aggregation" and facts is not None:
-            answer = facts_answer(facts, routing)
-            if self.guard is not None and answer.text:
-                audited = self.guard.audit_answer(answer.text, vouched(facts))
-                answer.text, answer.redactions = audited.text, audited.redactions
-            return answer
+            return self._audited_facts(facts_answer(facts, routing), facts)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:
             candidates = self._search_redacted(hybrid_query(question, facts), k, source_sets)
         candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
@@ -389,10 +387,21 @@ class QueryEngine:
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k)
         else:
             answer = answer_extractively(question, context, self._similarity, self.config.answer)
-        if routing.route == "hybrid" and facts is not None:
-            answer.facts = facts
-            return routed(self._audited(answer, context), routing, f"facts+{answer.mode}")
+        if routing.route == "hybrid" and facts is not None and not facts.abstained:
+            # the rows the filter picked, then what the passages say about them (when they say anything)
+            stated = self._audited_facts(facts_answer(facts, routing), facts)
+            answer = self._audited(answer, context)
+            answer.text = stated.text + ("\n\n" + answer.text if answer.text else "")
+            answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
+            return routed(answer, routing, f"facts+{answer.mode}")
         return routed(self._audited(answer, context), routing)
+
+    def _audited_facts(self, answer: Answer, facts: FactResult) -> Answer:
+        """A facts answer through the privacy audit; its cells come from the (redacted) sidecar."""
+        if self.guard is not None and answer.text:
+            audited = self.guard.audit_answer(answer.text, vouched(facts))
+            answer.text, answer.redactions = audited.text, audited.redactions
+        return answer
 
     @staticmethod
     def context(candidates: list[Candidate]) -> list[Candidate]:

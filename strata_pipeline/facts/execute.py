@@ -43,11 +43,13 @@ def execute(
         return FactResult(
             intent,
             value,
-            f"No rows match: {intent.describe()}. Nothing was counted, so there is no figure to give.",
+            f"No rows match: {intent.describe(_readable(catalogue, intent))}. Nothing was counted, so there is "
+            "no figure to give.",
             cited,
             abstain_code="zero_rows",
         )
-    return FactResult(intent, value, _sentence(intent, value, matched.height), cited, row_count=matched.height)
+    named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
+    return FactResult(intent, value, named, cited, row_count=matched.height)
 
 
 def _load(tables: list[Table], sidecars: dict[str, Path], groups: frozenset[str] | None) -> pl.DataFrame:
@@ -63,7 +65,8 @@ def _read(db: sqlite3.Connection, table: Table, groups: frozenset[str] | None) -
     if table.name == DOCUMENTS:
         clause, params = visible_clause(groups)
         cols = ", ".join(f'"{c}"' for c in DOCUMENT_COLUMNS)
-        rows = db.execute(f"SELECT rowid, {cols} FROM documents WHERE {clause} AND {INDEXED} ORDER BY rowid", params).fetchall()
+        sql = f"SELECT rowid, {cols} FROM documents WHERE {clause} AND {INDEXED} ORDER BY rowid"
+        rows = db.execute(sql, params).fetchall()
     else:
         if table.doc_id not in visible_doc_ids(db, groups, table.doc_id):
             return pl.DataFrame()  # checked again at read time: the catalogue may be older than the index
@@ -192,9 +195,18 @@ def format_value(value: Any) -> str:
     return str(value)
 
 
-def _sentence(intent: Intent, value: Any, matched: int) -> str:
+def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
+    """Tables as readers know them: "servers (inventory/servers.csv)", "documents"."""
+    return {
+        t.name: t.label if t.name == DOCUMENTS else f"{t.label} ({t.doc_id})"
+        for name in (intent.table, *intent.tables)
+        for t in catalogue.named(name, intent.source_sets)[:1]
+    }
+
+
+def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -> str:
     figure = format_value(value)
-    what = intent.describe()
+    what = intent.describe(names)
     if intent.operation in ("list", "distinct", "intersect"):
         return f"{len(value)} value(s): {figure} ({what}; {matched} row(s) read)."
     if intent.group_by or intent.operation == "group_by":

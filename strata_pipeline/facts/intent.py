@@ -64,12 +64,15 @@ class Intent:
                 f"{{column, op, value}}: {exc}"
             ) from exc
 
-    def describe(self) -> str:
-        """One line a reader can check: `count servers where site = ZRH`."""
+    def describe(self, names: dict[str, str] | None = None) -> str:
+        """One line a reader can check: `count servers where site = ZRH`; `names` shows tables by their
+        sheet and document instead of the sidecar's table names."""
+        names = names or {}
+        tables = [names.get(t, t) for t in (self.table, *self.tables)]
         parts = [self.operation]
         if self.columns:
             parts.append(", ".join(self.columns) + " of")
-        parts.append(" ∩ ".join((self.table, *self.tables)) if self.tables else self.table)
+        parts.append(" ∩ ".join(tables))
         if self.filters:
             parts.append("where " + " and ".join(f"{f.column} {_SYMBOL[f.op]} {f.value}" for f in self.filters))
         if self.group_by:

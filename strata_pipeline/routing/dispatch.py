@@ -69,9 +69,10 @@ def facts_answer(result: FactResult, routing: Routing) -> Answer:
 
 
 def vouched(result: FactResult) -> list[str]:
-    """What a facts answer copies from the sidecar (already redacted at ingestion) and the intent."""
+    """What a facts answer copies from the sidecar (already redacted at ingestion): the figure and the
+    counted cells. The rest (the intent's words and filter values) is screened by the audit."""
     cells = [cell for row in result.rows for cell in row.line.split(",")]
-    return [result.intent.describe(), format_value(result.value), *cells]
+    return [format_value(result.value), *cells]
 
 
 def hybrid_query(question: str, result: FactResult) -> str:

@@ -83,3 +83,19 @@ def test_summary_per_route_on_test_with_dev_beside_it() -> None:
         line is not None and "router accuracy 0.750 (1.000)" in line and "aggregation exact-match 0.500 (1.000)" in line
     )
     assert routing_markdown({}) is None
+
+
+def test_golden_questions_carry_a_route_and_an_expected_value(tmp_path) -> None:
+    from strata_pipeline.evaluation.golden import load_golden
+
+    (tmp_path / "s.yaml").write_text(
+        "questions:\n  - id: a\n    question: How many?\n    route: aggregation\n    expected_value: {X: 2}\n"
+        "  - id: b\n    question: Why?\n",
+        encoding="utf-8",
+    )
+    golden = load_golden(tmp_path, "s")
+    assert golden is not None
+    assert [(q.route, q.expected_value) for q in golden.questions] == [("aggregation", {"X": 2}), ("semantic", None)]
+    (tmp_path / "t.yaml").write_text("questions:\n  - id: a\n    question: Q?\n    route: magic\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="route is 'magic'"):
+        load_golden(tmp_path, "t")

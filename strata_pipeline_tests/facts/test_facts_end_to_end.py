@@ -123,6 +123,10 @@ def test_the_engine_aggregates_only_over_the_callers_groups(plant: Plant) -> Non
         answer = finance.ask(HR_Q, 3)
         assert answer.routing is not None and answer.routing.route != "aggregation"
         assert not leaks(answer.text + answer.routing.reason, HR_SECRETS) and answer.facts is None
+        hybrid = finance.ask("What does the budget say about the PUMPS cost centre?", 3)
+        assert hybrid.routing is not None and hybrid.routing.route == "hybrid"
+        assert hybrid.routing.engine == "facts+extractive" and hybrid.facts is not None
+        assert hybrid.facts.value == ["PUMPS"] and hybrid.text.startswith("1 value(s): PUMPS")
         routed = finance.ask(FIN_Q, 3)
         assert routed.routing is not None and (routed.routing.route, routed.routing.engine) == ("aggregation", "facts")
         assert routed.facts is not None and routed.facts.value == FIN_VALUE and "PUMPS: 60000" in routed.text

@@ -18,7 +18,7 @@ import polars as pl
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
 from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED, Catalogue, Table
-from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent
+from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, format_value
 from strata_pipeline.facts.validate import validate
 
 ROW = "__row"  # 1-based data row of the sheet
@@ -181,17 +181,6 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, float):
         return str(int(value)) if value.is_integer() else str(value)
-    return str(value)
-
-
-def format_value(value: Any) -> str:
-    """The figure as the answer states it: 12, 16.67, "a, b, c", "PDX: 3; MUC: 2"."""
-    if isinstance(value, dict):
-        return "; ".join(f"{k}: {format_value(v)}" for k, v in value.items())
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
     return str(value)
 
 

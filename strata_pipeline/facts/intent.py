@@ -113,3 +113,14 @@ class FactResult:
     @property
     def abstained(self) -> bool:
         return bool(self.abstain_code)
+
+
+def format_value(value: Any) -> str:
+    """The figure as the answer states it: 12, 16.67, "a, b, c", "PDX: 3; MUC: 2"."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {format_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)

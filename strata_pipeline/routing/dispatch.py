@@ -8,8 +8,7 @@ from pathlib import Path
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
-from strata_pipeline.facts.execute import execute, format_value
-from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
+from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused, format_value
 from strata_pipeline.facts.parse import parse
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.routing.route import Routing
@@ -52,6 +51,8 @@ class FactsSource:
             intent = request if isinstance(request, Intent) else Intent.from_dict(request)
         if source_sets and intent.source_sets and not set(intent.source_sets) <= set(source_sets):
             raise IntentRefused(f"The intent's source-sets are outside {', '.join(source_sets)}.")
+        from strata_pipeline.facts.execute import execute  # polars: only when an aggregation runs
+
         return execute(intent, catalogue, self.sidecars, groups)
 
 

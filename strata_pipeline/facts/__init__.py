@@ -20,7 +20,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "execute":
-        from strata_pipeline.facts.execute import execute
+        from strata_pipeline.facts.runner import execute
 
         return execute
     raise AttributeError(name)

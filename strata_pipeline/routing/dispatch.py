@@ -51,7 +51,7 @@ class FactsSource:
             intent = request if isinstance(request, Intent) else Intent.from_dict(request)
         if source_sets and intent.source_sets and not set(intent.source_sets) <= set(source_sets):
             raise IntentRefused(f"The intent's source-sets are outside {', '.join(source_sets)}.")
-        from strata_pipeline.facts.execute import execute  # polars: only when an aggregation runs
+        from strata_pipeline.facts.runner import execute  # polars: only when an aggregation runs
 
         return execute(intent, catalogue, self.sidecars, groups)
 

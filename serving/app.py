@@ -33,6 +33,7 @@ from serving.models import (
     AskRequest,
     ErrorResponse,
     EvalReportResponse,
+    FactsRequest,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -49,9 +50,11 @@ from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
+    FactsOut,
     SearchResponse,
     ask_response,
     explained_from,
+    facts_out,
     hit_from,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
@@ -81,7 +84,8 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
-        404: "No such source-set, document or report.",
+        404: "No such source-set, document or report; or (POST /facts) the intent was refused: the detail names "
+        "the tables and columns that exist.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
@@ -245,6 +249,18 @@ def create_app(
             error = {"type": "value_error", "loc": ("body",), "msg": f"Not an evidence packet: {exc}"}
             raise RequestValidationError([error]) from exc
         return verify_for(engine(http), checked, settings.corpus_root)
+
+    @app.post("/facts", response_model=FactsOut, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
+    def facts(request: FactsRequest, http: Request) -> FactsOut:
+        """An exact aggregation over the spreadsheet rows and document facets the caller may read. A refused
+        intent (no such table or column for this caller, a type mismatch, no aggregation in the question)
+        is a 404 whose detail names the tables and columns that exist."""
+        current = engine(http)
+        try:
+            result = current.query_facts(request.request(), source_sets(request.source_set))
+        except ValueError as exc:  # IntentRefused, or neither/both of question and intent
+            raise HTTPException(status_code=404, detail=str(exc)) from exc
+        return facts_out(result)
 
     @app.get(
         "/audit/{doc_id:path}",

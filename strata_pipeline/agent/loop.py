@@ -1,0 +1,161 @@
+"""Run the agent: the offline planner's steps, or Claude's tool calls, then one audited answer.
+
+Offline each step's passages are answered as /ask answers them (QueryEngine.ask: extractive, quoted,
+cited); a query_facts step answers with its exact figure and cites the rows it counted. The parts are
+joined under their labels and the whole answer passes the engine's privacy audit once more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from strata_pipeline.agent.claude_loop import run_with_claude, uses_tools
+from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, Plan, PlannedStep, plan
+from strata_pipeline.agent.tools import (
+    AgentBudgetExceeded,
+    Budget,
+    Observation,
+    Step,
+    Toolbox,
+    fact_citations,
+    has_facts,
+)
+from strata_pipeline.answering.answer import Answer
+from strata_pipeline.retrieval.candidate import Candidate
+
+if TYPE_CHECKING:
+    from strata_pipeline.query_engine import QueryEngine
+
+MAX_VALUES = 5  # follow-up searches after a query_facts step, one per value found
+FOLLOW_DOCUMENTS = 1  # documents a dependent step is restricted to: the best one the first step found
+
+
+@dataclass
+class AgentResult:
+    question: str  # as answered: personal data replaced by placeholders
+    answer: Answer
+    trajectory: list[Step] = field(default_factory=list)
+    form: str = ""  # the planner's form, or "claude"
+
+
+def run_agent(
+    engine: QueryEngine,
+    question: str,
+    history: Sequence[dict[str, str]] = (),
+    k: int = 5,
+    source_sets: list[str] | None = None,
+    budget: Budget = Budget(),
+    client: Any = None,
+) -> AgentResult:
+    """Answer `question` (after `history`, a list of {role, content}) with the tools of `engine`, a
+    scoped engine: the caller's access holds for every call. With a tool-using Claude client (`client`,
+    else the engine's llm when enabled) Claude chooses the calls; otherwise the offline planner does.
+    AgentBudgetExceeded when the steps or tokens run out; AnswerWithheld when the audit fails."""
+    question = engine.redact_query(question).text
+    toolbox = Toolbox(engine, k, source_sets)
+    llm = client if client is not None else engine.llm
+    if uses_tools(llm):
+        turns = [{"role": m["role"], "content": engine.redact_query(m["content"]).text} for m in history]
+        answer, context = run_with_claude(toolbox, llm, question, turns, budget)
+        return AgentResult(question, engine.audited_answer(answer, context), toolbox.steps, "claude")
+    planned = plan(question, facts=has_facts(engine))
+    answer, context = run_plan(toolbox, planned, budget)
+    return AgentResult(question, engine.audited_answer(answer, context), toolbox.steps, planned.form)
+
+
+def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, list[Candidate]]:
+    """Each planned step (a dependent one once per value or within the documents found before), each
+    result answered; the composed answer and every passage it was read from."""
+    parts: list[tuple[str, Answer]] = []
+    context: list[Candidate] = []
+    previous: Observation | None = None
+    for step in planned.steps:
+        first: Observation | None = None
+        for arguments, label, ask in _expand(step, previous):
+            if len(toolbox.steps) >= budget.max_steps:
+                raise AgentBudgetExceeded(
+                    f"The agent's step budget ({budget.max_steps} tool calls) ran out before the question was "
+                    "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
+                )
+            observation = toolbox.call(step.tool, arguments)
+            parts.append((label, _part_answer(toolbox, observation, ask)))
+            context += observation.passages
+            first = first or observation
+        previous = first
+    return compose(parts), context
+
+
+def _expand(step: PlannedStep, previous: Observation | None) -> list[tuple[dict[str, Any], str, str]]:
+    """The calls one planned step makes: (arguments, label, question its passages answer)."""
+    if step.scope == EACH_VALUE:
+        values = _values(previous.facts.value) if previous is not None and previous.facts is not None else []
+        return [
+            ({k: _fill(v, value) for k, v in step.arguments.items()}, _fill(step.label, value), _fill(step.ask, value))
+            for value in values[:MAX_VALUES]
+        ]
+    arguments = dict(step.arguments)
+    if step.scope == FOUND_DOCUMENTS and previous is not None:
+        found = [p.doc_id for p in previous.passages]
+        found += [d["doc_id"] for d in previous.data.get("documents", [])]
+        if found:
+            arguments["doc_ids"] = list(dict.fromkeys(found))[:FOLLOW_DOCUMENTS]
+    return [(arguments, step.label, step.ask)]
+
+
+def _values(value: Any) -> list[str]:
+    """The entities a fact result names: a list's items or a grouping's keys; a single figure names none."""
+    if isinstance(value, dict):
+        return [str(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return []
+
+
+def _fill(template: Any, value: str) -> Any:
+    return template.replace("{value}", value) if isinstance(template, str) else template
+
+
+def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer:
+    if observation.error:
+        return Answer(text="", abstained=True, reason=observation.error, mode="agent")
+    if observation.facts is not None:
+        facts = observation.facts
+        return Answer(
+            text="" if facts.abstained else facts.answer,
+            citations=fact_citations(facts),
+            abstained=facts.abstained,
+            reason=facts.answer if facts.abstained else "",
+            mode="agent",
+        )
+    if not observation.passages:
+        documents = observation.data.get("documents", [])
+        if documents:
+            return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
+        return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
+    return toolbox.engine.ask(ask, toolbox.k, candidates=observation.passages)
+
+
+def compose(parts: list[tuple[str, Answer]]) -> Answer:
+    """One answer from the parts: each under its label (alone, as it is), citations once each."""
+    if len(parts) == 1:
+        only = parts[0][1]
+        return Answer(only.text, list(only.citations), only.abstained, only.reason, "agent")
+    lines, reasons, citations = [], [], {}
+    for label, part in parts:
+        if part.abstained:
+            lines.append(f"{label}: no answer ({part.reason})")
+            reasons.append(f"{label}: {part.reason}")
+        else:
+            lines.append(f"{label}: {part.text}")
+        for c in part.citations:
+            citations.setdefault((c.chunk_id, c.quote), c)
+    abstained = all(part.abstained for _, part in parts)
+    return Answer(
+        text="" if abstained else "\n".join(lines),
+        citations=list(citations.values()),
+        abstained=abstained,
+        reason="; ".join(reasons),
+        mode="agent",
+    )

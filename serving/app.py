@@ -1,4 +1,4 @@
-"""FastAPI app: /search, /ask and /audit over the published index, /health, /ready and /metrics.
+"""FastAPI app: /search, /ask, /chat (the agent) and /audit over the published index, /health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
 closed (HTTP 503, the answer withheld). With a keys file (STRATA_API_KEYS) every query needs
@@ -31,6 +31,7 @@ from serving.config import ServingConfig
 from serving.errors import StrictJSONRoute, validation_error_handler
 from serving.models import (
     AskRequest,
+    ChatRequest,
     ErrorResponse,
     EvalReportResponse,
     HealthResponse,
@@ -41,6 +42,7 @@ from serving.models import (
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
+from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -48,6 +50,7 @@ from strata_pipeline.responses import (
     AuditEntry,
     SearchResponse,
     ask_response,
+    chat_response,
     explained_from,
     hit_from,
 )
@@ -81,6 +84,8 @@ def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         404: "No such source-set, document or report.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
+        400: "(/chat) The agent spent its step or token budget (STRATA_AGENT_MAX_STEPS, STRATA_AGENT_MAX_TOKENS) "
+        "before it answered.",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
         503: "No published index (run `strata materialize`), the reranker cannot load, or the answer was "
         "withheld by the privacy audit.",
@@ -226,6 +231,26 @@ def create_app(
         log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
         answer = current.ask(question, request.k, source_sets(request.source_set))
         return ask_response(question, answer)
+
+    @app.post("/chat", response_model=AskResponse, responses=_responses(400, 401, 404, 413, 429, 503), tags=["query"])
+    def chat(request: ChatRequest, http: Request) -> AskResponse | JSONResponse:
+        """The agent: a compound question becomes tool calls (search, facts, lookup, section reads), answered
+        in /ask's shape with the trajectory of calls. Offline a planner decomposes the forms it knows; with
+        Claude, tool use within STRATA_AGENT_MAX_STEPS and STRATA_AGENT_MAX_TOKENS."""
+        current = engine(http)
+        log.info("chat k=%d source_set=%s turns=%d", request.k, request.source_set, len(request.history))
+        try:
+            result = run_agent(
+                current,
+                request.question,
+                [m.model_dump() for m in request.history],
+                request.k,
+                source_sets(request.source_set),
+                Budget(settings.agent_max_steps, settings.agent_max_tokens),
+            )
+        except AgentBudgetExceeded as exc:
+            return JSONResponse(status_code=400, content={"status": "over_budget", "detail": str(exc)})
+        return chat_response(result)
 
     @app.get(
         "/audit/{doc_id:path}",

@@ -8,7 +8,7 @@ API declares them as its response models; FastAPI validates and serialises them 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.injection.defence import flags
@@ -16,6 +16,7 @@ from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
 
 if TYPE_CHECKING:
+    from strata_pipeline.agent.loop import AgentResult
     from strata_pipeline.query_engine import Explained
 
 
@@ -85,6 +86,19 @@ class CitationOut:
 
 
 @dataclass
+class StepOut:
+    """One tool call of the agent's trajectory (POST /chat, `strata chat --json`)."""
+
+    tool: str = field(metadata={"description": "The tool called: semantic_search, query_facts, lookup or "
+                                "read_document_section."})  # fmt: skip
+    arguments: dict[str, Any] = field(metadata={"description": "The arguments it was called with (the question's "
+                                                "personal data already replaced by placeholders)."})  # fmt: skip
+    summary: str = field(metadata={"description": "What the result held, in one line."})
+    ms: float = field(metadata={"description": "Wall time of the call in milliseconds."})
+    error: str = field(default="", metadata={"description": "Why the call failed; empty when it did not."})
+
+
+@dataclass
 class AskResponse:
     question: str  # as answered: personal data and secrets replaced by placeholders
     answer: str
@@ -93,6 +107,10 @@ class AskResponse:
     mode: str
     citations: list[CitationOut]
     redactions: int  # personal-data values the answer audit removed from the answer
+    trajectory: list[StepOut] | None = field(
+        default=None,
+        metadata={"description": "The agent's tool calls in order (POST /chat, `strata chat`); null for /ask."},
+    )
 
 
 @dataclass
@@ -167,3 +185,10 @@ def ask_response(question: str, answer: Answer) -> AskResponse:
         citations=[CitationOut(**c.__dict__) for c in answer.citations],
         redactions=answer.redactions,
     )
+
+
+def chat_response(result: AgentResult) -> AskResponse:
+    """The agent's answer in /ask's shape, with its trajectory."""
+    response = ask_response(result.question, result.answer)
+    response.trajectory = [StepOut(s.tool, s.arguments, s.summary, s.ms, s.error) for s in result.trajectory]
+    return response

@@ -1,7 +1,7 @@
 """`strata`: materialise source-sets, search, ask and serve from the command line.
 
 One module per concern: runs.py (materialize, remove, rollback), documents.py (plan, redact),
-query.py (search, ask), servers.py (serve, ui), api_keys.py (keys). Each imports its heavy libraries
+query.py (search, ask), chat.py (chat), servers.py (serve, ui), api_keys.py (keys). Each imports its heavy libraries
 inside its commands, so `strata search` loads no Dagster.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import click
 
 from strata_pipeline.cli.api_keys import keys
+from strata_pipeline.cli.chat import chat
 from strata_pipeline.cli.documents import plan, redact
 from strata_pipeline.cli.query import ask, search
 from strata_pipeline.cli.runs import materialize, remove, rollback
@@ -33,5 +34,5 @@ def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
 
-for command in (materialize, plan, search, ask, remove, rollback, redact, serve, ui, keys):
+for command in (materialize, plan, search, ask, chat, remove, rollback, redact, serve, ui, keys):
     main.add_command(command)

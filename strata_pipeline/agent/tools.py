@@ -114,10 +114,12 @@ class Toolbox:
     ) -> Observation:
         """Hybrid search; with `doc_ids`, only passages of those documents (a step scoped to what an
         earlier step found)."""
-        limit = k or self.k
-        found = self.engine.search(query, limit if not doc_ids else max(limit * 4, 20), self._scope(source_set))
+        engine = self.engine
         if doc_ids:
-            found = [c for c in found if c.doc_id in set(doc_ids)][:limit]
+            # a view narrowed to those documents by the index's payload filter, within the caller's groups
+            engine = engine.scoped(engine.access)
+            engine.retriever.where = {**(engine.retriever.where or {}), "doc_id": [str(d) for d in doc_ids]}
+        found = engine.search(query, k or self.k, self._scope(source_set))
         passages = self.engine.context(self.engine.admitted(found))
         docs = list(dict.fromkeys(p.doc_id for p in passages))
         summary = f"{len(passages)} passages from {', '.join(docs[:4]) or 'no document'}"

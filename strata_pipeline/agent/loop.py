@@ -24,6 +24,7 @@ from strata_pipeline.agent.tools import (
 )
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.search import UnknownSourceSetError
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
@@ -53,6 +54,12 @@ def run_agent(
     scoped engine: the caller's access holds for every call. With a tool-using Claude client (`client`,
     else the engine's llm when enabled) Claude chooses the calls; otherwise the offline planner does.
     AgentBudgetExceeded when the steps or tokens run out; AnswerWithheld when the audit fails."""
+    unknown = sorted(set(source_sets or ()) - set(engine.versions))
+    if unknown:  # the request's own scope: a 404, not a failed tool call
+        raise UnknownSourceSetError(
+            f"No published index for source-set(s): {', '.join(unknown)}. "
+            f"Published: {', '.join(sorted(engine.versions)) or 'none'}."
+        )
     question = engine.redact_query(question).text
     toolbox = Toolbox(engine, k, source_sets)
     llm = client if client is not None else engine.llm

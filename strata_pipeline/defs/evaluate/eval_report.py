@@ -12,6 +12,7 @@ from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.access import leak_probe
+from strata_pipeline.evaluation.agent import agent_figures, agent_trends, load_compound, run_compound
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.injection import injection_figures
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
@@ -166,9 +167,13 @@ def eval_report(
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
+        # the agent on the compound questions: task success and mean steps (evaluation/agent.py)
+        compound = load_compound(Path(corpus.golden_dir), context.partition_key)
+        agent = agent_figures(run_compound(engine, compound, version.source_set, golden.k))
     privacy = pii.privacy_figures(corpus.golden_dir)  # cached; the redaction_quality asset reports it in full
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy | injection_figures(Path(corpus.golden_dir))
     summary |= access  # access/cross_group_leaks: must be 0
+    summary |= agent
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
     headline = summary_markdown(summary, modes)
     write_report(
@@ -185,7 +190,7 @@ def eval_report(
             report_url(context.partition_key, corpus.api_url),
             headline,
             question_table(results, golden.k, more=report_url(context.partition_key, corpus.api_url)),
-            trend_figures(context.partition_key, summary, golden.k, modes),
+            trend_figures(context.partition_key, summary, golden.k, modes) | per_partition(context.partition_key, agent_trends(agent)),
             fingerprint,
             {
                 **reuse,

@@ -34,6 +34,7 @@ from serving.models import (
     ChatRequest,
     ErrorResponse,
     EvalReportResponse,
+    FactsRequest,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -48,10 +49,12 @@ from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
+    FactsOut,
     SearchResponse,
     ask_response,
     chat_response,
     explained_from,
+    facts_out,
     hit_from,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
@@ -80,12 +83,12 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
+        400: "The facts intent was refused (/facts: the message names the tables and columns that exist), or the "
+        "agent spent its step or token budget (/chat: STRATA_AGENT_MAX_STEPS, STRATA_AGENT_MAX_TOKENS).",
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
         404: "No such source-set, document or report.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
-        400: "(/chat) The agent spent its step or token budget (STRATA_AGENT_MAX_STEPS, STRATA_AGENT_MAX_TOKENS) "
-        "before it answered.",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
         503: "No published index (run `strata materialize`), the reranker cannot load, or the answer was "
         "withheld by the privacy audit.",
@@ -251,6 +254,17 @@ def create_app(
         except AgentBudgetExceeded as exc:
             return JSONResponse(status_code=400, content={"status": "over_budget", "detail": str(exc)})
         return chat_response(result)
+
+    @app.post("/facts", response_model=FactsOut, responses=_responses(400, 401, 404, 413, 429, 503), tags=["query"])
+    def facts(request: FactsRequest, http: Request) -> FactsOut:
+        """An exact aggregation over the spreadsheet rows and document facets the caller may read. A bad
+        intent (unknown column, type mismatch) is a 400 that names the tables and columns that exist."""
+        current = engine(http)
+        try:
+            result = current.query_facts(request.request(), source_sets(request.source_set))
+        except ValueError as exc:  # IntentRefused, or neither/both of question and intent
+            raise HTTPException(status_code=400, detail=str(exc)) from exc
+        return facts_out(result)
 
     @app.get(
         "/audit/{doc_id:path}",

@@ -106,6 +106,41 @@ class SearchRequest(AskRequest):
     explain: bool = Field(default=False, description="Also list every candidate with its ranks and fate.")
 
 
+class FactsRequest(BaseModel):
+    """An exact aggregation: a question in words, or a structured intent (exactly one of them)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    question: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=QUERY_MAX_CHARS,
+        description="A counting, summing, averaging, listing or intersecting question, "
+        "e.g. 'How many servers are in ZRH?'.",
+    )
+    intent: dict[str, Any] | None = Field(
+        default=None,
+        description="A structured intent: operation (count, list, sum, avg, min, max, group_by, intersect, distinct), "
+        "table, columns, filters [{column, op, value}], group_by, source_sets, tables.",
+    )
+    source_set: str | None = Field(
+        default=None,
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="Aggregate only over this source-set.",
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, value: str | None) -> str | None:
+        return None if value is None else check_query(value)
+
+    def request(self) -> str | dict[str, Any]:
+        if (self.question is None) == (self.intent is None):
+            raise ValueError("Send exactly one of 'question' and 'intent'.")
+        return self.question if self.question is not None else dict(self.intent or {})
+
+
 class ErrorResponse(BaseModel):
     detail: str
     status: str | None = None

@@ -17,6 +17,7 @@ from strata_pipeline.retrieval.rerank import RERANK
 
 if TYPE_CHECKING:
     from strata_pipeline.agent.loop import AgentResult
+    from strata_pipeline.facts.intent import FactResult
     from strata_pipeline.query_engine import Explained
 
 
@@ -85,6 +86,67 @@ class CitationOut:
     quote: str
 
 
+# pydantic reads these attribute docstrings as field descriptions in the OpenAPI schema (a plain dict:
+# this module imports no pydantic).
+DESCRIBED = {"use_attribute_docstrings": True}
+
+
+@dataclass
+class RoutingOut:
+    """How the question was routed and which engine answered."""
+
+    __pydantic_config__ = DESCRIBED
+    route: str
+    """semantic (passages), aggregation (exact figures from spreadsheet rows), lookup (an exact identifier or
+    document name) or hybrid (a filter over facts, then passages)."""
+    reason: str
+    """Why this route was chosen: the intent words, tables, columns and values it matched."""
+    engine: str
+    """What answered: facts, extractive, llm, or facts+extractive / facts+llm for a hybrid."""
+    confidence: float
+    """How sure the router is (rules: a fixed value per rule; Claude's choice validated by the rules: 0.9)."""
+    classifier: str = "rules"
+    """rules, or claude when Claude classified and the rules accepted its choice."""
+
+
+@dataclass
+class FactRowOut:
+    """One counted spreadsheet row, as a citation."""
+
+    __pydantic_config__ = DESCRIBED
+    doc_id: str
+    """The spreadsheet (or, for document facets, the document) the row belongs to."""
+    source_set: str
+    """Its source-set."""
+    table: str
+    """The sidecar table the row was read from."""
+    sheet: str
+    """The sheet (a CSV file's name for CSV files)."""
+    row: int
+    """1-based data row in the sheet (the header row is 0)."""
+    line: str
+    """The row as a CSV line, cells redacted as indexed."""
+
+
+@dataclass
+class FactsOut:
+    """An exact aggregation: the figure, the intent that produced it and the rows it counted."""
+
+    __pydantic_config__ = DESCRIBED
+    value: Any
+    """The figure: a number, a list of values, or an object of group -> number."""
+    answer: str
+    """One sentence stating the exact figure and the intent."""
+    intent: dict[str, Any]
+    """The structured intent that was run: operation, table, columns, filters, group_by, source_sets, tables."""
+    rows: list[FactRowOut]
+    """The rows counted (at most 50), each a citation."""
+    row_count: int
+    """How many rows matched."""
+    abstain_code: str = ""
+    """zero_rows when no row matched (nothing to count), else empty."""
+
+
 @dataclass
 class StepOut:
     """One tool call of the agent's trajectory (POST /chat, `strata chat --json`)."""
@@ -111,6 +173,8 @@ class AskResponse:
         default=None,
         metadata={"description": "The agent's tool calls in order (POST /chat, `strata chat`); null for /ask."},
     )
+    routing: RoutingOut | None = None  # the route, why, and the engine that answered (always set by ask)
+    facts: FactsOut | None = None  # the exact aggregation behind an aggregation or hybrid answer
 
 
 @dataclass
@@ -184,6 +248,19 @@ def ask_response(question: str, answer: Answer) -> AskResponse:
         mode=answer.mode,
         citations=[CitationOut(**c.__dict__) for c in answer.citations],
         redactions=answer.redactions,
+        routing=RoutingOut(**answer.routing.to_dict()) if answer.routing else None,
+        facts=facts_out(answer.facts) if answer.facts else None,
+    )
+
+
+def facts_out(result: FactResult) -> FactsOut:
+    return FactsOut(
+        value=result.value,
+        answer=result.answer,
+        intent=result.intent.to_dict(),
+        rows=[FactRowOut(**row.__dict__) for row in result.rows],
+        row_count=result.row_count,
+        abstain_code=result.abstain_code,
     )
 
 

@@ -66,10 +66,34 @@ def run_agent(
     if uses_tools(llm):
         turns = [{"role": m["role"], "content": engine.redact_query(m["content"]).text} for m in history]
         answer, context = run_with_claude(toolbox, llm, question, turns, budget)
-        return AgentResult(question, engine.audited_answer(answer, context), toolbox.steps, "claude")
+        answer = engine.audited_answer(answer, context)
+        answer.routing = agent_routing("claude", toolbox.steps)
+        return AgentResult(question, answer, toolbox.steps, "claude")
     planned = plan(question, facts=has_facts(engine))
+    if planned.form == "single" and has_facts(engine) and engine.route(question, source_sets).route == "aggregation":
+        # the routed ask of a plain question: an aggregation is one query_facts call
+        planned = Plan("single", (PlannedStep("query_facts", {"request": question}, question),))
     answer, context = run_plan(toolbox, planned, budget)
-    return AgentResult(question, engine.audited_answer(answer, context), toolbox.steps, planned.form)
+    answer = engine.audited_answer(answer, context)
+    answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
+    return AgentResult(question, answer, toolbox.steps, planned.form)
+
+
+def agent_routing(form: str, steps: list[Step], single: Any = None) -> Any:
+    """The routing block of an agent answer: the route its tool calls amount to, the plan, engine "agent".
+    A single-step plan keeps the route its routed ask chose."""
+    from strata_pipeline.routing.route import Routing
+
+    tools = {s.tool for s in steps}
+    if single is not None and form == "single":
+        return Routing(single.route, f"agent: one routed ask ({single.reason})", "agent", single.confidence)
+    if "query_facts" in tools:
+        route = "hybrid" if tools - {"query_facts"} else "aggregation"
+    elif tools and tools <= {"lookup", "read_document_section"} or form in ("lookup_then_ask", "section"):
+        route = "lookup"
+    else:
+        route = "semantic"
+    return Routing(route, f"agent: {form} plan, {len(steps)} tool calls ({', '.join(s.tool for s in steps)})", "agent")
 
 
 def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, list[Candidate]]:
@@ -135,6 +159,7 @@ def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer
             abstained=facts.abstained,
             reason=facts.answer if facts.abstained else "",
             mode="agent",
+            facts=facts,
         )
     if not observation.passages:
         documents = observation.data.get("documents", [])
@@ -146,9 +171,11 @@ def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:
     """One answer from the parts: each under its label (alone, as it is), citations once each."""
+    facts = next((part.facts for _, part in parts if part.facts is not None), None)
     if len(parts) == 1:
         only = parts[0][1]
-        return Answer(only.text, list(only.citations), only.abstained, only.reason, "agent")
+        return Answer(only.text, list(only.citations), only.abstained, only.reason, "agent", routing=only.routing,
+                      facts=facts)  # fmt: skip
     lines, reasons, citations = [], [], {}
     for label, part in parts:
         if part.abstained:
@@ -165,4 +192,5 @@ def compose(parts: list[tuple[str, Answer]]) -> Answer:
         abstained=abstained,
         reason="; ".join(reasons),
         mode="agent",
+        facts=facts,
     )

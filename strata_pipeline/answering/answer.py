@@ -12,11 +12,16 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
+
+if TYPE_CHECKING:
+    from strata_pipeline.facts.intent import FactResult
+    from strata_pipeline.routing.route import Routing
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
@@ -54,6 +59,8 @@ class Answer:
     reason: str = ""
     mode: str = "extractive"
     redactions: int = 0  # personal-data values the answer audit removed
+    routing: Routing | None = None  # the route, why, and the engine that answered (QueryEngine.ask sets it)
+    facts: FactResult | None = None  # an aggregation's figure, intent and counted rows (aggregation, hybrid)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import click
 from strata_pipeline.cli.api_keys import keys
 from strata_pipeline.cli.chat import chat
 from strata_pipeline.cli.documents import plan, redact
-from strata_pipeline.cli.query import ask, search
+from strata_pipeline.cli.query import ask, facts, search
 from strata_pipeline.cli.runs import materialize, remove, rollback
 from strata_pipeline.cli.servers import serve, ui
 
@@ -34,5 +34,5 @@ def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
 
-for command in (materialize, plan, search, ask, chat, remove, rollback, redact, serve, ui, keys):
+for command in (materialize, plan, search, ask, chat, facts, remove, rollback, redact, serve, ui, keys):
     main.add_command(command)

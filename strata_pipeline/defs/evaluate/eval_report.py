@@ -28,6 +28,7 @@ from strata_pipeline.evaluation.report import (
 )
 from strata_pipeline.evaluation.report_files import report_url, write_report
 from strata_pipeline.evaluation.results import AnswerCheck
+from strata_pipeline.evaluation.routing import check_routes, routing_markdown, routing_summary
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.progress import throttled
@@ -62,6 +63,8 @@ from strata_pipeline.resources import (
         "enrichment/sidecar.py",
         "injection",
         "access",  # the cross-group leak probe
+        "facts",  # aggregation exact-match
+        "routing",  # router accuracy
     ),
 )
 def eval_report(
@@ -167,15 +170,20 @@ def eval_report(
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
+        routes = check_routes(
+            golden, route=lambda q: engine.route(q).route, facts=lambda q: engine.query_facts(q).value
+        )
         # the agent on the compound questions: task success and mean steps (evaluation/agent.py)
         compound = load_compound(Path(corpus.golden_dir), context.partition_key)
         agent = agent_figures(run_compound(engine, compound, version.source_set, golden.k))
     privacy = pii.privacy_figures(corpus.golden_dir)  # cached; the redaction_quality asset reports it in full
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy | injection_figures(Path(corpus.golden_dir))
     summary |= access  # access/cross_group_leaks: must be 0
+    summary |= routing_summary(routes, results)  # routing/...: router accuracy, aggregation exact-match
     summary |= agent
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
-    headline = summary_markdown(summary, modes)
+    report["routing"] = [asdict(c) for c in routes]
+    headline = "\n\n".join(filter(None, (summary_markdown(summary, modes), routing_markdown(summary))))
     write_report(
         Path(corpus.reports_dir),
         context.partition_key,

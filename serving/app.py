@@ -42,8 +42,8 @@ from serving.models import (
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
-from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
+from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (

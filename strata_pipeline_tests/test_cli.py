@@ -187,7 +187,15 @@ def test_chat_json_reads_the_history_file_and_appends_the_turn(stack: Stack, tmp
     history.write_text(json.dumps([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]))
     result = CliRunner().invoke(
         main,
-        ["chat", "Compare RX-200 and RX-300 on warranty", "--json", "--history", str(history), "--source-set", "products"],
+        [
+            "chat",
+            "Compare RX-200 and RX-300 on warranty",
+            "--json",
+            "--history",
+            str(history),
+            "--source-set",
+            "products",
+        ],
         env=env_for(stack.settings.home, stack.settings.corpus_root),
     )
     assert result.exit_code == 0, result.output
@@ -200,6 +208,8 @@ def test_chat_json_reads_the_history_file_and_appends_the_turn(stack: Stack, tmp
     bad = tmp_path / "bad.json"
     bad.write_text('{"role": "user"}')
     refused = CliRunner().invoke(
-        main, ["chat", "x", "--json", "--history", str(bad)], env=env_for(stack.settings.home, stack.settings.corpus_root)
+        main,
+        ["chat", "x", "--json", "--history", str(bad)],
+        env=env_for(stack.settings.home, stack.settings.corpus_root),
     )
     assert refused.exit_code != 0 and "must hold a JSON list" in refused.output

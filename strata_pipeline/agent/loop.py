@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from strata_pipeline.agent.claude_loop import run_with_claude, uses_tools
+from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
 from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, Plan, PlannedStep, plan
 from strata_pipeline.agent.tools import (
     AgentBudgetExceeded,
@@ -22,7 +22,7 @@ from strata_pipeline.agent.tools import (
     fact_citations,
     has_facts,
 )
-from strata_pipeline.answering.answer import Answer
+from strata_pipeline.answering.answer import Answer, Citation
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.search import UnknownSourceSetError
 
@@ -47,13 +47,14 @@ def run_agent(
     history: Sequence[dict[str, str]] = (),
     k: int = 5,
     source_sets: list[str] | None = None,
-    budget: Budget = Budget(),
+    budget: Budget | None = None,
     client: Any = None,
 ) -> AgentResult:
     """Answer `question` (after `history`, a list of {role, content}) with the tools of `engine`, a
     scoped engine: the caller's access holds for every call. With a tool-using Claude client (`client`,
     else the engine's llm when enabled) Claude chooses the calls; otherwise the offline planner does.
     AgentBudgetExceeded when the steps or tokens run out; AnswerWithheld when the audit fails."""
+    budget = budget or Budget()
     unknown = sorted(set(source_sets or ()) - set(engine.versions))
     if unknown:  # the request's own scope: a 404, not a failed tool call
         raise UnknownSourceSetError(
@@ -65,7 +66,7 @@ def run_agent(
     llm = client if client is not None else engine.llm
     if uses_tools(llm):
         turns = [{"role": m["role"], "content": engine.redact_query(m["content"]).text} for m in history]
-        answer, context = run_with_claude(toolbox, llm, question, turns, budget)
+        answer, context = run_with_claude(toolbox, cast(ToolUser, llm), question, turns, budget)
         answer = engine.audited_answer(answer, context)
         answer.routing = agent_routing("claude", toolbox.steps)
         return AgentResult(question, answer, toolbox.steps, "claude")
@@ -89,7 +90,7 @@ def agent_routing(form: str, steps: list[Step], single: Any = None) -> Any:
         return Routing(single.route, f"agent: one routed ask ({single.reason})", "agent", single.confidence)
     if "query_facts" in tools:
         route = "hybrid" if tools - {"query_facts"} else "aggregation"
-    elif tools and tools <= {"lookup", "read_document_section"} or form in ("lookup_then_ask", "section"):
+    elif (tools and tools <= {"lookup", "read_document_section"}) or form in ("lookup_then_ask", "section"):
         route = "lookup"
     else:
         route = "semantic"
@@ -176,7 +177,9 @@ def compose(parts: list[tuple[str, Answer]]) -> Answer:
         only = parts[0][1]
         return Answer(only.text, list(only.citations), only.abstained, only.reason, "agent", routing=only.routing,
                       facts=facts)  # fmt: skip
-    lines, reasons, citations = [], [], {}
+    lines: list[str] = []
+    reasons: list[str] = []
+    citations: dict[tuple[str, str], Citation] = {}
     for label, part in parts:
         if part.abstained:
             lines.append(f"{label}: no answer ({part.reason})")

@@ -102,16 +102,17 @@ def _facts_then_search(text: str) -> Plan | None:
     if m is None:
         return None
     facts = m["facts"].strip()
-    docs, topic = m["docs"].strip(), m["topic"].strip()
-    follow = f"{{value}} {docs} {topic}"
+    docs = m["docs"].strip()
+    topic = " ".join(BACK_REFERENCE.sub(" ", m["topic"]).split())  # "about them": the values themselves
+    follow = " ".join(("{value}", docs, topic)).strip()
+    label = f"{{value}}: {docs}" + (f" on {topic}" if topic else "")
+    ask = (
+        f"What do the {docs} say about {topic} for {{value}}?" if topic else f"What do the {docs} say about {{value}}?"
+    )
     return Plan(
         "facts_then_search",
-        (
-            PlannedStep("query_facts", {"request": facts}, facts),
-            _search(follow, f"{{value}}: {docs} on {topic}", f"What do the {docs} of {{value}} say about {topic}?",
-                    EACH_VALUE),
-        ),
-    )  # fmt: skip
+        (PlannedStep("query_facts", {"request": facts}, facts), _search(follow, label, ask, EACH_VALUE)),
+    )
 
 
 def _compare(text: str) -> Plan | None:

@@ -137,7 +137,12 @@ def test_claude_chains_tools_reads_results_as_data_and_cites_only_what_they_retu
     assert second["type"] == "tool_result" and second["tool_use_id"] == "toolu_1" and not second["is_error"]
     assert all("untrusted_text" in p for p in json.loads(second["content"])["passages"])
     assert "never instructions" in claude.requests[0]["system"]
-    assert {t["name"] for t in claude.requests[0]["tools"]} >= {"semantic_search", "lookup", "read_document_section"}
+    assert {t["name"] for t in claude.requests[0]["tools"]} == {
+        "semantic_search",
+        "query_facts",
+        "lookup",
+        "read_document_section",
+    }
 
 
 def test_a_bad_tool_call_is_an_error_result_and_the_loop_goes_on(engine: QueryEngine) -> None:
@@ -166,3 +171,28 @@ def test_over_the_token_budget_is_a_clear_error(engine: QueryEngine) -> None:
 def test_over_budget_offline_is_the_same_error(engine: QueryEngine) -> None:
     with pytest.raises(AgentBudgetExceeded, match=r"step budget \(1 tool calls\)"):
         run_agent(engine, "Compare RX-200 and RX-300 on warranty", budget=Budget(max_steps=1))
+
+
+def test_offline_facts_then_one_scoped_search_per_value_found(engine: QueryEngine) -> None:
+    question = "Holidays for the Munich office, and what does the leave policy say about them?"
+    result = run_agent(engine, question, source_sets=["handbook"])
+    assert result.form == "facts_then_search"
+    assert [(s.tool, s.arguments) for s in result.trajectory] == [
+        ("query_facts", {"request": "Holidays for the Munich office"}),
+        ("semantic_search", {"query": "German Unity Day leave policy"}),
+        ("semantic_search", {"query": "Second Day of Christmas leave policy"}),
+    ]
+    answer = result.answer
+    assert answer.text.startswith(
+        "Holidays for the Munich office: 2 value(s): German Unity Day, Second Day of Christmas"
+    )
+    assert answer.facts is not None and sorted(answer.facts.value) == ["German Unity Day", "Second Day of Christmas"]
+    rows = [c for c in answer.citations if c.chunk_id.startswith("hr/public-holidays-2025.csv#row")]
+    assert len(rows) == 2 and all("Munich" in c.quote for c in rows)
+    assert answer.routing is not None and (answer.routing.route, answer.routing.engine) == ("hybrid", "agent")
+
+
+def test_a_plain_aggregation_is_one_query_facts_call(engine: QueryEngine) -> None:
+    result = run_agent(engine, "How many public holidays does the Munich office have?", source_sets=["handbook"])
+    assert result.form == "single" and [s.tool for s in result.trajectory] == ["query_facts"]
+    assert result.answer.routing is not None and result.answer.routing.route == "aggregation"

@@ -37,7 +37,8 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
             "compare",
             [
                 search("parking of the Lyon depot", "the Lyon depot", "What is the parking of the Lyon depot?"),
-                search("parking of the Hamburg depot", "the Hamburg depot", "What is the parking of the Hamburg depot?"),
+                search("parking of the Hamburg depot", "the Hamburg depot",
+                       "What is the parking of the Hamburg depot?"),
             ],
         ),
         (
@@ -65,7 +66,8 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
             "What does error E-1042 mean, and how do I clear it?",
             "lookup_then_ask",
             [
-                PlannedStep("lookup", {"name": "E-1042"}, "What does error E-1042 mean?", "What does error E-1042 mean?"),
+                PlannedStep("lookup", {"name": "E-1042"}, "What does error E-1042 mean?",
+                            "What does error E-1042 mean?"),
                 search("How do I clear it?", scope=FOUND_DOCUMENTS),
             ],
         ),
@@ -100,8 +102,13 @@ def test_a_fact_filter_with_a_documents_question_is_facts_then_one_search_per_va
         PlannedStep("query_facts", {"request": "Suppliers with more than 3 open tickets"},
                     "Suppliers with more than 3 open tickets"),
         PlannedStep("semantic_search", {"query": "{value} contracts penalties"}, "{value}: contracts on penalties",
-                    "What do the contracts of {value} say about penalties?", EACH_VALUE),
+                    "What do the contracts say about penalties for {value}?", EACH_VALUE),
     ]  # fmt: skip
+    about_them = plan("Holidays for the Munich office, and what does the leave policy say about them?", facts=True)
+    assert about_them.steps[1] == PlannedStep(
+        "semantic_search", {"query": "{value} leave policy"}, "{value}: leave policy",
+        "What do the leave policy say about {value}?", EACH_VALUE,
+    )  # fmt: skip
 
 
 def test_without_facts_the_same_question_is_two_dependent_searches() -> None:

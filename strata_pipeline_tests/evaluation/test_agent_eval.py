@@ -24,7 +24,9 @@ def result(text: str, tools: list[str], abstained: bool = False) -> AgentResult:
 
 
 def test_the_golden_sets_hold_at_least_ten_compound_questions_split_dev_and_test() -> None:
-    found = [q for name in ("handbook", "products", "fieldops", "itops", "municipal") for q in load_compound(GOLDEN, name)]
+    found = [
+        q for name in ("handbook", "products", "fieldops", "itops", "municipal") for q in load_compound(GOLDEN, name)
+    ]
     assert len(found) >= 10 and len({q.id for q in found}) == len(found)
     parts = [q.part for q in found]
     assert parts.count("test") >= 5 and parts.count("dev") >= 5

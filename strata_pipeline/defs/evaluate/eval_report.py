@@ -16,7 +16,7 @@ from strata_pipeline.evaluation.agent import agent_figures, agent_trends, load_c
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.injection import injection_figures
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
-from strata_pipeline.evaluation.presentation import per_partition, question_table, trend_figures
+from strata_pipeline.evaluation.presentation import per_partition, question_table, trend_figures, trend_key
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
@@ -198,7 +198,8 @@ def eval_report(
             report_url(context.partition_key, corpus.api_url),
             headline,
             question_table(results, golden.k, more=report_url(context.partition_key, corpus.api_url)),
-            trend_figures(context.partition_key, summary, golden.k, modes) | per_partition(context.partition_key, agent_trends(agent)),
+            trend_figures(context.partition_key, summary, golden.k, modes)
+            | {trend_key(context.partition_key, key): value for key, value in agent_trends(agent).items()},
             fingerprint,
             {
                 **reuse,

@@ -37,6 +37,8 @@ CONFIG = {
 OPERATIONS = {
     "POST /search",
     "POST /ask",
+    "POST /chat",
+    "POST /facts",
     "GET /audit/{doc_id}",
     "GET /reports/{source_set}",
     "GET /health",

@@ -1,4 +1,5 @@
-"""FastAPI app: /search, /ask, /verify and /audit over the published index, /health, /ready and /metrics.
+"""FastAPI app: /search, /ask, /chat (the agent), /facts, /verify and /audit over the published index,
+/health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
 closed (HTTP 503, the answer withheld). With a keys file (STRATA_API_KEYS) every query needs
@@ -31,6 +32,7 @@ from serving.config import ServingConfig
 from serving.errors import StrictJSONRoute, validation_error_handler
 from serving.models import (
     AskRequest,
+    ChatRequest,
     ErrorResponse,
     EvalReportResponse,
     FactsRequest,
@@ -42,6 +44,7 @@ from serving.models import (
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
+from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import evidence_for, verify_for
@@ -53,6 +56,7 @@ from strata_pipeline.responses import (
     FactsOut,
     SearchResponse,
     ask_response,
+    chat_response,
     explained_from,
     facts_out,
     hit_from,
@@ -83,6 +87,7 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
+        400: "The agent spent its step or token budget (/chat: STRATA_AGENT_MAX_STEPS, STRATA_AGENT_MAX_TOKENS).",
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
         404: "No such source-set, document or report; or (POST /facts) the intent was refused: the detail names "
         "the tables and columns that exist.",
@@ -249,6 +254,26 @@ def create_app(
             error = {"type": "value_error", "loc": ("body",), "msg": f"Not an evidence packet: {exc}"}
             raise RequestValidationError([error]) from exc
         return verify_for(engine(http), checked, settings.corpus_root)
+
+    @app.post("/chat", response_model=AskResponse, responses=_responses(400, 401, 404, 413, 429, 503), tags=["query"])
+    def chat(request: ChatRequest, http: Request) -> AskResponse | JSONResponse:
+        """The agent: a compound question becomes tool calls (search, facts, lookup, section reads), answered
+        in /ask's shape with the trajectory of calls. Offline a planner decomposes the forms it knows; with
+        Claude, tool use within STRATA_AGENT_MAX_STEPS and STRATA_AGENT_MAX_TOKENS."""
+        current = engine(http)
+        log.info("chat k=%d source_set=%s turns=%d", request.k, request.source_set, len(request.history))
+        try:
+            result = run_agent(
+                current,
+                request.question,
+                [m.model_dump() for m in request.history],
+                request.k,
+                source_sets(request.source_set),
+                Budget(settings.agent_max_steps, settings.agent_max_tokens),
+            )
+        except AgentBudgetExceeded as exc:
+            return JSONResponse(status_code=400, content={"status": "over_budget", "detail": str(exc)})
+        return chat_response(result)
 
     @app.post("/facts", response_model=FactsOut, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
     def facts(request: FactsRequest, http: Request) -> FactsOut:

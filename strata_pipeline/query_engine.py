@@ -441,6 +441,11 @@ class QueryEngine:
         answer.redactions = text.redactions + sum(q.redactions for q in quotes)
         return answer
 
+    def audited_answer(self, answer: Answer, context: list[Candidate]) -> Answer:
+        """An answer composed outside `ask` (the agent's) through the same privacy audit; `context` holds
+        the passages it quotes."""
+        return self._audited(answer, context)
+
     def _similarity(self, question: str, sentences: list[str]) -> list[float]:
         query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)
         # Each distinct text once (overlapping sections repeat sentences), shortest first: a batch is

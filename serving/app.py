@@ -1,4 +1,4 @@
-"""FastAPI app: /search, /ask and /audit over the published index, /health, /ready and /metrics.
+"""FastAPI app: /search, /ask, /verify and /audit over the published index, /health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
 closed (HTTP 503, the answer withheld). With a keys file (STRATA_API_KEYS) every query needs
@@ -37,10 +37,13 @@ from serving.models import (
     ReadyResponse,
     SearchRequest,
     SourceSetStatus,
+    VerifyRequest,
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
+from strata_pipeline.evidence import VerifyReport, packet_from_dict
+from strata_pipeline.evidence.service import evidence_for, verify_for
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -225,7 +228,23 @@ def create_app(
         question = current.redact_query(request.query).text
         log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
         answer = current.ask(question, request.k, source_sets(request.source_set))
-        return ask_response(question, answer)
+        response = ask_response(question, answer)
+        if request.evidence:
+            response.evidence = evidence_for(current, question, answer, settings.corpus_root)
+        return response
+
+    @app.post("/verify", response_model=VerifyReport, responses=_responses(401, 413, 429, 503), tags=["query"])
+    def verify(request: VerifyRequest, http: Request) -> VerifyReport:
+        """Re-read the sources of an evidence packet (POST /ask with evidence=true, `strata ask --evidence`)
+        and report per citation: intact, drifted (with the quote's new place when it moved) or missing. A
+        document the caller may not read is reported missing, exactly like one that does not exist. The
+        report holds statuses and positions, never text read from a source."""
+        try:
+            checked = packet_from_dict(request.model_dump())
+        except ValueError as exc:  # what the schema cannot say; the same body shape as any other 422
+            error = {"type": "value_error", "loc": ("body",), "msg": f"Not an evidence packet: {exc}"}
+            raise RequestValidationError([error]) from exc
+        return verify_for(engine(http), checked, settings.corpus_root)
 
     @app.get(
         "/audit/{doc_id:path}",

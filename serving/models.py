@@ -3,11 +3,19 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from strata_pipeline.evidence.packet import (
+    MAX_CITATIONS,
+    MAX_QUOTE_CHARS,
+    EvidenceCitation,
+    EvidencePacket,
+)
 from strata_pipeline.validation import (
+    DOC_ID_MAX_CHARS,
     K_DEFAULT,
     K_MAX,
     K_MIN,
@@ -15,11 +23,14 @@ from strata_pipeline.validation import (
     QUERY_PATTERN,
     SOURCE_SET_MAX_CHARS,
     SOURCE_SET_PATTERN,
+    check_doc_id,
     check_query,
 )
 
 
-class AskRequest(BaseModel):
+class QueryRequest(BaseModel):
+    """What /search and /ask share."""
+
     model_config = ConfigDict(strict=True, extra="forbid")
 
     query: str = Field(
@@ -54,7 +65,15 @@ class AskRequest(BaseModel):
         return value
 
 
-class SearchRequest(AskRequest):
+class AskRequest(QueryRequest):
+    evidence: bool = Field(
+        default=False,
+        description="Also return the evidence packet: each quote pinned to its source file (sha256, lines, "
+        "characters, page) with the index version, model and time, for POST /verify to re-check later.",
+    )
+
+
+class SearchRequest(QueryRequest):
     explain: bool = Field(default=False, description="Also list every candidate with its ranks and fate.")
 
 
@@ -93,3 +112,51 @@ class EvalReportResponse(BaseModel):
     version: str = Field(description="The index version the report scored.")
     report: dict[str, Any] = Field(description="fingerprint, k, summary (every figure) and questions (every result).")
     markdown: str | None = Field(description="The same report as markdown: the headline and every question.")
+
+
+def _said(cls: type, name: str) -> str:
+    """The description a packet field carries (strata_pipeline.evidence.packet), so both schemas agree."""
+    return next(f.metadata["description"] for f in fields(cls) if f.name == name)
+
+
+class VerifyCitation(BaseModel):
+    """One citation of an evidence packet, as POST /verify takes it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    quote: str = Field(max_length=MAX_QUOTE_CHARS, description=_said(EvidenceCitation, "quote"))
+    doc_id: str = Field(max_length=DOC_ID_MAX_CHARS, description=_said(EvidenceCitation, "doc_id"))
+    source_set: str = Field(
+        max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN, description=_said(EvidenceCitation, "source_set")
+    )
+    chunk_id: str = Field(description=_said(EvidenceCitation, "chunk_id"))
+    sha256: str = Field(description=_said(EvidenceCitation, "sha256"))
+    line_start: int = Field(description=_said(EvidenceCitation, "line_start"))
+    line_end: int = Field(description=_said(EvidenceCitation, "line_end"))
+    char_start: int | None = Field(default=None, description=_said(EvidenceCitation, "char_start"))
+    char_end: int | None = Field(default=None, description=_said(EvidenceCitation, "char_end"))
+    page: int | None = Field(default=None, description=_said(EvidenceCitation, "page"))
+    index_version: str = Field(default="", description=_said(EvidenceCitation, "index_version"))
+
+    @field_validator("doc_id")
+    @classmethod
+    def _doc_id(cls, value: str) -> str:
+        return check_doc_id(value)  # a lone surrogate could not be written back in the report
+
+
+class VerifyRequest(BaseModel):
+    """An evidence packet, exactly as POST /ask (evidence=true) and `strata ask --evidence` return it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    question: str = Field(description=_said(EvidencePacket, "question"))
+    answer: str = Field(description=_said(EvidencePacket, "answer"))
+    citations: list[VerifyCitation] = Field(max_length=MAX_CITATIONS, description=_said(EvidencePacket, "citations"))
+    model: str = Field(description=_said(EvidencePacket, "model"))
+    index_versions: dict[str, str] = Field(description=_said(EvidencePacket, "index_versions"))
+    created_at: str = Field(description=_said(EvidencePacket, "created_at"))
+    mode: str = Field(default="extractive", description=_said(EvidencePacket, "mode"))
+    # the packet format this code reads (PACKET_SCHEMA); a test keeps the two the same
+    schema_version: Literal["strata.evidence/1"] = Field(
+        default="strata.evidence/1", description=_said(EvidencePacket, "schema_version")
+    )

@@ -191,6 +191,17 @@ class QueryEngine:
         with closing(open_sidecar(self.versions[source_set].sidecar_path)) as db:
             return visible_doc_ids(db, self.access.groups)
 
+    def recorded_sha256(self, source_set: str, doc_id: str) -> str | None:
+        """The sha256 of the file the published index read for `doc_id`, when the caller may read it; None
+        when there is no such document, it is another group's, or `source_set` is not published (alike)."""
+        if source_set not in self.versions:
+            return None
+        with closing(open_sidecar(self.versions[source_set].sidecar_path)) as db:
+            if not visible_doc_ids(db, self.access.groups, doc_id):
+                return None
+            row = db.execute("SELECT sha256 FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+        return None if row is None else row[0] or ""
+
     def audit(self, doc_id: str, source_set: str | None = None) -> tuple[str, list[dict]]:
         """(source-set, masked redaction audit rows) of a document the caller may read. NoSuchDocument
         when there is none (or it is in another group), AmbiguousDocument when several source-sets hold it."""

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.evidence.packet import EvidencePacket
 from strata_pipeline.injection.defence import flags
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
@@ -93,6 +94,14 @@ class AskResponse:
     mode: str
     citations: list[CitationOut]
     redactions: int  # personal-data values the answer audit removed from the answer
+    evidence: EvidencePacket | None = field(
+        default=None,
+        metadata={
+            "description": "With evidence=true (`strata ask --evidence FILE`): the evidence packet, each quote "
+            "pinned to its source file (sha256, lines, characters, page) with the index version, model and "
+            "time; `strata verify` and POST /verify re-check it. Null otherwise."
+        },
+    )
 
 
 @dataclass

@@ -4,6 +4,7 @@ else over the published index in this process. Only what a query uses is importe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -87,11 +88,21 @@ def search(query: str, source_set: str | None, as_name: str | None, k: int, as_j
 @click.command()
 @click.argument("question", callback=valid_query)
 @query_options
-def ask(question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool) -> None:
+@click.option(
+    "--evidence",
+    "evidence_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the evidence packet (each quote pinned to its source file) here as JSON; "
+    "`strata verify FILE` re-checks it later.",
+)
+def ask(
+    question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool, evidence_file: Path | None
+) -> None:
     """Answer with verified citations (extractive offline, Claude with ANTHROPIC_API_KEY)."""
     caller = caller_named(as_name)
-    body = {"query": question, "k": k, "source_set": source_set}
-    answer = None if as_name else _ask_server("/ask", body)
+    body: dict[str, Any] = {"query": question, "k": k, "source_set": source_set}
+    answer = None if as_name else _ask_server("/ask", {**body, **({"evidence": True} if evidence_file else {})})
     if answer is not None:
         hits = (_ask_server("/search", body) or {}).get("hits", []) if as_json else []
     else:
@@ -105,10 +116,21 @@ def ask(question: str, source_set: str | None, as_name: str | None, k: int, as_j
             question = engine.redact_query(question).text
             found = engine.search(question, k, one(source_set))
             try:
-                answer = asdict(ask_response(question, engine.ask(question, k, candidates=found)))
+                answered = engine.ask(question, k, candidates=found)
             except AnswerWithheld as exc:
                 raise click.ClickException(str(exc)) from exc
+            response = ask_response(question, answered)
+            if evidence_file is not None:
+                from strata_pipeline.evidence.service import evidence_for
+
+                response.evidence = evidence_for(engine, question, answered, load_settings().corpus_root)
+            answer = asdict(response)
             hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, 1)]
+    if evidence_file is not None:
+        if answer.get("evidence") is None:
+            raise click.ClickException(f"{load_settings().api_url} returned no evidence packet (an older server?).")
+        evidence_file.write_text(json.dumps(answer["evidence"], indent=2) + "\n", encoding="utf-8")
+        click.echo(f"(evidence packet: {evidence_file}; check it with `strata verify {evidence_file}`)", err=True)
     if as_json:
         click.echo(json.dumps({**answer, "hits": hits}, indent=2))
         return

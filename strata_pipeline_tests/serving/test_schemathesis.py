@@ -37,6 +37,7 @@ CONFIG = {
 OPERATIONS = {
     "POST /search",
     "POST /ask",
+    "POST /verify",
     "GET /audit/{doc_id}",
     "GET /reports/{source_set}",
     "GET /health",

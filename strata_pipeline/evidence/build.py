@@ -1,0 +1,81 @@
+"""Build an evidence packet from an answer: each quote pinned to its place in the source file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+
+from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.evidence.locate import locate, place
+from strata_pipeline.evidence.packet import EvidenceCitation, EvidencePacket
+from strata_pipeline.evidence.sources import Source
+from strata_pipeline.indexing.versions import IndexVersion
+
+Reader = Callable[[str, str], Source | None]  # (source_set, doc_id) -> the document as it is now
+Recorded = Callable[[str, str], str | None]  # (source_set, doc_id) -> the sha256 the index recorded
+
+
+def now_utc() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def build_packet(
+    question: str,
+    answer: Answer,
+    versions: Mapping[str, IndexVersion],
+    read: Reader,
+    recorded: Recorded | None = None,
+    created_at: str | None = None,
+) -> EvidencePacket:
+    """The packet of `answer`: for each citation its quote and its place in the source file as read now.
+
+    A quote found in its file (the occurrence nearest the cited line) is pinned to that file's sha256 and
+    the quote's line and character range. A quote the file no longer holds, or a file that cannot be read,
+    keeps the index's lines with no character range (and, unreadable, the sha256 the index recorded), so
+    verifying the packet reports it as drifted or missing rather than vouching for it.
+    """
+    read_once: dict[tuple[str, str], Source | None] = {}
+
+    def source_of(c: Citation) -> Source | None:
+        key = (c.source_set, c.doc_id)
+        if key not in read_once:
+            read_once[key] = read(*key)
+        return read_once[key]
+
+    cited = [
+        _pinned(c, source_of(c), versions.get(c.source_set), recorded(c.source_set, c.doc_id) if recorded else None)
+        for c in answer.citations
+    ]
+    used = {name: versions[name] for name in sorted({c.source_set for c in answer.citations}) if name in versions}
+    return EvidencePacket(
+        question=question,
+        answer=answer.text,
+        citations=cited,
+        model=next((v.model for v in (used or versions).values()), ""),
+        index_versions={name: v.version for name, v in used.items()},
+        created_at=created_at or now_utc(),
+        mode=answer.mode,
+    )
+
+
+def _pinned(c: Citation, source: Source | None, version: IndexVersion | None, recorded: str | None) -> EvidenceCitation:
+    pinned = EvidenceCitation(
+        quote=c.quote,
+        doc_id=c.doc_id,
+        source_set=c.source_set,
+        chunk_id=c.chunk_id,
+        sha256=source.sha256 if source is not None else recorded or "",
+        line_start=c.line_start,
+        line_end=c.line_end,
+        page=c.page,
+        index_version=version.version if version else "",
+    )
+    if source is None or source.extraction is None:
+        return pinned
+    found = locate(source.extraction.text, c.quote, c.line_start)
+    if found is not None:
+        spot = place(source.extraction.text, *found, source.pages)
+        pinned.line_start, pinned.line_end = spot.line_start, spot.line_end
+        pinned.char_start, pinned.char_end = spot.char_start, spot.char_end
+        pinned.page = spot.page if source.pages else c.page
+    return pinned

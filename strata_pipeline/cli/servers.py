@@ -50,8 +50,8 @@ def serve(host: str, port: int, workers: int) -> None:
     "document groups. Without it the client reads every group, as the local operator.",
 )
 def mcp(over_http: bool, host: str | None, port: int | None, as_name: str | None) -> None:
-    """Serve the published index over the Model Context Protocol: tools search, ask and get_audit for agent
-    clients (Claude Desktop, IDE assistants). stdio by default; with --http each request's
+    """Serve the published index over the Model Context Protocol: tools search, ask, verify_evidence and
+    get_audit for agent clients (Claude Desktop, IDE assistants). stdio by default; with --http each request's
     `Authorization: Bearer <key>` picks its caller, and without API keys it listens on loopback only."""
     from serving.mcp_server import run_http, run_stdio
     from strata_pipeline.cli.api_keys import caller_named
@@ -60,8 +60,8 @@ def mcp(over_http: bool, host: str | None, port: int | None, as_name: str | None
     if not over_http:
         if host is not None or port is not None:
             raise click.UsageError("--host and --port go with --http.")
-        caller = caller_named(as_name)
-        run_stdio(PublishedIndex.from_settings(load_settings()), caller)
+        caller, settings = caller_named(as_name), load_settings()
+        run_stdio(PublishedIndex.from_settings(settings), caller, settings.corpus_root)
         return
     if as_name is not None:
         raise click.UsageError("--as is for stdio: over HTTP each request's API key picks its caller.")
@@ -73,7 +73,8 @@ def mcp(over_http: bool, host: str | None, port: int | None, as_name: str | None
         click.echo(check_bind(host, config), err=True)
     except ValueError as exc:
         raise click.ClickException(str(exc)) from exc
-    run_http(PublishedIndex.from_settings(load_settings()), host, port or 8001, config)
+    settings = load_settings()
+    run_http(PublishedIndex.from_settings(settings), settings.corpus_root, host, port or 8001, config)
 
 
 @click.command()

@@ -32,7 +32,7 @@ from strata_pipeline_tests.test_cli import env_for
 
 two_groups = leaks.two_groups  # the module's two-group corpus and keys file, materialised for these tests too
 
-TOOLS = {"search", "ask", "get_audit"}
+TOOLS = {"search", "ask", "verify_evidence", "get_audit"}
 SECRETS_DOC = "it-security/legacy-deploy-notes.txt"  # holds a password and API keys
 Session = Callable[[ClientSession], Awaitable[None]]
 
@@ -102,6 +102,21 @@ def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack
         answered = await call(client, "ask", query=warranty, source_set="products")
         assert not answered["abstained"] and "24 months" in answered["answer"]
         assert answered["citations"] and {c["source_set"] for c in answered["citations"]} == {"products"}
+        assert answered["evidence"] is None  # only when asked for
+
+        # an evidence packet, verified as it is, with one quote moved and one document gone
+        packet = (await call(client, "ask", query=mileage, evidence=True))["evidence"]
+        assert packet["citations"] and packet["question"] == mileage
+        report = await call(client, "verify_evidence", packet=packet)
+        assert report["ok"] and report["counts"]["intact"] == len(packet["citations"])
+        first = packet["citations"][0]
+        moved = {**first, "sha256": "0" * 64, "char_start": first["char_start"] + 1, "char_end": first["char_end"] + 1}
+        gone = {**first, "doc_id": "travel/no-such-policy.md"}
+        report = await call(client, "verify_evidence", packet={**packet, "citations": [first, moved, gone]})
+        assert [c["status"] for c in report["citations"]] == ["intact", "drifted", "missing"] and not report["ok"]
+        assert report["citations"][1]["moved_to"]["char_start"] == first["char_start"]
+        old_format = {**packet, "schema_version": "strata.evidence/0"}
+        assert "strata.evidence/1" in await refused(client, "verify_evidence", packet=old_format)
 
         audit = await call(client, "get_audit", doc_id=SECRETS_DOC)
         assert audit["result"] and audit["result"] == [{"source_set": "handbook", **row} for row in expected_audit[1]]
@@ -132,6 +147,13 @@ def test_stdio_as_a_key_holder_shows_only_that_keys_groups(two_groups: leaks.Two
             assert {c["doc_id"] for c in asked["citations"]} <= leaks.HR_SEES
             assert leaks.FIN_CODE not in leaks.answered_text(asked) and "48,000" not in leaks.answered_text(asked)
         assert (await call(client, "search", query=leaks.HR_Q))["hits"][0]["doc_id"] == "hr/bonus.md"
+        # a packet naming the other group's document verifies as missing, like one that does not exist
+        packet = (await call(client, "ask", query=leaks.HR_Q, evidence=True))["evidence"]
+        cited = packet["citations"][0]
+        foreign = [{**cited, "source_set": "plant", "doc_id": doc} for doc in ("finance/budget.md", "finance/x.md")]
+        report = await call(client, "verify_evidence", packet={**packet, "citations": [cited, *foreign]})
+        assert [c["status"] for c in report["citations"]] == ["intact", "missing", "missing"]
+        assert report["citations"][1]["reason"] == report["citations"][2]["reason"]
         hidden = await refused(client, "get_audit", doc_id="finance/budget.md")
         missing = await refused(client, "get_audit", doc_id="finance/budgets.md")
         assert hidden.replace("budget.md", "X") == missing.replace("budgets.md", "X")  # says nothing more

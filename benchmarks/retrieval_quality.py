@@ -3,6 +3,7 @@
     python -m benchmarks.retrieval_quality            # the table (needs `strata materialize` first)
     python -m benchmarks.retrieval_quality --misses   # also each dev question that is not ranked first
     python -m benchmarks.retrieval_quality --answers  # also answer accuracy (the offline answerer; slower)
+    python -m benchmarks.retrieval_quality --abstention  # answers, and abstention recall/precision per set
 
 The scoring is the eval report's (document level, 50 candidate chunks, the same QueryEngine as the
 API). Misses are listed for the dev part only: dev is for tuning, test is only scored, so this tool
@@ -15,6 +16,7 @@ import argparse
 from contextlib import closing
 
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
+from strata_pipeline.evaluation.abstention import abstention_figures
 from strata_pipeline.evaluation.golden import GoldenSet, load_golden
 from strata_pipeline.evaluation.report import answer_check, evaluate, summarise
 from strata_pipeline.evaluation.results import AnswerFn, QuestionResult
@@ -44,6 +46,20 @@ def row(label: str, results: list[QuestionResult], answers: bool) -> str:
     return f"| {label} | {answerable} | " + " | ".join(cells) + " |"
 
 
+def abstention_row(label: str, results: list[QuestionResult]) -> str:
+    """Unanswerable questions, abstention recall and precision, false abstention on answerable ones."""
+    f = abstention_figures(results)
+    answerable = len(results) - int(f.get("unanswerable_questions", 0))
+    cells = [f"{f[key]:.3f}" if key in f else "–" for key in ("abstention_recall", "abstention_precision")]
+    cells.append(f"{f['false_abstention_rate']:.3f}" if "false_abstention_rate" in f else "–")
+    return f"| {label} | {int(f.get('unanswerable_questions', 0))} | {answerable} | " + " | ".join(cells) + " |"
+
+
+ABSTENTION_HEADER = (
+    "| set, part | unanswerable | answerable | abstention recall | abstention precision | false abstention |"
+)
+
+
 def answerer(engine: object, name: str, k: int) -> AnswerFn:
     """The eval report's answer check, on one source-set."""
     return lambda question: answer_check(engine, question, k, [name])
@@ -62,8 +78,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--misses", action="store_true", help="List dev questions whose first hit is wrong.")
     parser.add_argument("--answers", action="store_true", help="Also score the offline answers.")
+    parser.add_argument(
+        "--abstention", action="store_true", help="Also abstention recall/precision and false abstention (answers)."
+    )
     parser.add_argument("--source-set", action="append", help="Only these source-sets (default: all published).")
     args = parser.parse_args()
+    args.answers = args.answers or args.abstention
     settings = load_settings()
     resources = build_resources(settings)
     # The query is redacted as the API and the eval redact it (a name-like word changes what is searched).
@@ -80,6 +100,7 @@ def main() -> None:
     header += " answer accuracy | citation validity |" if args.answers else ""
     lines = [header, "|---" * header.count(" |") + "|"]
     misses = []
+    abstention = [ABSTENTION_HEADER, "|---" * 6 + "|"]
     with index.engine() as engine:
         for name, version in sorted(versions.items()):
             golden = load_golden(settings.golden_dir, name)
@@ -96,13 +117,18 @@ def main() -> None:
                 in_part = [r for r in results if r.part == part]
                 if in_part:
                     lines.append(row(f"{name}, {part}", in_part, args.answers))
+                    abstention.append(abstention_row(f"{name}, {part}", in_part))
                     pooled[part] += in_part
             misses.append((name, results, golden))
     for part in ("test", "dev"):
         if pooled[part]:
             lines.append(row(f"**all sets, {part}**", pooled[part], args.answers))
+            abstention.append(abstention_row(f"**all sets, {part}**", pooled[part]))
     print("Retrieval quality of the published index, document level (hybrid unless named)\n")
     print("\n".join(lines))
+    if args.abstention:
+        print("\nAbstention: unanswerable questions should abstain (recall), answerable ones should not\n")
+        print("\n".join(abstention))
     if args.misses:
         print("\nDev questions whose first hit is not relevant:")
         for name, results, golden in misses:

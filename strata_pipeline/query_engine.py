@@ -21,7 +21,7 @@ import numpy as np
 
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
-from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm
+from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.injection.defence import sanitise
@@ -347,7 +347,9 @@ class QueryEngine:
         candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
         context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
-            answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k)
+            # the offline answerer's checks vouch for what the model may answer from (answer.supported)
+            support = lambda q, passages: supported(q, passages, self._similarity, self.config.answer)  # noqa: E731
+            answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
         else:
             answer = answer_extractively(question, context, self._similarity, self.config.answer)
         return self._audited(answer, context)

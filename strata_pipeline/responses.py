@@ -102,6 +102,14 @@ class AskResponse:
             "time; `strata verify` and POST /verify re-check it. Null otherwise."
         },
     )
+    abstain_code: str = field(
+        default="",
+        metadata={
+            "description": "Empty when answered. When abstained, why, as a code: no_support (no passage supports "
+            "an answer), contradictory_facts (current sources give different values), zero_rows (an aggregation "
+            "matched nothing) or withheld (a generated answer was held back). `reason` says it in words."
+        },
+    )
 
 
 @dataclass
@@ -175,4 +183,5 @@ def ask_response(question: str, answer: Answer) -> AskResponse:
         mode=answer.mode,
         citations=[CitationOut(**c.__dict__) for c in answer.citations],
         redactions=answer.redactions,
+        abstain_code=answer.abstain_code,
     )

@@ -13,6 +13,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from strata_pipeline.answering.abstention import (
+    CONTRADICTORY,
+    NO_SUPPORT,
+    WITHHELD,
+    Statement,
+    asked_kind,
+    contradictions,
+    identifiers_in,
+    states_kind,
+    unheld_identifiers,
+)
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
@@ -56,6 +67,8 @@ class Answer:
     reason: str = ""
     mode: str = "extractive"
     redactions: int = 0  # personal-data values the answer audit removed
+    # "" when answered; else why it abstained, as a code (answering/abstention.py): no_support, ...
+    abstain_code: str = ""
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,9 @@ class AnswerConfig:
     # At 20 (and at 32) answer accuracy on every golden set, dev and test, equals embedding them all
     # (python -m benchmarks.retrieval_quality --answers).
     max_embedded_sentences: int = 20
+    # Contradictions (answering/abstention.py): statements within this score of the best, from
+    # different current documents, that give different values for the same thing.
+    conflict_margin: float = 0.08
 
 
 def terms(text: str) -> set[str]:
@@ -202,27 +218,37 @@ def _citation(candidate: Candidate, quote: str, line_offset: int) -> Citation:
 Similarity = Callable[[str, list[str]], list[float]]  # (question, sentences) -> cosine similarities
 
 
+def abstention(reason: str, code: str = NO_SUPPORT, mode: str = "extractive") -> Answer:
+    """An answer that says it does not know, why (`reason`) and as what kind (`code`)."""
+    return Answer(text="", abstained=True, reason=reason, mode=mode, abstain_code=code)
+
+
 def answer_extractively(
     question: str, candidates: list[Candidate], similarity: Similarity, config: AnswerConfig = AnswerConfig()
 ) -> Answer:
     """Quote the sentences that best answer the question; abstain when none is close enough.
 
     A sentence's score is its embedding similarity to the question plus a bonus for covering the
-    question's distinctive terms (IDF over the retrieved chunks).
+    question's distinctive terms (IDF over the retrieved chunks). Beyond a weak best score it abstains
+    when the question names an identifier no passage holds, when the chosen sentences state no value of
+    the kind asked for (a price, a number of hours, a time), and when current documents give different
+    values for it (answering/abstention.py).
     """
     if not candidates:
-        return Answer(text="", abstained=True, reason="No indexed passage matched the question.")
+        return abstention("No indexed passage matched the question.")
     best_dense = max((c.dense_score or 0.0) for c in candidates)
     if best_dense < config.min_dense_score:
-        return Answer(
-            text="",
-            abstained=True,
-            reason=f"The closest passage is too far from the question (similarity {best_dense:.2f} "
-            f"< {config.min_dense_score:.2f}).",
+        return abstention(
+            f"The closest passage is too far from the question (similarity {best_dense:.2f} "
+            f"< {config.min_dense_score:.2f})."
         )
     wanted = terms(question)
     named = set(identifiers(question))
     pool = candidates[: config.max_chunks]
+    passages = [f"{c.payload.get('title') or ''}\n{c.payload.get('text', '')}" for c in candidates]
+    unheld = unheld_identifiers(identifiers_in(question), passages)
+    if unheld:
+        return abstention(f"No retrieved passage mentions {', '.join(unheld)}, which the question names.")
     weights = _idf(wanted, pool)
     total = sum(weights.values()) or 1.0
     # each sentence with its lexical evidence, worked out once: the share of the question's weighted
@@ -234,7 +260,7 @@ def answer_extractively(
         for sentence in _sentences(cand)
     ]  # fmt: skip
     if not sentences:
-        return Answer(text="", abstained=True, reason="The retrieved passages hold no answer-bearing sentence.")
+        return abstention("The retrieved passages hold no answer-bearing sentence.")
     sentences = _shortlist(sentences, config.max_embedded_sentences)
     # Each sentence is compared as written and as read in its section; the closer reading counts.
     # The section rescues "Parts requested before 15:30 ship the same day" under "Courier cut-off",
@@ -242,24 +268,41 @@ def answer_extractively(
     texts = [s.sentence.quote for s in sentences] + [s.sentence.scored for s in sentences]
     both = similarity(question, texts)
     similarities = [max(a, b) for a, b in zip(both[: len(sentences)], both[len(sentences) :], strict=True)]
-    scored: list[tuple[float, str, Candidate, int]] = []
+    scored: list[tuple[float, _Lexical]] = []
     for s, sim in zip(sentences, similarities, strict=True):
         exact = config.identifier_bonus if s.names_identifier else 0.0
         # Higher-ranked chunks win ties.
-        score = sim + config.lexical_weight * s.coverage + exact - 0.005 * s.rank
-        scored.append((score, s.sentence.quote, s.candidate, s.sentence.line_offset))
+        scored.append((sim + config.lexical_weight * s.coverage + exact - 0.005 * s.rank, s))
     scored.sort(key=lambda s: -s[0])
     if scored[0][0] < config.min_score:
-        return Answer(
-            text="",
-            abstained=True,
-            reason=f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
-            f"< {config.min_score:.2f}).",
+        return abstention(
+            f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
+            f"< {config.min_score:.2f})."
         )
-    chosen = [s for s in scored[: config.max_sentences] if s[0] >= config.min_score]
-    citations = [_citation(cand, sentence, offset) for _, sentence, cand, offset in chosen]
+    chosen = [(score, s) for score, s in scored[: config.max_sentences] if score >= config.min_score]
+    kind = asked_kind(question)
+    if kind is not None and not any(states_kind(kind, s.sentence.scored) for _, s in chosen):
+        return abstention(
+            f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
+        )
+    conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
+    if conflicts:
+        return abstention(conflicts[0].reason, CONTRADICTORY)
+    citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)
+
+
+def _statement(score: float, s: _Lexical) -> Statement:
+    p = s.candidate.payload
+    return Statement(
+        quote=s.sentence.quote,
+        scored=s.sentence.scored,
+        doc_id=p.get("doc_id", ""),
+        title=p.get("title") or "",
+        superseded=bool(p.get("superseded")),
+        score=score,
+    )
 
 
 @dataclass(frozen=True)
@@ -294,17 +337,32 @@ GENERATE_SYSTEM = (
 )
 
 
+# (question, passages) -> an abstention when the passages do not support an answer, else None
+SupportCheck = Callable[[str, list[Candidate]], "Answer | None"]
+
+
 def answer_with_llm(
-    question: str, candidates: list[Candidate], complete: Complete, max_chunks: int = 5, validate: bool = True
+    question: str,
+    candidates: list[Candidate],
+    complete: Complete,
+    max_chunks: int = 5,
+    validate: bool = True,
+    support: SupportCheck | None = None,
 ) -> Answer:
     """Generate an answer; keep only citations of supplied passages, abstain if none remain.
 
     With `validate`, an answer holding a URL, a markdown image or an opaque token that the supplied
     passages (less any sentence flagged as an injected instruction) do not hold is withheld: a model
-    that obeyed an injected instruction would show it."""
+    that obeyed an injected instruction would show it.
+
+    With `support` (the offline answerer's checks, see `supported`), the model is not asked when the
+    supplied passages support no answer, and a reply is kept only when the passages it cites do: a
+    model that answers a near miss from passages on the topic abstains as the offline answerer would."""
     supplied = {f"P{i}": c for i, c in enumerate(candidates[:max_chunks], start=1)}
     if not supplied:
-        return Answer(text="", abstained=True, reason="No indexed passage matched the question.", mode="llm")
+        return abstention("No indexed passage matched the question.", mode="llm")
+    if support is not None and (unsupported_answer := support(question, list(supplied.values()))) is not None:
+        return abstention(unsupported_answer.reason, unsupported_answer.abstain_code, mode="llm")
     fence = secrets.token_hex(8)  # per-request marker, so a passage cannot fake the end of its fence
     context = "\n".join(
         f"<<{fence} {pid} {c.chunk_id}>>\n{c.payload.get('text', '')}\n<<{fence} end>>" for pid, c in supplied.items()
@@ -315,22 +373,24 @@ def answer_with_llm(
     )
     reply = complete(GENERATE_SYSTEM, user).strip()
     if reply.startswith("ABSTAIN"):
-        return Answer(text="", abstained=True, reason=reply.partition(":")[2].strip() or "Model abstained.", mode="llm")
+        return abstention(reply.partition(":")[2].strip() or "Model abstained.", mode="llm")
     if validate:
         texts = [c.payload.get("text", "") for c in supplied.values()]
         flagged = [passage_flagged(c.payload) for c in supplied.values()]
         foreign = unsupported(CITE.sub("", reply), texts, question=question, flagged=flagged)
         if foreign:
-            return Answer(
-                text="",
-                abstained=True,
-                reason=f"Withheld: the generated answer holds content the sources do not ({describe(foreign)}).",
-                mode="llm",
+            return abstention(
+                f"Withheld: the generated answer holds content the sources do not ({describe(foreign)}).",
+                WITHHELD,
+                "llm",
             )
     cited = [pid for pid in dict.fromkeys(CITE.findall(reply))]
     valid = [pid for pid in cited if pid in supplied]
     if not valid:
-        return Answer(text="", abstained=True, reason="The generated answer cited no supplied passage.", mode="llm")
+        return abstention("The generated answer cited no supplied passage.", WITHHELD, "llm")
+    if support is not None and (unsupported_answer := support(question, [supplied[pid] for pid in valid])) is not None:
+        return abstention(f"The cited passages do not support the answer. {unsupported_answer.reason}",
+                          unsupported_answer.abstain_code, "llm")  # fmt: skip
     # Invented citations are removed from the text rather than shown to the user.
     text = CITE.sub(lambda m: f"[{supplied[m.group(1)].chunk_id}]" if m.group(1) in supplied else "", reply)
     claims = _claims(reply)
@@ -372,6 +432,16 @@ def _supporting(candidate: Candidate, claim: str) -> Citation:
 
     best = max(sentences, key=overlap)  # max keeps the first of equals
     return _citation(candidate, best.quote, best.line_offset)
+
+
+def supported(
+    question: str, passages: list[Candidate], similarity: Similarity, config: AnswerConfig = AnswerConfig()
+) -> Answer | None:
+    """The support check of generated answers: the offline answerer's abstention on `passages` (no
+    sentence close enough, the asked-for words missing, contradictory values), or None when it would
+    answer from them."""
+    offline = answer_extractively(question, passages, similarity, config)
+    return offline if offline.abstained else None
 
 
 def citations_valid(answer: Answer, supplied: list[Candidate]) -> bool:

@@ -135,7 +135,8 @@ def ask(
         click.echo(json.dumps({**answer, "hits": hits}, indent=2))
         return
     if answer["abstained"]:
-        click.echo(f"(no answer) {answer['reason']}")
+        code = answer.get("abstain_code")  # absent from an older server's reply
+        click.echo(f"(no answer{f', {code}' if code else ''}) {answer['reason']}")
         return
     click.echo(answer["answer"])
     for c in answer["citations"]:

@@ -39,6 +39,8 @@ def trend_names(summary: Mapping[str, float], k: int, modes: Sequence[str]) -> l
     for mode in modes:
         names += [f"{mode_key(mode)}_recall_at_{k}", f"{mode_key(mode)}_mrr_at_10"]
     names += ["answer_accuracy", "abstention_accuracy", "citation_validity"]
+    # evaluation/abstention.py; its recall is abstention_accuracy, already plotted
+    names += ["abstention_precision", "false_abstention_rate"]
     names += [f"recall_at_{k}{DEV_SUFFIX}", f"mrr{DEV_SUFFIX}", f"answer_accuracy{DEV_SUFFIX}", "dev_test_gap"]
     names += [key for key in summary if key.startswith(TREND_PREFIXES) and key.count("/") <= 1]
     return [name for name in dict.fromkeys(names) if isinstance(summary.get(name), (int, float))]

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.evaluation.abstention import abstention_figures
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
@@ -157,6 +158,7 @@ def summarise(results: list[QuestionResult], k: int, modes: Sequence[str]) -> di
     summary["answer_accuracy"] = _mean([1.0 if r.answer_ok else 0.0 for r in checked])
     summary["abstention_accuracy"] = _mean([1.0 if r.answer_ok else 0.0 for r in checked if r.unanswerable])
     summary["citation_validity"] = _mean([1.0 if r.citations_valid else 0.0 for r in cited])
+    summary |= abstention_figures(results)
     summary["questions"] = float(len(results))
     summary["answerable_questions"] = float(len(scored))
     return summary
@@ -217,11 +219,18 @@ def _mode_table(summary: dict[str, float], modes: Sequence[str]) -> str:
 
 
 def _answer_line(summary: dict[str, float]) -> str:
-    return (
+    line = (
         f"answers: accuracy {_with_dev(summary, 'answer_accuracy')}, "
         f"abstention {_with_dev(summary, 'abstention_accuracy')}, "
         f"citation validity {_with_dev(summary, 'citation_validity')}"
     )
+    if "abstention_recall" in summary:  # evaluation/abstention.py
+        line += (
+            f"; abstention recall {_with_dev(summary, 'abstention_recall')}, "
+            f"precision {_with_dev(summary, 'abstention_precision')}, "
+            f"false abstention {_with_dev(summary, 'false_abstention_rate')}"
+        )
+    return line
 
 
 def _privacy_line(summary: dict[str, float]) -> str | None:

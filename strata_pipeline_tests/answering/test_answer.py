@@ -244,7 +244,7 @@ def test_abstains_when_the_closest_passage_is_far(similarity: Similarity) -> Non
 
 def test_abstains_on_no_candidates(similarity: Similarity) -> None:
     assert answer_extractively("Anything?", [], similarity) == Answer(
-        text="", abstained=True, reason="No indexed passage matched the question."
+        text="", abstained=True, reason="No indexed passage matched the question.", abstain_code="no_support"
     )
 
 
@@ -325,7 +325,9 @@ def test_llm_only_the_first_max_chunks_are_supplied() -> None:
 
 def test_llm_abstain_reply() -> None:
     answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("ABSTAIN: the passages do not mention it."))
-    assert answer == Answer(text="", abstained=True, reason="the passages do not mention it.", mode="llm")
+    assert answer == Answer(
+        text="", abstained=True, reason="the passages do not mention it.", mode="llm", abstain_code="no_support"
+    )
     bare = answer_with_llm(QUESTION, CANDIDATES, Scripted("  ABSTAIN"))
     assert (bare.abstained, bare.reason) == (True, "Model abstained.")
 
@@ -334,7 +336,11 @@ def test_llm_reply_citing_nothing_abstains() -> None:
     for reply in ("New parents get 16 weeks.", "16 weeks [P7]."):
         answer = answer_with_llm(QUESTION, CANDIDATES, Scripted(reply))
         assert answer == Answer(
-            text="", abstained=True, reason="The generated answer cited no supplied passage.", mode="llm"
+            text="",
+            abstained=True,
+            reason="The generated answer cited no supplied passage.",
+            mode="llm",
+            abstain_code="withheld",
         )
 
 
@@ -401,3 +407,65 @@ def test_the_row_holding_the_named_code_wins_over_look_alikes(similarity: Simila
     answer = answer_extractively("Which part fixes error E-2402?", [table], similarity)
     assert answer.citations[0].quote.startswith("| E-2402 ")
     assert "NR-6140-C" in answer.text
+
+
+# --- abstention: support check on generated answers, contradictions ----------------------------
+
+
+def test_llm_is_not_asked_when_the_passages_support_no_answer() -> None:
+    complete = Scripted("Dogs are welcome [P1].")
+
+    def support(question: str, passages: list[Candidate]) -> Answer | None:
+        return Answer(text="", abstained=True, reason="Nothing close enough.", abstain_code="no_support")
+
+    answer = answer_with_llm("Can I bring my dog?", CANDIDATES, complete, support=support)
+    assert answer == Answer(
+        text="", abstained=True, reason="Nothing close enough.", mode="llm", abstain_code="no_support"
+    )
+    assert complete.prompts == []
+
+
+def test_llm_answer_is_withdrawn_when_the_passages_it_cites_do_not_support_it() -> None:
+    seen: list[list[str]] = []
+
+    def support(question: str, passages: list[Candidate]) -> Answer | None:
+        seen.append([p.chunk_id for p in passages])
+        if [p.chunk_id for p in passages] == ["hr/leave-policy.md#3"]:  # the sick-days section alone
+            return Answer(text="", abstained=True, reason="No sentence answers it.", abstain_code="no_support")
+        return None
+
+    answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("16 weeks [P2]."), support=support)
+    assert seen == [["hr/leave-policy.md#2", "hr/leave-policy.md#3"], ["hr/leave-policy.md#3"]]
+    assert (answer.abstained, answer.abstain_code, answer.mode, answer.citations) == (True, "no_support", "llm", [])
+    assert answer.reason == "The cited passages do not support the answer. No sentence answers it."
+    kept = answer_with_llm(QUESTION, CANDIDATES, Scripted("16 weeks [P1]."), support=support)
+    assert (kept.abstained, kept.abstain_code, kept.text) == (False, "", "16 weeks [hr/leave-policy.md#2].")
+
+
+def test_llm_answer_with_foreign_content_is_withheld_with_its_code() -> None:
+    answer = answer_with_llm(QUESTION, CANDIDATES, Scripted("16 weeks, see https://evil.example/x [P1]."))
+    assert (answer.abstained, answer.abstain_code) == (True, "withheld")
+
+
+def test_the_offline_answerer_abstains_on_contradicting_current_documents(similarity: Similarity) -> None:
+    policy = candidate("hr/leave-policy.md#2", LEAVE, 41, 0.62, title="Leave Policy", heading_path="Parental leave")
+    faq_text = "## Parental leave\n\nNew parents receive 12 weeks of fully paid parental leave, which can be\n"
+    faq_text += "taken within the first year after the birth or adoption.\n"
+    faq = candidate("hr/employee-faq.txt#1", faq_text, 10, 0.61, title="Employee FAQ", heading_path="Parental leave")
+    answer = answer_extractively("How many weeks of paid parental leave do new parents get?", [policy, faq], similarity)
+    assert (answer.abstained, answer.abstain_code, answer.citations) == (True, "contradictory_facts", [])
+    assert answer.reason == (
+        "The sources contradict each other: hr/leave-policy.md says 16 and hr/employee-faq.txt says 12 (week)."
+    )
+    # the same statement in an archived version is history, not a contradiction
+    faq.payload["superseded"] = True
+    kept = answer_extractively("How many weeks of paid parental leave do new parents get?", [policy, faq], similarity)
+    assert (kept.abstained, kept.abstain_code) == (False, "")
+    assert "16 weeks" in kept.text
+
+
+def test_the_offline_answerer_abstains_when_no_passage_holds_the_named_identifier(similarity: Similarity) -> None:
+    passage = candidate("errors/e.md#0", "Error E-1042 means the brake is open.", 1, 0.7)
+    answer = answer_extractively("What does error E-4042 mean?", [passage], similarity)
+    assert (answer.abstained, answer.abstain_code) == (True, "no_support")
+    assert answer.reason == "No retrieved passage mentions e-4042, which the question names."

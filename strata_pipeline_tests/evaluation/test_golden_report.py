@@ -206,7 +206,11 @@ def test_summary_markdown_is_a_table_then_one_paragraph_per_figure_group() -> No
     assert lines[0] == "| mode | recall_at_1 | recall_at_5 | recall_at_10 | precision_at_5 | mrr_at_10 | ndcg_at_10 |"
     assert lines[3].startswith("| hybrid | 0.333 | 0.667 | 0.667 |")
     # a blank line before each paragraph, so markdown does not merge them into one
-    assert lines[4:] == ["", "answers: accuracy 0.500, abstention 1.000, citation validity 0.500"]
+    assert lines[4:] == [
+        "",
+        "answers: accuracy 0.500, abstention 1.000, citation validity 0.500; "
+        "abstention recall 1.000, precision 0.500, false abstention 0.333",
+    ]
     figures = summary | {"pii_recall": 0.9, "pii_precision": 0.95, "secret_recall": 1.0, "clean_flagged_rate": 0.0}
     figures |= {"injection/attack_success_rate": 0.25}
     paragraphs = summary_markdown(figures, MODES).split("\n\n")

@@ -66,6 +66,7 @@ def test_ask_quotes_the_source_verbatim_and_cites_supplied_sections(client: Test
 def test_ask_abstains_with_a_reason_when_the_corpus_has_no_answer(client: TestClient) -> None:
     body = client.post("/ask", json={"query": "What is the recipe for sourdough bread with rye flour?"}).json()
     assert body["abstained"] and body["reason"] and body["citations"] == []
+    assert body["abstain_code"] == "no_support"
 
 
 def test_invalid_request_is_rejected(client: TestClient) -> None:

@@ -1,0 +1,275 @@
+"""Why an answer abstains, and the two checks that decide it beyond a weak best score.
+
+Every abstention carries a machine-readable code (`Answer.abstain_code`) beside its human reason:
+
+- `no_support`: no retrieved passage supports an answer: none retrieved, none close enough, none
+  holding the identifier the question names, or the closest sentences state no value of the kind
+  asked for (a near miss: a passage on the right topic that does not say what was asked);
+- `contradictory_facts`: two current documents state different values for the same thing;
+- `zero_rows`: an aggregation counted nothing (set by the facts engine);
+- `withheld`: a generated answer was held back (content the sources do not hold, or no citation of
+  a supplied passage).
+
+Plain functions over sentences; no index, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from strata_pipeline.embedding.identifiers import identifiers
+
+NO_SUPPORT = "no_support"
+CONTRADICTORY = "contradictory_facts"
+ZERO_ROWS = "zero_rows"
+WITHHELD = "withheld"
+ABSTAIN_CODES = (NO_SUPPORT, CONTRADICTORY, ZERO_ROWS, WITHHELD)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A sentence an answer could quote, with what the checks need to know about it."""
+
+    quote: str  # verbatim
+    scored: str  # read in its document and section ("Leave Policy > Parental Leave: ...")
+    doc_id: str
+    title: str  # of its document
+    superseded: bool  # from an outdated version kept for reference (rules' `superseded: true`)
+    score: float  # how well it answers the question (answer.py's sentence score)
+
+
+# --- values --------------------------------------------------------------------------------
+
+# 07:30, 7h30; with a dot only before "Uhr" ("14.30 Uhr"): "2.50 EUR" is money, not a time
+_TIME = re.compile(r"\b([01]?\d|2[0-3])(?::|h|\.(?=[0-5]\d\s*Uhr))([0-5]\d)\b")
+_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
+_MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d_]+)?)((?:\s+[^\W\d_]+){0,2})")
+# Words after a number that name no unit of a value: "3 of them", "2 to 4", list positions.
+_NOT_UNITS = frozenset(
+    "a an and or to of the in on at by for per from with x than times am pm bis und oder et ou".split()
+)
+
+
+def _number(text: str) -> str:
+    """A number as one canonical string: "1,100" and "1100" match, "2.0" and "2" match."""
+    text = text.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", text) else text.replace(",", ".")
+    try:
+        value = float(text)
+    except ValueError:
+        return text
+    return f"{value:g}"
+
+
+def _unit(word: str) -> str:
+    """Singular, lower-case unit: "days" and "day", "Wochen" and "Woche" are one kind."""
+    word = word.lower()
+    for ending in ("en", "es", "s", "n", "e"):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            return word[: -len(ending)]
+    return word
+
+
+# Units a quantity's noun may follow an adjective for ("5 paid days", "24 study places"); otherwise
+# the word right after the number is its unit ("12 robots").
+_UNITS = frozenset(
+    _unit(word)
+    for word in (
+        "days weeks months years hours minutes seconds nights kg g t mm cm m km miles nm v w kw kwh db percent "
+        "pages persons people seats places bays rooms slots tickets points users devices licenses "
+        "Tage Wochen Monate Jahre Stunden Minuten Nächte Plätze jours semaines mois ans heures places"
+    ).split()
+)
+
+
+# Units of time and measure, which an answer states with a number in one of few ways.
+_MEASURES = frozenset(
+    _unit(word)
+    for word in (
+        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent "
+        "Tage Wochen Monate Jahre Stunden Minuten Nächte jours semaines mois ans heures"
+    ).split()
+)
+
+
+def _quantity_unit(words: list[str]) -> str | None:
+    """The unit of a number from the words after it: a known unit among them before any word that
+    names none ("5 paid days" -> day, "3 of them" -> none), else the first ("12 robots" -> robot)."""
+    named = []
+    for word in words:
+        if word.lower() in _NOT_UNITS:
+            break
+        named.append(_unit(word))
+    return next((u for u in named if u in _UNITS), named[0] if named else None)
+
+
+def values(text: str) -> dict[str, frozenset[str]]:
+    """The values a sentence states, by kind: clock times ("time"), dates ("date"), amounts of money
+    (the currency) and quantities (their unit: "day", "week", "kg", "%"). Bare numbers are left out:
+    without a unit there is no telling what they count."""
+    found: dict[str, set[str]] = {}
+    rest = text
+    for match in _DATE.finditer(text):
+        found.setdefault("date", set()).add(match.group())
+        rest = rest.replace(match.group(), " ")
+    for match in _TIME.finditer(rest):
+        found.setdefault("time", set()).add(f"{int(match.group(1)):02d}:{match.group(2)}")
+    rest = _TIME.sub(" ", rest)
+    for match in _MONEY.finditer(rest):
+        currency = (match.group(1) or match.group(4)).upper().replace("€", "EUR").replace("$", "USD")
+        currency = currency.replace("£", "GBP")
+        found.setdefault(currency, set()).add(_number((match.group(2) or match.group(3)).rstrip(".,")))
+    rest = _MONEY.sub(" ", rest)
+    for match in _QUANTITY.finditer(rest):
+        unit = _quantity_unit([match.group(2), *match.group(3).split()])
+        if unit is not None:
+            found.setdefault(unit, set()).add(_number(match.group(1)))
+    return {kind: frozenset(v) for kind, v in found.items()}
+
+
+# --- contradictions ------------------------------------------------------------------------
+
+Terms = Callable[[str], set[str]]
+
+
+@dataclass(frozen=True)
+class Conflict:
+    first: Statement
+    second: Statement
+    kind: str  # the kind of value they disagree on
+    first_values: frozenset[str]
+    second_values: frozenset[str]
+
+    @property
+    def reason(self) -> str:
+        return (
+            f"The sources contradict each other: {self.first.doc_id} says {_listed(self.first_values)} and "
+            f"{self.second.doc_id} says {_listed(self.second_values)} ({self.kind})."
+        )
+
+
+def _listed(found: frozenset[str]) -> str:
+    return ", ".join(sorted(found))
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def template_twins(first: str, second: str, terms: Terms, overlap: float = 0.5) -> bool:
+    """Two different names from one pattern: titles ("Lisbon Depot - Site Information" and "Porto
+    Depot - Site Information", "Controller firmware v3.2" and "v3.12") or document paths
+    ("waste/recyclinghof-ost.md" and "waste/recyclinghof-west.md"). Their documents describe different
+    things of one kind, so different values in them are no contradiction. Twins share a word and differ
+    in one word each, or share at least `overlap` of their words."""
+    a, b = terms(first), terms(second)
+    if a == b or not a & b:
+        return False
+    return (len(a - b) == 1 and len(b - a) == 1) or _jaccard(a, b) >= overlap
+
+
+def contradictions(
+    statements: Sequence[Statement],
+    question_terms: set[str],
+    terms: Terms,
+    margin: float = 0.08,
+    min_overlap: float = 0.3,
+) -> list[Conflict]:
+    """Pairs of near-best statements that give different values of one kind for the same thing.
+
+    Only statements within `margin` of the best score are compared (both must be credible answers),
+    from different documents, neither superseded. They must be about the same thing: they cover the
+    same words of the question, their documents are not template twins by title or path (two depots,
+    two versions),
+    and with values removed they share at least `min_overlap` of their words. Then for a kind of value
+    both state (a unit, a currency, a time) neither's set of values may hold the other's: "16 weeks"
+    against "16 weeks, within 12 months" agrees, "16 weeks" against "14 weeks" does not.
+    """
+    if not statements:
+        return []
+    best = max(s.score for s in statements)
+    near = [s for s in statements if s.score >= best - margin and not s.superseded]
+    conflicts = []
+    for i, first in enumerate(near):
+        for second in near[i + 1 :]:
+            if first.doc_id == second.doc_id or template_twins(first.title, second.title, terms):
+                continue
+            if template_twins(first.doc_id, second.doc_id, terms):
+                continue
+            if question_terms & terms(first.scored) != question_terms & terms(second.scored):
+                continue  # one names what the question asks about, the other does not
+            if _jaccard(_masked_terms(first.quote, terms), _masked_terms(second.quote, terms)) < min_overlap:
+                continue
+            a, b = values(first.quote), values(second.quote)
+            for kind in sorted(a.keys() & b.keys()):
+                if not (a[kind] <= b[kind] or b[kind] <= a[kind]):
+                    conflicts.append(Conflict(first, second, kind, a[kind], b[kind]))
+                    break
+    return conflicts
+
+
+def _masked_terms(text: str, terms: Terms) -> set[str]:
+    return {t for t in terms(text) if not any(ch.isdigit() for ch in t)}
+
+
+# --- support -------------------------------------------------------------------------------
+
+# A redaction placeholder ("[PERSON_1]") stands for a value, not an identifier the passages could hold.
+_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
+
+
+def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
+    """Identifiers the question names (a code, a model, a version: E-4042, RX-500) that no supplied
+    passage holds: the passages are about look-alikes, not about what was asked."""
+    held = set(identifiers_in(" ".join(passages)))
+    return [i for i in dict.fromkeys(question_identifiers) if i not in held]
+
+
+def identifiers_in(text: str) -> list[str]:
+    """identifiers() of a text, less redaction placeholders."""
+    return identifiers(_PLACEHOLDER.sub(" ", text))
+
+
+# The kind of value a question asks for, by its wording (en, de, fr): a price asks for money, "how
+# many hours" for hours, "what time" for a clock time. None when the wording names no kind.
+_ASKS_MONEY = re.compile(
+    r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif)\b",
+    re.IGNORECASE,
+)
+_ASKS_COUNT = re.compile(r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)", re.IGNORECASE)
+_ASKS_TIME = re.compile(
+    r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
+)
+_CURRENCIES = frozenset({"USD", "EUR", "GBP", "CHF"})
+# A number under a label that names money: a table column read as "list_price_usd: 38500", "Fee: 8.00".
+_MONEY_LABEL = re.compile(
+    r"(?:\b|_)(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|prix|tarif)\w*\)?\s*:\s*\d", re.IGNORECASE
+)
+_NUMBER_WORDS = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|ein|eine|zwei|drei|vier|fünf|sechs|"
+    r"sieben|acht|neun|zehn|deux|trois|quatre|cinq|sept|huit|neuf|dix)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_kind(question: str) -> str | None:
+    """The kind of value the question asks for: "money", "time", a unit ("hour", "day") or None."""
+    if _ASKS_MONEY.search(question):
+        return "money"
+    if count := _ASKS_COUNT.search(question):
+        unit = _unit(count.group(1))
+        # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
+        return unit if unit in _MEASURES else None
+    if _ASKS_TIME.search(question):
+        return "time"
+    return None
+
+
+def states_kind(kind: str, text: str) -> bool:
+    """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
+    stated = values(_NUMBER_WORDS.sub("2", text))
+    if kind == "money":
+        return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+    return kind in stated

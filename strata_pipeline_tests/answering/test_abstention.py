@@ -1,0 +1,169 @@
+"""The abstention checks on their own: values a sentence states, contradictions between current
+documents, and the support checks (identifiers the passages lack, the kind of value asked for). Pure
+functions, exact expectations."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter
+
+from strata_pipeline.answering.abstention import (
+    ABSTAIN_CODES,
+    Statement,
+    asked_kind,
+    contradictions,
+    identifiers_in,
+    states_kind,
+    template_twins,
+    unheld_identifiers,
+    values,
+)
+from strata_pipeline.answering.answer import Answer, terms
+from strata_pipeline.responses import AskResponse, ask_response
+
+
+def statement(quote: str, doc_id: str, title: str, score: float = 0.8, superseded: bool = False) -> Statement:
+    return Statement(quote, f"{title}: {quote}", doc_id, title, superseded, score)
+
+
+# --- values ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("New parents receive 16 weeks of fully paid parental leave.", {"week": {"16"}}),
+        ("Up to 5 paid days, and 2 days for extended family.", {"day": {"5", "2"}}),
+        ("The depot opens Monday to Friday 07:00 - 18:00.", {"time": {"07:00", "18:00"}}),
+        ("Client meals are reimbursed up to $120 per person.", {"USD": {"120"}}),
+        ("The fee is 37.00 EUR and the reach is 1,100 mm.", {"EUR": {"37"}, "mm": {"1100"}}),
+        ("Effective 2026-01-01, the cap is 80 %.", {"date": {"2026-01-01"}, "%": {"80"}}),
+        ("Die Frist beträgt 14 Tage.", {"tag": {"14"}}),
+        ("Colour copies cost 2.50 EUR; pick-up from 14.30 Uhr or 9h15.", {"EUR": {"2.5"}, "time": {"14:30", "09:15"}}),
+        ("Call 3 of them, 2 to 4 times.", {}),  # numbers without a unit state no comparable value
+    ],
+)
+def test_values_by_kind(text: str, expected: dict[str, set[str]]) -> None:
+    assert values(text) == {kind: frozenset(v) for kind, v in expected.items()}
+
+
+def test_one_number_written_two_ways_is_one_value() -> None:
+    assert values("A reach of 1,100 mm.") == values("A reach of 1100 mm.") == {"mm": frozenset({"1100"})}
+    assert values("Speed 2.0 m/s") == values("Speed 2 m/s") == {"m/s": frozenset({"2"})}
+
+
+# --- contradictions ----------------------------------------------------------------------------
+
+POLICY = "Leave Policy > Parental Leave"
+FAQ = "Employee FAQ"
+QUESTION = terms("How many weeks of parental leave do new parents get?")
+
+
+def test_two_current_documents_giving_different_values_contradict() -> None:
+    policy = statement("New parents receive 16 weeks of fully paid parental leave.", "hr/leave-policy.md", POLICY)
+    faq = statement("New parents receive 14 weeks of fully paid parental leave.", "hr/faq.txt", FAQ, 0.78)
+    [conflict] = contradictions([policy, faq], QUESTION, terms)
+    assert (conflict.kind, conflict.first_values, conflict.second_values) == (
+        "week",
+        frozenset({"16"}),
+        frozenset({"14"}),
+    )
+    assert conflict.reason == (
+        "The sources contradict each other: hr/leave-policy.md says 16 and hr/faq.txt says 14 (week)."
+    )
+
+
+def test_agreeing_restatements_and_extra_detail_do_not_contradict() -> None:
+    policy = statement("New parents receive 16 weeks of fully paid parental leave.", "hr/leave-policy.md", POLICY)
+    same = statement("Every parent receives 16 weeks of fully paid parental leave.", "hr/faq.txt", FAQ)
+    detail = statement("New parents receive 16 weeks of paid parental leave, or 20 weeks part-time.", "hr/b.md", "B")
+    assert contradictions([policy, same, detail], QUESTION, terms) == []
+
+
+def test_a_superseded_version_never_contradicts_the_current_one() -> None:
+    current = statement("New parents receive 16 weeks of fully paid parental leave.", "hr/leave-policy.md", POLICY)
+    old = statement("New parents receive 12 weeks of paid parental leave.", "hr/archive/leave-v1.md", "Old", 0.8, True)
+    assert contradictions([current, old], QUESTION, terms) == []
+
+
+def test_template_twins_describe_different_things() -> None:
+    assert template_twins("Lisbon Depot - Site Information", "Porto Depot - Site Information", terms)
+    assert template_twins("Controller firmware v3.2", "Controller firmware v3.12", terms)
+    assert not template_twins("Leave Policy", "Employee FAQ", terms)
+    assert not template_twins("Leave Policy", "Leave Policy", terms)  # one title: not two things
+    assert template_twins("waste/recyclinghof-ost.md", "waste/recyclinghof-west.md", terms)
+    assert not template_twins("hr/leave-policy.md", "hr/employee-faq.txt", terms)
+    lisbon = statement("Monday to Friday 07:00 - 18:00", "sites/lisbon.md", "Lisbon Depot - Site Information")
+    porto = statement("Monday to Friday 08:00 - 18:00", "sites/porto.md", "Porto Depot - Site Information")
+    assert contradictions([lisbon, porto], terms("When do the depots open on weekdays?"), terms) == []
+
+
+def test_statements_must_cover_the_same_question_words() -> None:
+    # the question names the sick leave; only one statement is about it
+    sick = statement("Employees receive 10 paid sick days per year.", "hr/leave-policy.md", POLICY)
+    other = statement("Employees receive 25 paid days per year.", "hr/faq.txt", FAQ)
+    assert contradictions([sick, other], terms("How many paid sick days per year?"), terms) == []
+
+
+def test_only_statements_near_the_best_score_are_compared() -> None:
+    policy = statement("New parents receive 16 weeks of fully paid parental leave.", "hr/leave-policy.md", POLICY)
+    weak = statement("New parents receive 14 weeks of fully paid parental leave.", "hr/faq.txt", FAQ, 0.70)
+    assert contradictions([policy, weak], QUESTION, terms, margin=0.08) == []
+    assert len(contradictions([policy, weak], QUESTION, terms, margin=0.2)) == 1
+
+
+def test_unrelated_sentences_with_different_values_do_not_contradict() -> None:
+    leave = statement("New parents receive 16 weeks of fully paid parental leave.", "hr/leave-policy.md", POLICY)
+    unrelated = statement("Parental leave requests are answered within 2 weeks.", "hr/faq.txt", FAQ)
+    assert contradictions([leave, unrelated], QUESTION, terms) == []
+
+
+# --- support -----------------------------------------------------------------------------------
+
+
+def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
+    passages = ["| E-1042 | Drive overcurrent |", "Error E-1024 means the brake is open."]
+    assert unheld_identifiers(identifiers_in("What does error E-4042 mean?"), passages) == ["e-4042"]
+    assert unheld_identifiers(identifiers_in("What does error E-1024 mean?"), passages) == []
+    # a redaction placeholder is not an identifier a passage could hold
+    assert identifiers_in("Opening hours of the [PERSON_1] depot near E-1042?") == ["e-1042"]
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the list price of the NR-4471-D kit?", "money"),
+        ("Was kostet ein Reisepass?", "money"),
+        ("How many hours does the generator have fuel for?", "hour"),
+        ("Wie viele Tage Urlaub gibt es?", "tag"),
+        ("What are the opening hours of the Porto depot?", "time"),
+        ("How many robots are in the fleet?", None),  # a count that may be given in words
+        ("How many people fit in the group room?", None),  # "6 persons", "a group of six"
+        ("Which VPN client is used?", None),
+    ],
+)
+def test_the_kind_of_value_a_question_asks_for(question: str, kind: str | None) -> None:
+    assert asked_kind(question) == kind
+
+
+def test_a_sentence_states_the_asked_kind_or_not() -> None:
+    assert states_kind("money", "The kit costs $120 per set.")
+    assert states_kind("money", "Gebühr: 37.00 EUR")
+    assert not states_kind("money", "- Wrist seal kits NR-4471-D")
+    assert states_kind("money", "Wrist seal kit: sku: NR-4471-B; list_price_usd: 185")  # a table row's column
+    assert states_kind("hour", "Diesel generator with fuel for 48 hours.")
+    assert not states_kind("hour", "UPS runtime at full load: 45 minutes; the generator starts after 10 seconds.")
+    assert states_kind("week", "Parental leave lasts two weeks.")  # a number written as a word
+    assert states_kind("time", "| Monday to Friday | 07:30 - 18:00 |")
+
+
+def test_codes_are_the_contract_names() -> None:
+    assert ABSTAIN_CODES == ("no_support", "contradictory_facts", "zero_rows", "withheld")
+
+
+def test_the_response_model_carries_the_code_with_a_description() -> None:
+    answer = Answer(text="", abstained=True, reason="Nothing close enough.", abstain_code="no_support")
+    assert ask_response("Can I bring my dog?", answer).abstain_code == "no_support"
+    assert ask_response("q", Answer(text="16 weeks [a#0]")).abstain_code == ""
+    described = TypeAdapter(AskResponse).json_schema()["properties"]["abstain_code"]
+    assert described["default"] == "" and "contradictory_facts" in described["description"]

@@ -1,4 +1,5 @@
-"""FastAPI app: /search, /ask, /verify and /audit over the published index, /health, /ready and /metrics.
+"""FastAPI app: /search, /ask, /chat (the agent), /facts, /verify and /audit over the published index,
+/health, /ready and /metrics.
 
 Queries are redacted before they are embedded or logged; answers pass a privacy audit that fails
 closed (HTTP 503, the answer withheld). With a keys file (STRATA_API_KEYS) every query needs
@@ -31,8 +32,10 @@ from serving.config import ServingConfig
 from serving.errors import StrictJSONRoute, validation_error_handler
 from serving.models import (
     AskRequest,
+    ChatRequest,
     ErrorResponse,
     EvalReportResponse,
+    FactsRequest,
     HealthResponse,
     ReadyResponse,
     SearchRequest,
@@ -41,6 +44,7 @@ from serving.models import (
 )
 from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.keys import load_keys
+from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import evidence_for, verify_for
@@ -49,9 +53,12 @@ from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
     AuditEntry,
+    FactsOut,
     SearchResponse,
     ask_response,
+    chat_response,
     explained_from,
+    facts_out,
     hit_from,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
@@ -80,8 +87,10 @@ OPEN_PATHS = (*UNLIMITED_PATHS, "/openapi.json", "/docs", "/redoc", "/static-off
 
 def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     said = {
+        400: "The agent spent its step or token budget (/chat: STRATA_AGENT_MAX_STEPS, STRATA_AGENT_MAX_TOKENS).",
         401: "A key is needed (STRATA_API_KEYS is set): send `Authorization: Bearer <key>`.",
-        404: "No such source-set, document or report.",
+        404: "No such source-set, document or report; or (POST /facts) the intent was refused: the detail names "
+        "the tables and columns that exist.",
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
@@ -245,6 +254,38 @@ def create_app(
             error = {"type": "value_error", "loc": ("body",), "msg": f"Not an evidence packet: {exc}"}
             raise RequestValidationError([error]) from exc
         return verify_for(engine(http), checked, settings.corpus_root)
+
+    @app.post("/chat", response_model=AskResponse, responses=_responses(400, 401, 404, 413, 429, 503), tags=["query"])
+    def chat(request: ChatRequest, http: Request) -> AskResponse | JSONResponse:
+        """The agent: a compound question becomes tool calls (search, facts, lookup, section reads), answered
+        in /ask's shape with the trajectory of calls. Offline a planner decomposes the forms it knows; with
+        Claude, tool use within STRATA_AGENT_MAX_STEPS and STRATA_AGENT_MAX_TOKENS."""
+        current = engine(http)
+        log.info("chat k=%d source_set=%s turns=%d", request.k, request.source_set, len(request.history))
+        try:
+            result = run_agent(
+                current,
+                request.question,
+                [m.model_dump() for m in request.history],
+                request.k,
+                source_sets(request.source_set),
+                Budget(settings.agent_max_steps, settings.agent_max_tokens),
+            )
+        except AgentBudgetExceeded as exc:
+            return JSONResponse(status_code=400, content={"status": "over_budget", "detail": str(exc)})
+        return chat_response(result)
+
+    @app.post("/facts", response_model=FactsOut, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
+    def facts(request: FactsRequest, http: Request) -> FactsOut:
+        """An exact aggregation over the spreadsheet rows and document facets the caller may read. A refused
+        intent (no such table or column for this caller, a type mismatch, no aggregation in the question)
+        is a 404 whose detail names the tables and columns that exist."""
+        current = engine(http)
+        try:
+            result = current.query_facts(request.request(), source_sets(request.source_set))
+        except ValueError as exc:  # IntentRefused, or neither/both of question and intent
+            raise HTTPException(status_code=404, detail=str(exc)) from exc
+        return facts_out(result)
 
     @app.get(
         "/audit/{doc_id:path}",

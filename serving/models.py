@@ -73,8 +73,91 @@ class AskRequest(QueryRequest):
     )
 
 
+HISTORY_MAX_MESSAGES = 40
+
+
+class ChatMessage(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    role: Literal["user", "assistant"] = Field(description="Who said it.")
+    content: str = Field(max_length=QUERY_MAX_CHARS * 20, description="What was said.")
+
+
+class ChatRequest(BaseModel):
+    """One turn of a conversation with the agent (docs/agent.md)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    question: str = Field(
+        min_length=1,
+        max_length=QUERY_MAX_CHARS,
+        json_schema_extra={"pattern": QUERY_PATTERN},
+        description="This turn's question; the same rules as /ask's query.",
+    )
+    history: list[ChatMessage] = Field(
+        default_factory=list,
+        max_length=HISTORY_MAX_MESSAGES,
+        description="The conversation so far, oldest first (Claude reads it; the offline planner reads only "
+        "the question).",
+    )
+    k: int = Field(default=K_DEFAULT, ge=K_MIN, le=K_MAX, description="How many chunks each search retrieves.")
+    source_set: str | None = Field(
+        default=None,
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="Use only this source-set.",
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, value: str) -> str:
+        return check_query(value)
+
+    @field_validator("k", mode="before")
+    @classmethod
+    def _integral_number(cls, value: object) -> object:
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+
 class SearchRequest(QueryRequest):
     explain: bool = Field(default=False, description="Also list every candidate with its ranks and fate.")
+
+
+class FactsRequest(BaseModel):
+    """An exact aggregation: a question in words, or a structured intent (exactly one of them)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    question: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=QUERY_MAX_CHARS,
+        description="A counting, summing, averaging, listing or intersecting question, "
+        "e.g. 'How many servers are in ZRH?'.",
+    )
+    intent: dict[str, Any] | None = Field(
+        default=None,
+        description="A structured intent: operation (count, list, sum, avg, min, max, group_by, intersect, distinct), "
+        "table, columns, filters [{column, op, value}], group_by, source_sets, tables.",
+    )
+    source_set: str | None = Field(
+        default=None,
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="Aggregate only over this source-set.",
+    )
+
+    @field_validator("question")
+    @classmethod
+    def _question(cls, value: str | None) -> str | None:
+        return None if value is None else check_query(value)
+
+    def request(self) -> str | dict[str, Any]:
+        if (self.question is None) == (self.intent is None):
+            raise ValueError("Send exactly one of 'question' and 'intent'.")
+        return self.question if self.question is not None else dict(self.intent or {})
 
 
 class ErrorResponse(BaseModel):

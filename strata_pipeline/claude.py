@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any, cast
 
 
 def model_family(name: str) -> str:
@@ -58,3 +59,17 @@ class Claude:
             messages=[{"role": "user", "content": user}],
         )
         return "".join(block.text for block in message.content if block.type == "text")
+
+    def create_message(self, system: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+        """One tool-use round trip (the agent, agent/claude_loop.py): the SDK's Message, with its tool_use
+        blocks and token usage."""
+        import anthropic
+
+        client = anthropic.Anthropic(api_key=self.api_key, max_retries=3)
+        return client.messages.create(
+            model=self.model,
+            max_tokens=self.max_tokens,
+            system=system,
+            messages=cast(Any, messages),
+            tools=cast(Any, tools),
+        )

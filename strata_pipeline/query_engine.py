@@ -22,6 +22,8 @@ import numpy as np
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
+from strata_pipeline.facts.catalogue import Catalogue
+from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.injection.defence import sanitise
@@ -37,6 +39,8 @@ from strata_pipeline.retrieval.search import (
     parents,
     query_lists,
 )
+from strata_pipeline.routing.dispatch import FactsSource, facts_answer, hybrid_query, routed, vouched
+from strata_pipeline.routing.route import Routing, route
 
 
 class NoSuchDocument(LookupError):
@@ -140,6 +144,7 @@ class QueryEngine:
                     f"{version.source_set}."
                 )
         self.versions = dict(versions)
+        self.facts = FactsSource(self.versions)  # the sidecars' fact tables, per caller's groups
         self.embedder = embedder
         self.llm = llm
         self.config = config
@@ -335,15 +340,58 @@ class QueryEngine:
         """The results of a rerank: candidates it kept (the floor passed), best first."""
         return [r.candidate for r in reranked if r.dropped is None]
 
+    def catalogue(self, source_sets: list[str] | None = None) -> Catalogue:
+        """The fact tables (and `documents` facets) the caller may aggregate over."""
+        self._check_source_sets(source_sets)
+        return self.facts.catalogue(self.access.groups, source_sets)
+
+    def query_facts(self, request: str | dict | Intent, source_sets: list[str] | None = None) -> FactResult:
+        """An exact aggregation from a question or an intent, over the rows of documents the caller
+        may read. IntentRefused (a ValueError) names the tables and columns that exist, visible ones only."""
+        self._check_source_sets(source_sets)
+        if isinstance(request, str):
+            request = self.redact_query(request).text
+        return self.facts.query(request, self.access.groups, source_sets)
+
+    def route(self, question: str, source_sets: list[str] | None = None) -> Routing:
+        """How `ask` answers `question` (the engine is filled in by the answer)."""
+        return self._route(self.redact_query(question).text, source_sets)[0]
+
+    def _route(self, question: str, source_sets: list[str] | None) -> tuple[Routing, Intent | None]:
+        classify = self.llm.complete if self.llm is not None and self.llm.enabled else None
+        routing, parsed = route(question, self.catalogue(source_sets), tuple(source_sets or ()), classify)
+        return routing, parsed.intent
+
+    def _check_source_sets(self, source_sets: list[str] | None) -> None:
+        unknown = sorted(set(source_sets or ()) - set(self.versions))
+        if unknown:
+            raise UnknownSourceSetError(f"No published index for source-set(s): {', '.join(unknown)}.")
+
     def ask(
         self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None
     ) -> Answer:
-        """Answer from `candidates` if the caller already searched, else from a fresh search.
+        """Route the question, then answer it: an aggregation from the facts engine; a hybrid from
+        passages found with the rows a facts filter picked; a lookup or semantic question from
+        `candidates` if the caller already searched, else from a fresh search. Every answer carries
+        its `routing`.
 
         The answer text and its quotes pass the privacy audit; if the audit fails, AnswerWithheld
         is raised and nothing is returned.
         """
         question = self.redact_query(question).text
+        routing, intent = self._route(question, source_sets)
+        facts = None
+        if routing.route == "hybrid" and intent is not None and intent.operation == "list":
+            intent = dataclasses.replace(intent, operation="distinct")  # the rows' keys, each once
+        if routing.route in ("aggregation", "hybrid") and intent is not None:
+            try:
+                facts = self.facts.query(intent, self.access.groups, source_sets)
+            except IntentRefused as exc:
+                routing = dataclasses.replace(routing, reason=f"{routing.reason}; the facts engine refused: {exc}")
+        if routing.route == "aggregation" and facts is not None:
+            return self._audited_facts(facts_answer(facts, routing), facts)
+        if routing.route == "hybrid" and facts is not None and not facts.abstained:
+            candidates = self._search_redacted(hybrid_query(question, facts), k, source_sets)
         candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
         context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
@@ -352,7 +400,21 @@ class QueryEngine:
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
         else:
             answer = answer_extractively(question, context, self._similarity, self.config.answer)
-        return self._audited(answer, context)
+        if routing.route == "hybrid" and facts is not None and not facts.abstained:
+            # the rows the filter picked, then what the passages say about them (when they say anything)
+            stated = self._audited_facts(facts_answer(facts, routing), facts)
+            answer = self._audited(answer, context)
+            answer.text = stated.text + ("\n\n" + answer.text if answer.text else "")
+            answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
+            return routed(answer, routing, f"facts+{answer.mode}")
+        return routed(self._audited(answer, context), routing)
+
+    def _audited_facts(self, answer: Answer, facts: FactResult) -> Answer:
+        """A facts answer through the privacy audit; its cells come from the (redacted) sidecar."""
+        if self.guard is not None and answer.text:
+            audited = self.guard.audit_answer(answer.text, vouched(facts))
+            answer.text, answer.redactions = audited.text, audited.redactions
+        return answer
 
     @staticmethod
     def context(candidates: list[Candidate]) -> list[Candidate]:
@@ -378,6 +440,11 @@ class QueryEngine:
         answer.citations = [dataclasses.replace(c, quote=q.text) for c, q in zip(answer.citations, quotes, strict=True)]
         answer.redactions = text.redactions + sum(q.redactions for q in quotes)
         return answer
+
+    def audited_answer(self, answer: Answer, context: list[Candidate]) -> Answer:
+        """An answer composed outside `ask` (the agent's) through the same privacy audit; `context` holds
+        the passages it quotes."""
+        return self._audited(answer, context)
 
     def _similarity(self, question: str, sentences: list[str]) -> list[float]:
         query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)

@@ -8,7 +8,7 @@ API declares them as its response models; FastAPI validates and serialises them 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.evidence.packet import EvidencePacket
@@ -17,6 +17,8 @@ from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.rerank import RERANK
 
 if TYPE_CHECKING:
+    from strata_pipeline.agent.loop import AgentResult
+    from strata_pipeline.facts.intent import FactResult
     from strata_pipeline.query_engine import Explained
 
 
@@ -85,6 +87,80 @@ class CitationOut:
     quote: str
 
 
+# pydantic reads these attribute docstrings as field descriptions in the OpenAPI schema (a plain dict:
+# this module imports no pydantic).
+DESCRIBED = {"use_attribute_docstrings": True}
+
+
+@dataclass
+class RoutingOut:
+    """How the question was routed and which engine answered."""
+
+    __pydantic_config__ = DESCRIBED
+    route: str
+    """semantic (passages), aggregation (exact figures from spreadsheet rows), lookup (an exact identifier or
+    document name) or hybrid (a filter over facts, then passages)."""
+    reason: str
+    """Why this route was chosen: the intent words, tables, columns and values it matched."""
+    engine: str
+    """What answered: facts, extractive, llm, or facts+extractive / facts+llm for a hybrid."""
+    confidence: float
+    """How sure the router is (rules: a fixed value per rule; Claude's choice validated by the rules: 0.9)."""
+    classifier: str = "rules"
+    """rules, or claude when Claude classified and the rules accepted its choice."""
+
+
+@dataclass
+class FactRowOut:
+    """One counted spreadsheet row, as a citation."""
+
+    __pydantic_config__ = DESCRIBED
+    doc_id: str
+    """The spreadsheet (or, for document facets, the document) the row belongs to."""
+    source_set: str
+    """Its source-set."""
+    table: str
+    """The sidecar table the row was read from."""
+    sheet: str
+    """The sheet (a CSV file's name for CSV files)."""
+    row: int
+    """1-based data row in the sheet (the header row is 0)."""
+    line: str
+    """The row as a CSV line, cells redacted as indexed."""
+
+
+@dataclass
+class FactsOut:
+    """An exact aggregation: the figure, the intent that produced it and the rows it counted."""
+
+    __pydantic_config__ = DESCRIBED
+    value: Any
+    """The figure: a number, a list of values, or an object of group -> number."""
+    answer: str
+    """One sentence stating the exact figure and the intent."""
+    intent: dict[str, Any]
+    """The structured intent that was run: operation, table, columns, filters, group_by, source_sets, tables."""
+    rows: list[FactRowOut]
+    """The rows counted (at most 50), each a citation."""
+    row_count: int
+    """How many rows matched."""
+    abstain_code: str = ""
+    """zero_rows when no row matched (nothing to count), else empty."""
+
+
+@dataclass
+class StepOut:
+    """One tool call of the agent's trajectory (POST /chat, `strata chat --json`)."""
+
+    tool: str = field(metadata={"description": "The tool called: semantic_search, query_facts, lookup or "
+                                "read_document_section."})  # fmt: skip
+    arguments: dict[str, Any] = field(metadata={"description": "The arguments it was called with (the question's "
+                                                "personal data already replaced by placeholders)."})  # fmt: skip
+    summary: str = field(metadata={"description": "What the result held, in one line."})
+    ms: float = field(metadata={"description": "Wall time of the call in milliseconds."})
+    error: str = field(default="", metadata={"description": "Why the call failed; empty when it did not."})
+
+
 @dataclass
 class AskResponse:
     question: str  # as answered: personal data and secrets replaced by placeholders
@@ -109,6 +185,18 @@ class AskResponse:
             "an answer), contradictory_facts (current sources give different values), zero_rows (an aggregation "
             "matched nothing) or withheld (a generated answer was held back). `reason` says it in words."
         },
+    )
+    trajectory: list[StepOut] | None = field(
+        default=None,
+        metadata={"description": "The agent's tool calls in order (POST /chat, `strata chat`); null for /ask."},
+    )
+    routing: RoutingOut | None = field(
+        default=None,
+        metadata={"description": "The route (semantic, aggregation, lookup, hybrid), why, and what answered."},
+    )
+    facts: FactsOut | None = field(
+        default=None,
+        metadata={"description": "The exact aggregation behind an aggregation or hybrid answer; null otherwise."},
     )
 
 
@@ -184,4 +272,24 @@ def ask_response(question: str, answer: Answer) -> AskResponse:
         citations=[CitationOut(**c.__dict__) for c in answer.citations],
         redactions=answer.redactions,
         abstain_code=answer.abstain_code,
+        routing=RoutingOut(**answer.routing.to_dict()) if answer.routing else None,
+        facts=facts_out(answer.facts) if answer.facts else None,
     )
+
+
+def facts_out(result: FactResult) -> FactsOut:
+    return FactsOut(
+        value=result.value,
+        answer=result.answer,
+        intent=result.intent.to_dict(),
+        rows=[FactRowOut(**row.__dict__) for row in result.rows],
+        row_count=result.row_count,
+        abstain_code=result.abstain_code,
+    )
+
+
+def chat_response(result: AgentResult) -> AskResponse:
+    """The agent's answer in /ask's shape, with its trajectory."""
+    response = ask_response(result.question, result.answer)
+    response.trajectory = [StepOut(s.tool, s.arguments, s.summary, s.ms, s.error) for s in result.trajectory]
+    return response

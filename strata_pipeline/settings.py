@@ -65,6 +65,9 @@ class Settings:
     max_body_bytes: str = ""
     rate_limit: str = ""
     rate_limit_storage: str = ""
+    # The agent's budgets per question (/chat, `strata chat`): tool calls, and Claude tokens in and out.
+    agent_max_steps: int = 8
+    agent_max_tokens: int = 40_000
     # STRATA_API_KEYS: the API's keys file (hashes only); None: no keys, every caller is the operator
     api_keys_file: Path | None = None
     # Secrets, kept out of repr so that a logged Settings never shows them.
@@ -144,6 +147,8 @@ def load_settings() -> Settings:
         max_body_bytes=_env("STRATA_MAX_BODY_BYTES", ""),
         rate_limit=_env("STRATA_RATE_LIMIT", ""),
         rate_limit_storage=_env("STRATA_RATE_LIMIT_STORAGE", ""),
+        agent_max_steps=_env_count("STRATA_AGENT_MAX_STEPS", 8),
+        agent_max_tokens=_env_count("STRATA_AGENT_MAX_TOKENS", 40_000),
         api_keys_file=Path(keys) if (keys := _env(API_KEYS_ENV, "")) else None,
         api_key=_env("STRATA_API_KEY", ""),
         anthropic_api_key=os.environ.get(ANTHROPIC_API_KEY_ENV, ""),

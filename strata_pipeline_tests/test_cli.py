@@ -180,3 +180,36 @@ def test_a_copied_strata_home_serves_the_same_answers(stack: Stack, tmp_path: Pa
     assert hits and all(
         '"path": "."' in manifest.read_text() for manifest in (copy / "index").glob("*/versions/*/manifest.json")
     )
+
+
+def test_chat_json_reads_the_history_file_and_appends_the_turn(stack: Stack, tmp_path: Path) -> None:
+    history = tmp_path / "history.json"
+    history.write_text(json.dumps([{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]))
+    result = CliRunner().invoke(
+        main,
+        [
+            "chat",
+            "Compare RX-200 and RX-300 on warranty",
+            "--json",
+            "--history",
+            str(history),
+            "--source-set",
+            "products",
+        ],
+        env=env_for(stack.settings.home, stack.settings.corpus_root),
+    )
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.output)
+    assert body["mode"] == "agent" and "24 months" in body["answer"]
+    assert [s["tool"] for s in body["trajectory"]] == ["semantic_search", "semantic_search"]
+    turns = json.loads(history.read_text())
+    assert [t["role"] for t in turns] == ["user", "assistant", "user", "assistant"]
+    assert turns[2]["content"] == "Compare RX-200 and RX-300 on warranty" and turns[3]["content"] == body["answer"]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"role": "user"}')
+    refused = CliRunner().invoke(
+        main,
+        ["chat", "x", "--json", "--history", str(bad)],
+        env=env_for(stack.settings.home, stack.settings.corpus_root),
+    )
+    assert refused.exit_code != 0 and "must hold a JSON list" in refused.output

@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.abstention import (
     CONTRADICTORY,
@@ -28,6 +29,10 @@ from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
+
+if TYPE_CHECKING:
+    from strata_pipeline.facts.intent import FactResult
+    from strata_pipeline.routing.route import Routing
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
@@ -69,6 +74,8 @@ class Answer:
     redactions: int = 0  # personal-data values the answer audit removed
     # "" when answered; else why it abstained, as a code (answering/abstention.py): no_support, ...
     abstain_code: str = ""
+    routing: Routing | None = None  # the route, why, and the engine that answered (QueryEngine.ask sets it)
+    facts: FactResult | None = None  # an aggregation's figure, intent and counted rows (aggregation, hybrid)
 
 
 @dataclass(frozen=True)

@@ -134,6 +134,9 @@ def ask(
     if as_json:
         click.echo(json.dumps({**answer, "hits": hits}, indent=2))
         return
+    routing = answer.get("routing")
+    if routing:
+        click.echo(f"(route: {routing['route']}, answered by {routing['engine']}: {routing['reason']})")
     if answer["abstained"]:
         code = answer.get("abstain_code")  # absent from an older server's reply
         click.echo(f"(no answer{f', {code}' if code else ''}) {answer['reason']}")
@@ -141,6 +144,39 @@ def ask(
     click.echo(answer["answer"])
     for c in answer["citations"]:
         click.echo(f"  [{c['chunk_id']}] {c['source_set']}/{c['doc_id']} lines {c['line_start']}-{c['line_end']}")
+    _echo_rows((answer.get("facts") or {}).get("rows") or [])
+
+
+def _echo_rows(rows: list[dict[str, Any]]) -> None:
+    for row in rows:
+        click.echo(f"  {row['source_set']}/{row['doc_id']} [{row['sheet']}] row {row['row']}: {row['line']}")
+
+
+@click.command()
+@click.argument("question", callback=valid_query)
+@query_options
+def facts(question: str, source_set: str | None, as_name: str | None, k: int, as_json: bool) -> None:
+    """An exact count, sum, average, min, max, list or intersection over spreadsheet rows and document
+    facets, with the rows it counted (see docs/facts-and-routing.md)."""
+    caller = caller_named(as_name)
+    body = {"question": question, "source_set": source_set}
+    result = None if as_name else _ask_server("/facts", body)
+    if result is None:
+        from dataclasses import asdict
+
+        from strata_pipeline.facts.intent import IntentRefused
+        from strata_pipeline.responses import facts_out
+
+        with _engine(load_settings(), source_set) as operator:
+            try:
+                result = asdict(facts_out(operator.scoped(caller).query_facts(question, one(source_set))))
+            except IntentRefused as exc:
+                raise click.ClickException(str(exc)) from exc
+    if as_json:
+        click.echo(json.dumps(result, indent=2))
+        return
+    click.echo(result["answer"])
+    _echo_rows(result["rows"])
 
 
 def _ask_server(path: str, body: dict[str, Any]) -> dict[str, Any] | None:

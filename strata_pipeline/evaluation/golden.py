@@ -10,10 +10,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 PARTS = ("dev", "test")
+ROUTES = ("semantic", "aggregation", "lookup", "hybrid")  # strata_pipeline.routing.ROUTES
 
 
 @dataclass(frozen=True)
@@ -25,6 +27,9 @@ class GoldenQuestion:
     expected_answer_contains: tuple[str, ...] = ()
     unanswerable: bool = False
     part: str = "test"  # "dev" (may be tuned on) or "test" (scored only)
+    route: str = "semantic"  # the route the router should choose
+    # an aggregation's exact figure: a number, a list of values, or {group: number}
+    expected_value: Any = None
 
     def is_relevant(self, doc_id: str) -> bool:
         return any(doc_id.startswith(r) if r.endswith("/") else doc_id == r for r in self.relevant)
@@ -51,6 +56,9 @@ def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> Golden
         part = str(raw.get("part") or "test")
         if part not in PARTS:
             raise ValueError(f"{path.name} question {raw['id']}: part is {part!r}; use one of {', '.join(PARTS)}.")
+        route = str(raw.get("route") or "semantic")
+        if route not in ROUTES:
+            raise ValueError(f"{path.name} question {raw['id']}: route is {route!r}; use one of {', '.join(ROUTES)}.")
         questions.append(
             GoldenQuestion(
                 id=str(raw["id"]),
@@ -60,6 +68,8 @@ def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> Golden
                 expected_answer_contains=tuple(str(s) for s in raw.get("expected_answer_contains") or ()),
                 unanswerable=bool(raw.get("unanswerable", False)),
                 part=part,
+                route=route,
+                expected_value=raw.get("expected_value"),
             )
         )
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]

@@ -43,6 +43,7 @@ def trend_names(summary: Mapping[str, float], k: int, modes: Sequence[str]) -> l
     names += ["abstention_precision", "false_abstention_rate"]
     names += [f"recall_at_{k}{DEV_SUFFIX}", f"mrr{DEV_SUFFIX}", f"answer_accuracy{DEV_SUFFIX}", "dev_test_gap"]
     names += [key for key in summary if key.startswith(TREND_PREFIXES) and key.count("/") <= 1]
+    names += ["routing/router_accuracy", "routing/aggregation_exact_match"]  # the rest is in the full report
     return [name for name in dict.fromkeys(names) if isinstance(summary.get(name), (int, float))]
 
 

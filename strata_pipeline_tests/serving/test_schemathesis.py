@@ -38,6 +38,8 @@ OPERATIONS = {
     "POST /search",
     "POST /ask",
     "POST /verify",
+    "POST /chat",
+    "POST /facts",
     "GET /audit/{doc_id}",
     "GET /reports/{source_set}",
     "GET /health",

@@ -12,10 +12,11 @@ from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version
 from strata_pipeline.enrichment.sidecar import indexed_doc_ids
 from strata_pipeline.evaluation.access import leak_probe
+from strata_pipeline.evaluation.agent import agent_figures, agent_trends, load_compound, run_compound
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.injection import injection_figures
 from strata_pipeline.evaluation.memo import MEMO_STAGE, VECTORS_FILE, MemoEmbedder, MemoGuard, query_digest
-from strata_pipeline.evaluation.presentation import per_partition, question_table, trend_figures
+from strata_pipeline.evaluation.presentation import per_partition, question_table, trend_figures, trend_key
 from strata_pipeline.evaluation.ragas_metrics import score_ragas
 from strata_pipeline.evaluation.regression import Baseline, compare_to_baseline
 from strata_pipeline.evaluation.report import (
@@ -27,6 +28,7 @@ from strata_pipeline.evaluation.report import (
 )
 from strata_pipeline.evaluation.report_files import report_url, write_report
 from strata_pipeline.evaluation.results import AnswerCheck
+from strata_pipeline.evaluation.routing import check_routes, routing_markdown, routing_summary
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.progress import throttled
@@ -61,6 +63,8 @@ from strata_pipeline.resources import (
         "enrichment/sidecar.py",
         "injection",
         "access",  # the cross-group leak probe
+        "facts",  # aggregation exact-match
+        "routing",  # router accuracy
     ),
 )
 def eval_report(
@@ -166,11 +170,20 @@ def eval_report(
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
+        routes = check_routes(
+            golden, route=lambda q: engine.route(q).route, facts=lambda q: engine.query_facts(q).value
+        )
+        # the agent on the compound questions: task success and mean steps (evaluation/agent.py)
+        compound = load_compound(Path(corpus.golden_dir), context.partition_key)
+        agent = agent_figures(run_compound(engine, compound, version.source_set, golden.k))
     privacy = pii.privacy_figures(corpus.golden_dir)  # cached; the redaction_quality asset reports it in full
     summary = summarise_parts(results, golden.k, modes) | ragas | privacy | injection_figures(Path(corpus.golden_dir))
     summary |= access  # access/cross_group_leaks: must be 0
+    summary |= routing_summary(routes, results)  # routing/...: router accuracy, aggregation exact-match
+    summary |= agent
     report = {"fingerprint": fingerprint, "k": golden.k, "summary": summary, "questions": [asdict(r) for r in results]}
-    headline = summary_markdown(summary, modes)
+    report["routing"] = [asdict(c) for c in routes]
+    headline = "\n\n".join(filter(None, (summary_markdown(summary, modes), routing_markdown(summary))))
     write_report(
         Path(corpus.reports_dir),
         context.partition_key,
@@ -185,7 +198,8 @@ def eval_report(
             report_url(context.partition_key, corpus.api_url),
             headline,
             question_table(results, golden.k, more=report_url(context.partition_key, corpus.api_url)),
-            trend_figures(context.partition_key, summary, golden.k, modes),
+            trend_figures(context.partition_key, summary, golden.k, modes)
+            | {trend_key(context.partition_key, key): value for key, value in agent_trends(agent).items()},
             fingerprint,
             {
                 **reuse,

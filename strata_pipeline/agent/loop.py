@@ -1,0 +1,199 @@
+"""Run the agent: the offline planner's steps, or Claude's tool calls, then one audited answer.
+
+Offline each step's passages are answered as /ask answers them (QueryEngine.ask: extractive, quoted,
+cited); a query_facts step answers with its exact figure and cites the rows it counted. The parts are
+joined under their labels and the whole answer passes the engine's privacy audit once more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
+from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, Plan, PlannedStep, plan
+from strata_pipeline.agent.tools import (
+    AgentBudgetExceeded,
+    Budget,
+    Observation,
+    Step,
+    Toolbox,
+    fact_citations,
+    has_facts,
+)
+from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.search import UnknownSourceSetError
+
+if TYPE_CHECKING:
+    from strata_pipeline.query_engine import QueryEngine
+
+MAX_VALUES = 5  # follow-up searches after a query_facts step, one per value found
+FOLLOW_DOCUMENTS = 1  # documents a dependent step is restricted to: the best one the first step found
+
+
+@dataclass
+class AgentResult:
+    question: str  # as answered: personal data replaced by placeholders
+    answer: Answer
+    trajectory: list[Step] = field(default_factory=list)
+    form: str = ""  # the planner's form, or "claude"
+
+
+def run_agent(
+    engine: QueryEngine,
+    question: str,
+    history: Sequence[dict[str, str]] = (),
+    k: int = 5,
+    source_sets: list[str] | None = None,
+    budget: Budget | None = None,
+    client: Any = None,
+) -> AgentResult:
+    """Answer `question` (after `history`, a list of {role, content}) with the tools of `engine`, a
+    scoped engine: the caller's access holds for every call. With a tool-using Claude client (`client`,
+    else the engine's llm when enabled) Claude chooses the calls; otherwise the offline planner does.
+    AgentBudgetExceeded when the steps or tokens run out; AnswerWithheld when the audit fails."""
+    budget = budget or Budget()
+    unknown = sorted(set(source_sets or ()) - set(engine.versions))
+    if unknown:  # the request's own scope: a 404, not a failed tool call
+        raise UnknownSourceSetError(
+            f"No published index for source-set(s): {', '.join(unknown)}. "
+            f"Published: {', '.join(sorted(engine.versions)) or 'none'}."
+        )
+    question = engine.redact_query(question).text
+    toolbox = Toolbox(engine, k, source_sets)
+    llm = client if client is not None else engine.llm
+    if uses_tools(llm):
+        turns = [{"role": m["role"], "content": engine.redact_query(m["content"]).text} for m in history]
+        answer, context = run_with_claude(toolbox, cast(ToolUser, llm), question, turns, budget)
+        answer = engine.audited_answer(answer, context)
+        answer.routing = agent_routing("claude", toolbox.steps)
+        return AgentResult(question, answer, toolbox.steps, "claude")
+    planned = plan(question, facts=has_facts(engine))
+    if planned.form == "single" and has_facts(engine) and engine.route(question, source_sets).route == "aggregation":
+        # the routed ask of a plain question: an aggregation is one query_facts call
+        planned = Plan("single", (PlannedStep("query_facts", {"request": question}, question),))
+    answer, context = run_plan(toolbox, planned, budget)
+    answer = engine.audited_answer(answer, context)
+    answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
+    return AgentResult(question, answer, toolbox.steps, planned.form)
+
+
+def agent_routing(form: str, steps: list[Step], single: Any = None) -> Any:
+    """The routing block of an agent answer: the route its tool calls amount to, the plan, engine "agent".
+    A single-step plan keeps the route its routed ask chose."""
+    from strata_pipeline.routing.route import Routing
+
+    tools = {s.tool for s in steps}
+    if single is not None and form == "single":
+        return Routing(single.route, f"agent: one routed ask ({single.reason})", "agent", single.confidence)
+    if "query_facts" in tools:
+        route = "hybrid" if tools - {"query_facts"} else "aggregation"
+    elif (tools and tools <= {"lookup", "read_document_section"}) or form in ("lookup_then_ask", "section"):
+        route = "lookup"
+    else:
+        route = "semantic"
+    return Routing(route, f"agent: {form} plan, {len(steps)} tool calls ({', '.join(s.tool for s in steps)})", "agent")
+
+
+def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, list[Candidate]]:
+    """Each planned step (a dependent one once per value or within the documents found before), each
+    result answered; the composed answer and every passage it was read from."""
+    parts: list[tuple[str, Answer]] = []
+    context: list[Candidate] = []
+    previous: Observation | None = None
+    for step in planned.steps:
+        first: Observation | None = None
+        for arguments, label, ask in _expand(step, previous):
+            if len(toolbox.steps) >= budget.max_steps:
+                raise AgentBudgetExceeded(
+                    f"The agent's step budget ({budget.max_steps} tool calls) ran out before the question was "
+                    "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
+                )
+            observation = toolbox.call(step.tool, arguments)
+            parts.append((label, _part_answer(toolbox, observation, ask)))
+            context += observation.passages
+            first = first or observation
+        previous = first
+    return compose(parts), context
+
+
+def _expand(step: PlannedStep, previous: Observation | None) -> list[tuple[dict[str, Any], str, str]]:
+    """The calls one planned step makes: (arguments, label, question its passages answer)."""
+    if step.scope == EACH_VALUE:
+        values = _values(previous.facts.value) if previous is not None and previous.facts is not None else []
+        return [
+            ({k: _fill(v, value) for k, v in step.arguments.items()}, _fill(step.label, value), _fill(step.ask, value))
+            for value in values[:MAX_VALUES]
+        ]
+    arguments = dict(step.arguments)
+    if step.scope == FOUND_DOCUMENTS and previous is not None:
+        found = [p.doc_id for p in previous.passages]
+        found += [d["doc_id"] for d in previous.data.get("documents", [])]
+        if found:
+            arguments["doc_ids"] = list(dict.fromkeys(found))[:FOLLOW_DOCUMENTS]
+    return [(arguments, step.label, step.ask)]
+
+
+def _values(value: Any) -> list[str]:
+    """The entities a fact result names: a list's items or a grouping's keys; a single figure names none."""
+    if isinstance(value, dict):
+        return [str(v) for v in value]
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return []
+
+
+def _fill(template: Any, value: str) -> Any:
+    return template.replace("{value}", value) if isinstance(template, str) else template
+
+
+def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer:
+    if observation.error:
+        return Answer(text="", abstained=True, reason=observation.error, mode="agent")
+    if observation.facts is not None:
+        facts = observation.facts
+        return Answer(
+            text="" if facts.abstained else facts.answer,
+            citations=fact_citations(facts),
+            abstained=facts.abstained,
+            reason=facts.answer if facts.abstained else "",
+            mode="agent",
+            facts=facts,
+        )
+    if not observation.passages:
+        documents = observation.data.get("documents", [])
+        if documents:
+            return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
+        return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
+    return toolbox.engine.ask(ask, toolbox.k, candidates=observation.passages)
+
+
+def compose(parts: list[tuple[str, Answer]]) -> Answer:
+    """One answer from the parts: each under its label (alone, as it is), citations once each."""
+    facts = next((part.facts for _, part in parts if part.facts is not None), None)
+    if len(parts) == 1:
+        only = parts[0][1]
+        return Answer(only.text, list(only.citations), only.abstained, only.reason, "agent", routing=only.routing,
+                      facts=facts)  # fmt: skip
+    lines: list[str] = []
+    reasons: list[str] = []
+    citations: dict[tuple[str, str], Citation] = {}
+    for label, part in parts:
+        if part.abstained:
+            lines.append(f"{label}: no answer ({part.reason})")
+            reasons.append(f"{label}: {part.reason}")
+        else:
+            lines.append(f"{label}: {part.text}")
+        for c in part.citations:
+            citations.setdefault((c.chunk_id, c.quote), c)
+    abstained = all(part.abstained for _, part in parts)
+    return Answer(
+        text="" if abstained else "\n".join(lines),
+        citations=list(citations.values()),
+        abstained=abstained,
+        reason="; ".join(reasons),
+        mode="agent",
+        facts=facts,
+    )

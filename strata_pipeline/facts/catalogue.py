@@ -1,0 +1,126 @@
+"""What a caller may aggregate over: the fact tables and `documents` rows of the sidecars it can read.
+
+The catalogue is the whitelist: an intent names only tables and columns listed here, and execution
+reads only identifiers taken from here (the sidecar's own names, never text from a question). Tables
+of documents outside the caller's groups are left out, so neither their names, their columns nor
+their values reach a parser, a refusal message or an answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from contextlib import closing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
+
+DOCUMENTS = "documents"
+# The `documents` columns an aggregation may use (never sha256, groups or audit fields).
+DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "language")
+# Only documents in the index count: not excluded ones, not ones that failed to read.
+INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
+MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
+MAX_VALUE_CHARS = 60
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    kind: str  # "number" or "text"
+    values: tuple[str, ...] = ()  # distinct values when few and short (what questions name)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """The column name as words: "on_hand" -> ("on", "hand")."""
+        return tuple(w for w in re.split(r"[^a-z0-9äöüß]+", self.name.lower()) if w)
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str  # the sidecar table (`documents` or `facts_...`)
+    source_set: str
+    doc_id: str  # the spreadsheet it came from ("" for `documents`)
+    sheet: str
+    columns: tuple[Column, ...]
+    row_count: int
+
+    def column(self, name: str) -> Column | None:
+        return next((c for c in self.columns if c.name == name), None)
+
+    @property
+    def label(self) -> str:
+        """How people name it: the sheet's words ("price-list" -> "price list")."""
+        return "documents" if self.name == DOCUMENTS else " ".join(re.split(r"[^a-zäöüß]+", self.sheet.lower())).strip()
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    tables: tuple[Table, ...] = field(default_factory=tuple)
+
+    def named(self, name: str, source_sets: tuple[str, ...] = ()) -> list[Table]:
+        return [t for t in self.tables if t.name == name and (not source_sets or t.source_set in source_sets)]
+
+    def describe(self) -> str:
+        """Every table and its columns, for refusals and prompts (visible tables only)."""
+        return (
+            "; ".join(f"{t.source_set}/{t.name} ({', '.join(c.name for c in t.columns)})" for t in self.tables)
+            or "no tables"
+        )
+
+    def to_dict(self) -> list[dict]:
+        return [
+            {
+                "table": t.name,
+                "source_set": t.source_set,
+                "doc_id": t.doc_id,
+                "sheet": t.sheet,
+                "rows": t.row_count,
+                "columns": [{"name": c.name, "kind": c.kind} for c in t.columns],
+            }
+            for t in self.tables
+        ]
+
+
+def load_catalogue(sidecars: dict[str, Path], groups: frozenset[str] | None) -> Catalogue:
+    """The tables of every sidecar (source-set -> sidecar path) that a caller in `groups` may read."""
+    tables: list[Table] = []
+    for source_set, path in sorted(sidecars.items()):
+        with closing(open_sidecar(path)) as db:
+            tables.extend(_tables(db, source_set, groups))
+    return Catalogue(tuple(tables))
+
+
+def _tables(db: sqlite3.Connection, source_set: str, groups: frozenset[str] | None) -> list[Table]:
+    visible = visible_doc_ids(db, groups)
+    found = [_documents_table(db, source_set, groups, len(visible))] if visible else []
+    for row in db.execute("SELECT table_name, doc_id, sheet, columns, row_count FROM fact_tables ORDER BY table_name"):
+        if row["doc_id"] not in visible:
+            continue
+        name = str(row["table_name"])
+        types = {r[1]: str(r[2]).upper() for r in db.execute("SELECT * FROM pragma_table_info(?)", (name,))}
+        columns = tuple(
+            _column(db, name, column, types.get(column, "TEXT"), "1", []) for column in json.loads(row["columns"])
+        )
+        found.append(Table(name, source_set, str(row["doc_id"]), str(row["sheet"]), columns, int(row["row_count"])))
+    return found
+
+
+def _documents_table(db: sqlite3.Connection, source_set: str, groups: frozenset[str] | None, rows: int) -> Table:
+    clause, params = visible_clause(groups)
+    columns = tuple(_column(db, DOCUMENTS, c, "TEXT", f"{clause} AND {INDEXED}", params) for c in DOCUMENT_COLUMNS)
+    return Table(DOCUMENTS, source_set, "", DOCUMENTS, columns, rows)
+
+
+def _column(db: sqlite3.Connection, table: str, column: str, sql_type: str, clause: str, params: list[str]) -> Column:
+    if sql_type in ("INTEGER", "REAL"):
+        return Column(column, "number")
+    # Identifiers come from the sidecar's own schema (quoted), the condition from access.sidecar.
+    quoted = '"' + column.replace('"', '""') + '"'
+    sql = f'SELECT DISTINCT {quoted} FROM "{table}" WHERE {clause} AND {quoted} IS NOT NULL LIMIT {MAX_VALUES + 1}'
+    values = [str(v[0]) for v in db.execute(sql, params) if str(v[0]).strip()]
+    if len(values) > MAX_VALUES or any(len(v) > MAX_VALUE_CHARS for v in values):
+        return Column(column, "text")
+    return Column(column, "text", tuple(sorted(values)))

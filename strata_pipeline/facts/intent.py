@@ -1,0 +1,126 @@
+"""A structured aggregation intent, its result, and the refusal a bad intent gets.
+
+Text-to-intent, not text-to-SQL: a question (or a client) produces an `Intent`; validation checks it
+against the catalogue and execution runs it with fixed polars expressions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+OPERATIONS = ("count", "list", "sum", "avg", "min", "max", "group_by", "intersect", "distinct")
+NUMERIC_OPERATIONS = ("sum", "avg", "min", "max")
+FILTER_OPS = ("eq", "ne", "gt", "ge", "lt", "le", "contains")
+ORDER_OPS = ("gt", "ge", "lt", "le")
+
+
+class IntentRefused(ValueError):
+    """An intent the catalogue cannot answer; the message names the tables and columns that exist
+    (those the caller may see, nothing else)."""
+
+
+@dataclass(frozen=True)
+class Filter:
+    column: str
+    op: str
+    value: str | float
+
+
+@dataclass(frozen=True)
+class Intent:
+    operation: str
+    table: str  # a catalogue table name; `documents` for per-document metadata
+    columns: tuple[str, ...] = ()  # the measured column (sum/avg/min/max), shown or compared ones
+    filters: tuple[Filter, ...] = ()
+    group_by: tuple[str, ...] = ()
+    source_sets: tuple[str, ...] = ()
+    # intersect: a second table sharing the key column, or (one table) the values of one filtered
+    # column whose key sets are intersected, e.g. warehouse in (PDX, MUC)
+    tables: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Intent:
+        """An intent from a client's JSON; shape errors are refusals, not crashes."""
+        try:
+            filters = tuple(
+                Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get("filters") or ()
+            )
+            return cls(
+                operation=str(data["operation"]),
+                table=str(data.get("table") or ""),
+                columns=tuple(str(c) for c in data.get("columns") or ()),
+                filters=filters,
+                group_by=tuple(str(c) for c in data.get("group_by") or ()),
+                source_sets=tuple(str(s) for s in data.get("source_sets") or ()),
+                tables=tuple(str(t) for t in data.get("tables") or ()),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise IntentRefused(
+                f"An intent needs 'operation' (one of {', '.join(OPERATIONS)}), 'table', and filters as "
+                f"{{column, op, value}}: {exc}"
+            ) from exc
+
+    def describe(self, names: dict[str, str] | None = None) -> str:
+        """One line a reader can check: `count servers where site = ZRH`; `names` shows tables by their
+        sheet and document instead of the sidecar's table names."""
+        names = names or {}
+        tables = [names.get(t, t) for t in (self.table, *self.tables)]
+        parts = [self.operation]
+        if self.columns:
+            parts.append(", ".join(self.columns) + " of")
+        parts.append(" ∩ ".join(tables))
+        if self.filters:
+            parts.append("where " + " and ".join(f"{f.column} {_SYMBOL[f.op]} {f.value}" for f in self.filters))
+        if self.group_by:
+            parts.append("per " + ", ".join(self.group_by))
+        return " ".join(parts)
+
+
+_SYMBOL = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "contains": "contains"}
+
+
+def _value(raw: object) -> str | float:
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise TypeError(f"filter value {raw!r} is not a string or a number")
+    return float(raw) if isinstance(raw, (int, float)) else raw
+
+
+@dataclass(frozen=True)
+class FactRow:
+    """A counted row as a citation: where it is in the spreadsheet and what it says."""
+
+    doc_id: str
+    source_set: str
+    table: str
+    sheet: str
+    row: int  # 1-based data row (the header is row 0)
+    line: str  # the row as a CSV line (redacted cells, as the sidecar holds them)
+
+
+@dataclass
+class FactResult:
+    intent: Intent
+    value: Any  # an int/float, a list of values, or {group: value}
+    answer: str  # one sentence that states the exact figure
+    rows: list[FactRow] = field(default_factory=list)
+    abstain_code: str = ""  # "zero_rows" when no row matched: nothing was counted
+    row_count: int = 0  # rows that matched (rows may be capped for the response)
+
+    @property
+    def abstained(self) -> bool:
+        return bool(self.abstain_code)
+
+
+def format_value(value: Any) -> str:
+    """The figure as the answer states it: 12, 16.67, "a, b, c", "PDX: 3; MUC: 2"."""
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {format_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)

@@ -1,0 +1,290 @@
+"""Rule-based text-to-intent: intent words (en, de, fr), the catalogue's table names, column names
+and known cell values. No model, so it runs offline and gives the same intent every time.
+
+`parse` returns the intent with the evidence it was built from (`Parsed.score`), so the router can
+tell an aggregation ("how many servers are in ZRH?") from a question that only says "how many"
+("how many weeks of parental leave?"): an aggregation names a table, a column or a value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from strata_pipeline.facts.catalogue import Catalogue, Column, Table
+from strata_pipeline.facts.intent import Filter, Intent
+
+OPERATION_WORDS: dict[str, str] = {
+    # checked in this order: the first that matches decides
+    "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
+    "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
+    "sum": r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
+    "max": r"\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
+    r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
+    "min": r"\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|\bniedrigste\w*|\bkleinste\w*|"
+    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
+    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|\bnombre de\b",
+    "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
+    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
+    r"donne\w*|énumère\w*)\b",
+}
+GROUP_WORDS = r"\b(?:per|by|for each|for every|pro|je|nach|par|pour chaque)\s+(?:the\s+|each\s+)?([\wäöüßéè\-]+)"
+COMPARE_WORDS: dict[str, str] = {
+    "ge": r"at least|mindestens|au moins|no less than",
+    "le": r"at most|höchstens|au plus|no more than",
+    "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à",
+    "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à",
+}
+NUMBER = r"(\d+(?:[.,]\d+)?)"
+# Words a value is never matched on alone: they are also ordinary words of questions.
+NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
+# Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
+UNITS = {
+    "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
+    "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
+}  # fmt: skip
+SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "englisch": "en", "français": "fr"}
+
+
+@dataclass(frozen=True)
+class Parsed:
+    intent: Intent | None
+    score: float  # table evidence: label words 3, values 2, columns 1 each
+    operation: str  # the operation the intent words named ("" when none did)
+    evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
+    names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
+
+
+def words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
+
+
+def _stems(text: str) -> set[str]:
+    """Stemmed words, hyphenated ones also by part ("on-hand": on, hand), units as in column names."""
+    found = set()
+    for word in words(text):
+        parts = [word, *word.split("-")] if "-" in word else [word]
+        found |= (
+            {_stem(w) for w in parts} | {SYNONYMS.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
+        )
+    return found
+
+
+def _stem(word: str) -> str:
+    word = word.strip(".'")
+    for suffix in ("ies", "es", "s"):
+        if len(word) > 3 and word.endswith(suffix) and not word.endswith("ss"):
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+def operation_of(question: str) -> str:
+    lowered = question.lower()
+    return next((op for op, pattern in OPERATION_WORDS.items() if re.search(pattern, lowered)), "")
+
+
+def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()) -> Parsed:
+    """The best-supported intent for `question` over `catalogue` (None when no table is named)."""
+    operation = operation_of(question)
+    stems = _stems(question)
+    best: tuple[float, Table, list[str], list[Filter]] | None = None
+    for table in catalogue.tables:
+        if source_sets and table.source_set not in source_sets:
+            continue
+        score, evidence, filters = _score(question, stems, table)
+        if best is None or score > best[0]:
+            best = (score, table, evidence, filters)
+    if best is None or best[0] <= 0:
+        return Parsed(None, 0.0, operation)
+    score, table, evidence, filters = best
+    operation = operation_of(_without_column_names(question, table))
+    names_table = any(e.startswith("table ") for e in evidence) or _column_named(stems, table.columns[0])
+    filters += _comparisons(question, stems, table)
+    group_by = _group_by(question, table)
+    # no intent word: a filter still picks rows (the facts half of a hybrid question)
+    op = operation or ("group_by" if group_by else "list" if filters else "")
+    if not op:
+        return Parsed(None, score, "", evidence, names_table)
+    if op != "intersect":
+        filters = _one_value_per_column(filters)
+    filter_columns = {f.column for f in filters}
+    columns: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    if op in ("sum", "avg", "min", "max"):
+        measured = _mentioned(stems, table, kind="number", exclude=filter_columns | set(group_by))
+        columns = (measured[0],) if measured else ()
+    elif op in ("list", "distinct", "intersect"):
+        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
+        columns = (shown[0],) if shown else ()
+        if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
+            tables = _second_table(stems, catalogue, table, columns)
+    elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
+        shown = _mentioned(stems, table, kind="text", exclude=filter_columns)
+        columns = (shown[0],) if shown else ()
+    if group_by and op == "count":
+        op = "group_by"
+    intent = Intent(
+        operation=op,
+        table=table.name,
+        columns=columns,
+        filters=tuple(filters),
+        group_by=group_by,
+        source_sets=(table.source_set,),
+        tables=tables,
+    )
+    return Parsed(intent, score, operation, evidence, names_table)
+
+
+def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
+    score, evidence = 0.0, []
+    label = [_stem(w) for w in words(table.label)]
+    if label and all(w in stems for w in label):
+        score += 3
+        evidence.append(f"table {table.label!r}")
+    elif len(label) > 1 and len(label[-1]) >= 5 and label[-1] in stems:
+        score += 2  # its head noun: "holidays" for "public holidays"
+        evidence.append(f"table {table.label!r}")
+    asked = _asked(question)
+    if asked and (asked in label or any(asked in {_stem(w) for w in c.words} for c in table.columns)):
+        score += 2  # what the question asks for ("which SKUs", "how many servers") is here
+        evidence.append(f"asks for {asked!r}")
+    numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question))
+    if numbers:
+        score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
+        evidence.append(f"document {table.doc_id!r}")
+    named = [column for column in table.columns if _column_named(stems, column) or _unit_named(stems, column)]
+    score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
+    evidence += [f"column {column.name!r}" for column in named]
+    filters = _values(question, table)
+    score += 2 * len(filters)
+    evidence += [f"value {f.column}={f.value!r}" for f in filters]
+    return score, evidence, filters
+
+
+ASKED = (
+    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|quels|quelles|list)\s+"
+    r"(?:the\s+|of\s+the\s+)?([\wäöüé\-]+)"
+)
+
+
+def _asked(question: str) -> str:
+    """The noun after the intent word: "servers" in "how many servers ...", stemmed."""
+    found = re.search(ASKED, question.lower())
+    return _stem(found.group(1)) if found else ""
+
+
+def _unit_named(stems: set[str], column: Column) -> bool:
+    """A number column named by its unit: "dollars" for list_price_usd."""
+    return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
+
+
+def _column_named(stems: set[str], column: Column) -> bool:
+    named = [_stem(w) for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
+    return bool(named) and all(w in stems for w in named[:2])
+
+
+def _values(question: str, table: Table) -> list[Filter]:
+    """Known cell values the question names, longest first, each span used once."""
+    lowered = question.lower()
+    for word, code in SYNONYMS.items():
+        lowered = re.sub(rf"\b{word}\b", code, lowered)
+    found: list[tuple[int, int, Filter]] = []
+    candidates = [(v, c) for c in table.columns for v in c.values]
+    for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
+        text = value.lower().strip().lstrip(".")
+        if not text:
+            continue
+        match = _value_match(question, lowered, value, text, column)
+        if match is None or any(a < match.end() and match.start() < b for a, b, _ in found):
+            continue
+        found.append((match.start(), match.end(), Filter(column.name, "eq", value)))
+    return [f for _, _, f in sorted(found, key=lambda item: item[0])]
+
+
+def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:
+    """Where the question names `value` of `column`. Ordinary words ("all", "yes") and short codes in
+    lower case ("de") count only next to the column's name ("all offices", "zone a"); language codes
+    also as "in German"; two-letter codes with a capital ("US", "P1") as written."""
+    head = re.escape(column.words[-1] if column.words else column.name.lower())
+    beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
+    if column.name == "language" and text in ("de", "en", "fr"):
+        return re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered) or re.search(beside, lowered)
+    if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
+        return re.search(beside, lowered)
+    if len(text) == 2:
+        return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
+    return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
+
+
+def _without_column_names(question: str, table: Table) -> str:
+    """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
+    not ask for a minimum."""
+    for column in table.columns:
+        named = [w for w in column.words if w not in UNITS.values()]
+        if len(named) > 1:
+            phrase = r"[\s_-]+".join(re.escape(w) for w in named[:2])
+            question = re.sub(rf"\b{phrase}\w*", " ", question, flags=re.IGNORECASE)
+    return question
+
+
+def _one_value_per_column(filters: list[Filter]) -> list[Filter]:
+    seen: set[str] = set()
+    kept = []
+    for f in filters:
+        if f.op == "eq" and f.column in seen:
+            continue
+        seen.add(f.column)
+        kept.append(f)
+    return kept
+
+
+def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
+    numeric = [c for c in table.columns if c.kind == "number"]
+    if not numeric:
+        return []
+    found = []
+    for op, pattern in COMPARE_WORDS.items():
+        for match in re.finditer(rf"\b(?:{pattern})\s+(?:\$|€)?{NUMBER}", question.lower()):
+            after = _stems(question[match.end() : match.end() + 40])
+            before = _stems(question[max(0, match.start() - 40) : match.start()])
+            # the column named right after the number, then right before it, then by unit, then anywhere
+            named = (
+                [c for c in numeric if _column_named(after, c)]
+                or [c for c in numeric if _column_named(before, c)]
+                or [c for c in numeric if _unit_named(after, c)]
+                or [c for c in numeric if _column_named(stems, c)]
+                or [c for c in numeric if _unit_named(stems, c)]
+            )
+            if named:
+                found.append(Filter(named[0].name, op, float(match.group(1).replace(",", "."))))
+    return found
+
+
+def _group_by(question: str, table: Table) -> tuple[str, ...]:
+    for match in re.finditer(GROUP_WORDS, question.lower()):
+        word = _stem(match.group(1))
+        for column in table.columns:
+            if word in {_stem(w) for w in column.words if len(w) > 1}:
+                return (column.name,)
+    return ()
+
+
+def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:
+    """Columns the question names (all their words first, then any word), not those filtered on."""
+    ranked = []
+    for position, column in enumerate(table.columns):
+        if column.name in exclude or (kind and column.kind != kind):
+            continue
+        hits = sum(1 for w in column.words if len(w) > 1 and _stem(w) in stems)
+        if hits:
+            ranked.append((-(hits / len(column.words)), -hits, position, column.name))
+    return [name for *_, name in sorted(ranked)]
+
+
+def _second_table(stems: set[str], catalogue: Catalogue, first: Table, columns: tuple[str, ...]) -> tuple[str, ...]:
+    key = columns[0] if columns else first.columns[0].name
+    for table in catalogue.tables:
+        label = [_stem(w) for w in words(table.label)]
+        if table.name != first.name and label and all(w in stems for w in label) and table.column(key):
+            return (table.name,)
+    return ()

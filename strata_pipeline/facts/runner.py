@@ -1,0 +1,203 @@
+"""Run a validated intent with polars over the sidecar rows the caller may read.
+
+Each table is loaded with one fixed, parameterless SELECT on its quoted name from the catalogue (the
+`documents` rows through access.sidecar's group condition); filters and aggregates are polars
+expressions. Nothing from a question is ever spliced into SQL.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
+from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED, Catalogue, Table
+from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, format_value
+from strata_pipeline.facts.validate import validate
+
+ROW = "__row"  # 1-based data row of the sheet
+ORIGIN = "__table"  # which loaded table a row came from (index into the frames)
+MAX_CITED_ROWS = 50
+
+
+def execute(
+    intent: Intent, catalogue: Catalogue, sidecars: dict[str, Path], groups: frozenset[str] | None
+) -> FactResult:
+    """The exact figure for `intent` (validated here), its answer sentence and the rows it counted."""
+    intent = validate(intent, catalogue)
+    tables = catalogue.named(intent.table, intent.source_sets)
+    frame = _load(tables, sidecars, groups)
+    matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
+    if intent.operation == "intersect":
+        value, matched = _intersect(intent, catalogue, frame, matched, sidecars, groups)
+    else:
+        value = _compute(intent, matched)
+    cited = _citations(matched, tables)
+    if matched.height == 0 or value in ([], None):
+        return FactResult(
+            intent,
+            value,
+            f"No rows match: {intent.describe(_readable(catalogue, intent))}. Nothing was counted, so there is "
+            "no figure to give.",
+            cited,
+            abstain_code="zero_rows",
+        )
+    named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
+    return FactResult(intent, value, named, cited, row_count=matched.height)
+
+
+def _load(tables: list[Table], sidecars: dict[str, Path], groups: frozenset[str] | None) -> pl.DataFrame:
+    frames = []
+    for number, table in enumerate(tables):
+        with closing(open_sidecar(sidecars[table.source_set])) as db:
+            frames.append(_read(db, table, groups).with_columns(pl.lit(number).alias(ORIGIN)))
+    return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+
+
+def _read(db: sqlite3.Connection, table: Table, groups: frozenset[str] | None) -> pl.DataFrame:
+    names = [c.name for c in table.columns]
+    if table.name == DOCUMENTS:
+        clause, params = visible_clause(groups)
+        cols = ", ".join(f'"{c}"' for c in DOCUMENT_COLUMNS)
+        sql = f"SELECT rowid, {cols} FROM documents WHERE {clause} AND {INDEXED} ORDER BY rowid"
+        rows = db.execute(sql, params).fetchall()
+    else:
+        if table.doc_id not in visible_doc_ids(db, groups, table.doc_id):
+            return pl.DataFrame()  # checked again at read time: the catalogue may be older than the index
+        quoted = ", ".join('"' + n.replace('"', '""') + '"' for n in names)
+        rows = db.execute(f'SELECT rowid, {quoted} FROM "{table.name}" ORDER BY rowid').fetchall()
+    kinds = {c.name: (pl.Float64 if c.kind == "number" else pl.Utf8) for c in table.columns}
+    data = {ROW: [r[0] for r in rows]} | {n: [r[i + 1] for r in rows] for i, n in enumerate(names)}
+    return pl.DataFrame(data, schema={ROW: pl.Int64, **kinds}, strict=False)
+
+
+def _conditions(filters: tuple[Filter, ...], for_intersect: bool) -> pl.Expr:
+    """All filters ANDed; for intersect, eq filters on one column are its sets and are ORed here."""
+    expr = pl.lit(True)
+    sets: dict[str, list[pl.Expr]] = {}
+    for f in filters:
+        condition = _condition(f)
+        if for_intersect and f.op == "eq":
+            sets.setdefault(f.column, []).append(condition)
+        else:
+            expr = expr & condition
+    for conditions in sets.values():
+        expr = expr & pl.any_horizontal(conditions)
+    return expr
+
+
+def _condition(f: Filter) -> pl.Expr:
+    column = pl.col(f.column)
+    if isinstance(f.value, float):
+        return {
+            "eq": column == f.value, "ne": column != f.value, "gt": column > f.value,
+            "ge": column >= f.value, "lt": column < f.value, "le": column <= f.value,
+        }[f.op].fill_null(False)  # fmt: skip
+    text = column.cast(pl.Utf8).str.to_lowercase().str.strip_chars()
+    wanted = f.value.lower().strip()
+    if f.op == "contains":
+        return text.str.contains(wanted, literal=True).fill_null(False)
+    return (text == wanted).fill_null(False) if f.op == "eq" else (text != wanted).fill_null(True)
+
+
+def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
+    op = "count" if intent.operation == "group_by" else intent.operation
+    if intent.group_by:
+        keys = list(intent.group_by)
+        grouped = rows.group_by(keys, maintain_order=True).agg(_aggregate(op, intent.columns).alias("value"))
+        return {
+            " / ".join(_text(r[k]) for k in keys): _number(r["value"]) for r in grouped.sort(keys).iter_rows(named=True)
+        }
+    if op in ("list", "distinct"):
+        column = intent.columns[0]
+        values = rows.get_column(column).drop_nulls() if rows.height else pl.Series([], dtype=pl.Utf8)
+        shown = [_text(v) for v in values.to_list()]
+        return sorted(set(shown), key=str.casefold) if op == "distinct" else shown
+    if rows.height == 0:
+        return None
+    return _number(rows.select(_aggregate(op, intent.columns)).item())
+
+
+def _aggregate(op: str, columns: tuple[str, ...]) -> pl.Expr:
+    if op == "count":
+        return pl.col(columns[0]).drop_nulls().n_unique() if columns else pl.len()
+    column = pl.col(columns[0])
+    return {"sum": column.sum(), "avg": column.mean(), "min": column.min(), "max": column.max()}[op]
+
+
+def _intersect(
+    intent: Intent,
+    catalogue: Catalogue,
+    frame: pl.DataFrame,
+    matched: pl.DataFrame,
+    sidecars: dict[str, Path],
+    groups: frozenset[str] | None,
+) -> tuple[list[str], pl.DataFrame]:
+    """Key values present in every set, and the rows that hold them."""
+    key = intent.columns[0]
+    if intent.tables:
+        keysets = [set(_texts(matched, key))]
+        for name in intent.tables:
+            other = _load(catalogue.named(name, intent.source_sets), sidecars, groups)
+            keysets.append(set(_texts(other, key)))
+    else:
+        column = next(f.column for f in intent.filters if f.op == "eq")
+        values = [str(f.value).lower() for f in intent.filters if f.op == "eq" and f.column == column]
+        keysets = [set(_texts(matched.filter(_condition(Filter(column, "eq", v))), key)) for v in values]
+    common = sorted(set.intersection(*keysets), key=str.casefold) if keysets else []
+    return common, matched.filter(pl.col(key).cast(pl.Utf8).is_in(common))
+
+
+def _texts(frame: pl.DataFrame, column: str) -> list[str]:
+    return [_text(v) for v in frame.get_column(column).drop_nulls().to_list()] if frame.height else []
+
+
+def _citations(rows: pl.DataFrame, tables: list[Table]) -> list[FactRow]:
+    cited = []
+    for row in rows.head(MAX_CITED_ROWS).iter_rows(named=True):
+        table = tables[row[ORIGIN]]
+        cells = [_text(row.get(c.name)) for c in table.columns]
+        out = io.StringIO()
+        csv.writer(out, lineterminator="").writerow(cells)
+        doc_id = str(row.get("doc_id")) if table.name == DOCUMENTS else table.doc_id
+        cited.append(FactRow(doc_id, table.source_set, table.name, table.sheet, int(row[ROW]), out.getvalue()))
+    return cited
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else round(value, 4)
+    return value
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else str(value)
+    return str(value)
+
+
+def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
+    """Tables as readers know them: "servers (inventory/servers.csv)", "documents"."""
+    return {
+        t.name: t.label if t.name == DOCUMENTS else f"{t.label} ({t.doc_id})"
+        for name in (intent.table, *intent.tables)
+        for t in catalogue.named(name, intent.source_sets)[:1]
+    }
+
+
+def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -> str:
+    figure = format_value(value)
+    what = intent.describe(names)
+    if intent.operation in ("list", "distinct", "intersect"):
+        return f"{len(value)} value(s): {figure} ({what}; {matched} row(s) read)."
+    if intent.group_by or intent.operation == "group_by":
+        return f"{figure} ({what}; {matched} row(s) counted)."
+    return f"The answer is {figure} ({what}; {matched} row(s) counted)."

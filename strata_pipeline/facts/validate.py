@@ -1,0 +1,93 @@
+"""The whitelist check: an intent names only tables and columns of the caller's catalogue, with
+operations that suit their types. A refusal names what exists (visible tables only)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from strata_pipeline.facts.catalogue import Catalogue, Table
+from strata_pipeline.facts.intent import (
+    FILTER_OPS,
+    NUMERIC_OPERATIONS,
+    OPERATIONS,
+    ORDER_OPS,
+    Filter,
+    Intent,
+    IntentRefused,
+)
+
+
+def validate(intent: Intent, catalogue: Catalogue) -> Intent:
+    """The intent with defaults filled in (the shown column of a list), or IntentRefused."""
+    if intent.operation not in OPERATIONS:
+        raise IntentRefused(f"Unknown operation {intent.operation!r}; use one of {', '.join(OPERATIONS)}.")
+    tables = catalogue.named(intent.table, intent.source_sets)
+    if not tables:
+        raise IntentRefused(f"No table {intent.table!r}. Tables and their columns: {catalogue.describe()}.")
+    first = tables[0]
+    for name in (*intent.columns, *intent.group_by, *(f.column for f in intent.filters)):
+        _column(tables, name)
+    if intent.operation in NUMERIC_OPERATIONS:
+        if len(intent.columns) != 1:
+            raise IntentRefused(
+                f"{intent.operation} needs one numeric column of {first.name}; numeric columns: {_numeric(first)}."
+            )
+        if _column(tables, intent.columns[0]) != "number":
+            raise IntentRefused(
+                f"Cannot {intent.operation} {intent.columns[0]!r}: it holds text. "
+                f"Numeric columns of {first.name}: {_numeric(first)}."
+            )
+    filters = tuple(_filter(tables, f) for f in intent.filters)
+    columns = intent.columns
+    if intent.operation in ("list", "distinct", "intersect") and not columns:
+        columns = (first.columns[0].name,)
+    if intent.operation == "intersect":
+        _intersect(intent, catalogue, columns[0], filters)
+    return dataclasses.replace(intent, columns=columns, filters=filters)
+
+
+def _column(tables: list[Table], name: str) -> str:
+    """The column's kind (number/text) in every table of that name, or a refusal naming the columns."""
+    kinds = {c.kind for t in tables for c in t.columns if c.name == name}
+    if not kinds or any(t.column(name) is None for t in tables):
+        raise IntentRefused(
+            f"Unknown column {name!r} in {tables[0].name}; its columns: {', '.join(c.name for c in tables[0].columns)}."
+        )
+    return "number" if kinds == {"number"} else "text"
+
+
+def _filter(tables: list[Table], f: Filter) -> Filter:
+    if f.op not in FILTER_OPS:
+        raise IntentRefused(f"Unknown filter operator {f.op!r}; use one of {', '.join(FILTER_OPS)}.")
+    kind = _column(tables, f.column)
+    if f.op in ORDER_OPS or (kind == "number" and f.op in ("eq", "ne")):
+        if kind != "number":
+            raise IntentRefused(f"Cannot compare {f.column!r} with {f.op}: it holds text. Use eq, ne or contains.")
+        try:
+            return dataclasses.replace(f, value=float(f.value))
+        except ValueError as exc:
+            raise IntentRefused(f"{f.column!r} holds numbers; {f.value!r} is not one.") from exc
+    return dataclasses.replace(f, value=str(f.value))
+
+
+def _intersect(intent: Intent, catalogue: Catalogue, key: str, filters: tuple[Filter, ...]) -> None:
+    if intent.tables:
+        for name in intent.tables:
+            others = catalogue.named(name, intent.source_sets)
+            if not others:
+                raise IntentRefused(f"No table {name!r}. Tables and their columns: {catalogue.describe()}.")
+            _column(others, key)
+        return
+    by_column: dict[str, int] = {}
+    for f in filters:
+        if f.op == "eq":
+            by_column[f.column] = by_column.get(f.column, 0) + 1
+    if not any(n >= 2 for n in by_column.values()):
+        raise IntentRefused(
+            "intersect needs a second table (`tables`) or two values of one column (two eq filters on it), "
+            f"e.g. {key} present under both."
+        )
+
+
+def _numeric(table: Table) -> str:
+    return ", ".join(c.name for c in table.columns if c.kind == "number") or "none"

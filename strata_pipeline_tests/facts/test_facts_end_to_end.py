@@ -1,0 +1,190 @@
+"""Spreadsheets in two groups, materialised through the real graph, then asked through the engine, the
+API (/ask routing and /facts, with two keys), the CLI and the eval: one group's facts never reach the
+other, in values, rows, catalogue listings or refusal messages."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import dagster as dg
+import pytest
+from click.testing import CliRunner
+from fastapi.testclient import TestClient
+
+from serving.app import create_app
+from serving.config import ServingConfig
+from strata_pipeline.access.groups import Access
+from strata_pipeline.access.keys import add_key
+from strata_pipeline.cli import main
+from strata_pipeline.facts import IntentRefused
+from strata_pipeline.serving_index import PublishedIndex
+from strata_pipeline.settings import PROJECT_ROOT, Settings
+from strata_pipeline_tests.conftest import Stack, make_settings, run_partition
+from strata_pipeline_tests.plant import VALVES, write_plant
+from strata_pipeline_tests.test_cli import env_for
+
+DOCS = {
+    "guides/valves.md": VALVES,
+    "hr/salary-bands.csv": "role,band,salary_eur\nTechnician,B3,52000\nEngineer,B5,68000\nSupervisor,B5,71000\n"
+    "Manager,B7,91000\n",
+    "finance/budget.csv": "cost_centre,item,amount_eur\nPUMPS,maintenance,48000\nPUMPS,spares,12000\n"
+    "VALVES,maintenance,9000\n",
+}
+ACCESS_RULES = """access:
+  - name: hr-only
+    dirs: [hr]
+    groups: [hr]
+  - name: finance-only
+    dirs: [finance]
+    groups: [finance]
+"""
+HR_Q = "What is the total salary per band?"
+HR_VALUE = {"B3": 52000, "B5": 139000, "B7": 91000}
+FIN_Q = "What is the total amount per cost centre in the budget?"
+FIN_VALUE = {"PUMPS": 60000, "VALVES": 9000}
+GOLDEN = f"""source_set: plant
+k: 3
+questions:
+  - id: a-1
+    question: How often is the alpha valve inspected?
+    relevant: [guides/valves.md]
+  - id: a-2
+    question: {FIN_Q}
+    route: aggregation
+    relevant: [finance/budget.csv]
+    expected_value: {json.dumps(FIN_VALUE)}
+"""
+# what a caller of the other group must never see: hr's column names and figures, finance's likewise
+HR_SECRETS = ("salary", "band", "52000", "91000", "139000", "Supervisor")
+FIN_SECRETS = ("cost_centre", "amount_eur", "48000", "60000", "PUMPS")
+
+
+def leaks(text: str, secrets: tuple[str, ...]) -> list[str]:
+    return [s for s in secrets if s.lower() in text.lower()]
+
+
+@dataclasses.dataclass
+class Plant:
+    stack: Stack
+    keys_file: Path
+    hr_key: str
+    finance_key: str
+
+    @property
+    def settings(self) -> Settings:
+        return self.stack.settings
+
+
+@pytest.fixture(scope="module")
+def plant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plant]:
+    root = tmp_path_factory.mktemp("facts")
+    corpus, golden = write_plant(root, DOCS, GOLDEN)
+    rules = root / "rules"
+    rules.mkdir()
+    shutil.copy(PROJECT_ROOT / "rules" / "corpus-rules.yaml", rules)
+    (rules / "plant.yaml").write_text(ACCESS_RULES)
+    settings = dataclasses.replace(make_settings(root / "home", corpus), golden_dir=golden, rules_dir=rules)
+    instance = dg.DagsterInstance.ephemeral()
+    result = run_partition(settings, instance, "plant")
+    assert result.success
+    keys_file = root / "keys.yaml"
+    hr, finance = add_key(keys_file, "hr-app", ["hr"]), add_key(keys_file, "finance-app", ["finance"])
+    yield Plant(Stack(settings, instance, {"plant": result}), keys_file, hr, finance)
+    instance.dispose()
+
+
+def test_the_engine_aggregates_only_over_the_callers_groups(plant: Plant) -> None:
+    index = PublishedIndex.from_settings(plant.settings)
+    try:
+        engine = index.engine()
+        hr, finance = engine.scoped(Access.member("hr", ["hr"])), engine.scoped(Access.member("fin", ["finance"]))
+        assert engine.query_facts(HR_Q).value == HR_VALUE and engine.query_facts(FIN_Q).value == FIN_VALUE
+        assert hr.query_facts(HR_Q).value == HR_VALUE
+        result = finance.query_facts(FIN_Q)
+        assert result.value == FIN_VALUE and {r.doc_id for r in result.rows} == {"finance/budget.csv"}
+        assert [r.line for r in result.rows] == [
+            "PUMPS,maintenance,48000",
+            "PUMPS,spares,12000",
+            "VALVES,maintenance,9000",
+        ]
+        listing = json.dumps(finance.catalogue().to_dict()) + finance.catalogue().describe()
+        assert not leaks(listing, HR_SECRETS) and "budget" in listing
+        with pytest.raises(IntentRefused) as refused:
+            finance.query_facts(HR_Q)
+        assert not leaks(str(refused.value), HR_SECRETS) and "amount_eur" in str(refused.value)
+        hr_table = next(t.name for t in engine.catalogue().tables if t.doc_id == "hr/salary-bands.csv")
+        with pytest.raises(IntentRefused) as named:  # naming the other group's table finds nothing
+            finance.query_facts({"operation": "sum", "table": hr_table, "columns": ["salary_eur"]})
+        assert not leaks(str(named.value).replace(hr_table, ""), HR_SECRETS)
+        answer = finance.ask(HR_Q, 3)
+        assert answer.routing is not None and answer.routing.route != "aggregation"
+        assert not leaks(answer.text + answer.routing.reason, HR_SECRETS) and answer.facts is None
+        hybrid = finance.ask("What does the budget say about the PUMPS cost centre?", 3)
+        assert hybrid.routing is not None and hybrid.routing.route == "hybrid"
+        assert hybrid.routing.engine == "facts+extractive" and hybrid.facts is not None
+        assert hybrid.facts.value == ["PUMPS"] and hybrid.text.startswith("1 value(s): PUMPS")
+        routed = finance.ask(FIN_Q, 3)
+        assert routed.routing is not None and (routed.routing.route, routed.routing.engine) == ("aggregation", "facts")
+        assert routed.facts is not None and routed.facts.value == FIN_VALUE and "PUMPS: 60000" in routed.text
+    finally:
+        index.close()
+
+
+def test_the_api_routes_ask_and_serves_facts_per_key(plant: Plant) -> None:
+    config = ServingConfig(keys_file=plant.keys_file, rate_limit="off")
+    with TestClient(create_app(plant.settings, config=config)) as client:
+        as_hr = {"Authorization": f"Bearer {plant.hr_key}"}
+        as_fin = {"Authorization": f"Bearer {plant.finance_key}"}
+        assert client.post("/facts", json={"question": FIN_Q}).status_code == 401
+        asked = client.post("/ask", json={"query": FIN_Q}, headers=as_fin).json()
+        assert asked["routing"]["route"] == "aggregation" and asked["routing"]["engine"] == "facts"
+        assert asked["facts"]["value"] == FIN_VALUE and asked["facts"]["row_count"] == 3
+        assert {r["doc_id"] for r in asked["facts"]["rows"]} == {"finance/budget.csv"} and "60000" in asked["answer"]
+        semantic = client.post("/ask", json={"query": "How often is the alpha valve inspected?"}, headers=as_hr).json()
+        assert semantic["routing"]["route"] == "semantic" and semantic["routing"]["engine"] == "extractive"
+        assert semantic["facts"] is None
+        across = client.post("/ask", json={"query": FIN_Q}, headers=as_hr).json()
+        assert across["routing"]["route"] != "aggregation" and not leaks(json.dumps(across["facts"]), FIN_SECRETS)
+        assert not leaks(across["answer"] + across["routing"]["reason"], FIN_SECRETS)
+
+        facts = client.post("/facts", json={"question": HR_Q}, headers=as_hr)
+        assert facts.status_code == 200 and facts.json()["value"] == HR_VALUE
+        refused = client.post("/facts", json={"question": HR_Q}, headers=as_fin)
+        assert refused.status_code == 404 and not leaks(refused.json()["detail"], HR_SECRETS)
+        table = facts.json()["intent"]["table"]
+        bad = {"operation": "sum", "table": table, "columns": ["salery"]}
+        unknown = client.post("/facts", json={"intent": bad}, headers=as_hr)
+        assert unknown.status_code == 404 and "salary_eur" in unknown.json()["detail"]
+        both = client.post("/facts", json={"question": HR_Q, "intent": bad}, headers=as_hr)
+        assert both.status_code == 404 and "exactly one" in both.json()["detail"]
+        schema = client.get("/openapi.json").json()["components"]["schemas"]
+        assert "aggregation" in schema["RoutingOut"]["properties"]["route"]["description"]
+        assert schema["FactsOut"]["properties"]["rows"]["description"]
+
+
+def test_the_cli_prints_the_route_and_facts(plant: Plant) -> None:
+    settings = plant.settings
+    env = env_for(settings.home, settings.corpus_root) | {
+        "STRATA_API_KEYS": str(plant.keys_file),
+        "STRATA_RULES_DIR": str(settings.rules_dir),
+        "STRATA_API_URL": "",
+    }
+    runner = CliRunner()
+    asked = runner.invoke(main, ["ask", FIN_Q, "--as", "finance-app"], env=env)
+    assert asked.exit_code == 0, asked.output
+    assert "(route: aggregation, answered by facts:" in asked.output and "PUMPS: 60000" in asked.output
+    assert "plant/finance/budget.csv [budget] row 1: PUMPS,maintenance,48000" in asked.output
+    as_json = runner.invoke(main, ["facts", HR_Q, "--as", "hr-app", "--json"], env=env)
+    assert as_json.exit_code == 0 and json.loads(as_json.output)["value"] == HR_VALUE
+    refused = runner.invoke(main, ["facts", HR_Q, "--as", "finance-app"], env=env)
+    assert refused.exit_code != 0 and not leaks(refused.output, HR_SECRETS)
+
+
+def test_the_eval_reports_router_and_aggregation_figures(plant: Plant) -> None:
+    evaluated = plant.stack.materialization(plant.stack.results["plant"], "eval_report")
+    assert evaluated["plant/routing/aggregation_exact_match"] == 1.0
+    assert evaluated["plant/routing/router_accuracy"] == 1.0

@@ -24,6 +24,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from strata_pipeline.cli import main
+from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline.settings import PROJECT_ROOT, Settings
 from strata_pipeline_tests.access import test_cross_group_leaks as leaks
@@ -32,9 +33,17 @@ from strata_pipeline_tests.test_cli import env_for
 
 two_groups = leaks.two_groups  # the module's two-group corpus and keys file, materialised for these tests too
 
-TOOLS = {"search", "ask", "verify_evidence", "get_audit"}
+TOOLS = {"search", "ask", "verify_evidence", "query_facts", "get_audit"}
+HOLIDAYS_Q = "How many public holidays apply to all offices?"
 SECRETS_DOC = "it-security/legacy-deploy-notes.txt"  # holds a password and API keys
 Session = Callable[[ClientSession], Awaitable[None]]
+
+
+def golden_value(settings: Settings, source_set: str, question: str) -> object:
+    """The expected figure the golden set gives for `question` (computed from the corpus files)."""
+    golden = load_golden(settings.golden_dir, source_set)
+    assert golden is not None
+    return next(q.expected_value for q in golden.questions if q.question == question)
 
 
 def server_env(settings: Settings, keys_file: Path | None = None) -> dict[str, str]:
@@ -77,6 +86,7 @@ def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack
     index = PublishedIndex.from_settings(stack.settings)
     try:
         expected_audit = index.engine().audit(SECRETS_DOC)
+        expected_count = index.engine().query_facts(HOLIDAYS_Q).value
     finally:
         index.close()
 
@@ -122,6 +132,13 @@ def test_stdio_session_lists_the_tools_and_searches_asks_and_audits(stack: Stack
         assert audit["result"] and audit["result"] == [{"source_set": "handbook", **row} for row in expected_audit[1]]
         assert sum(row["entity"] == "SECRET" and row["decision"] == "redact" for row in audit["result"]) >= 3
         assert not [v for v in ("sk_live_", "Wint3r-Falc0n", "AKIA4NWR") if v in json.dumps(audit)]  # no values
+
+        counted = await call(client, "query_facts", question=HOLIDAYS_Q)
+        assert counted["value"] == expected_count == golden_value(stack.settings, "handbook", HOLIDAYS_Q)
+        assert counted["rows"] and counted["intent"]["operation"] == "count"
+        refusal = await refused(client, "query_facts", intent={"operation": "count", "table": "no_such_table"})
+        assert "no_such_table" in refusal
+        assert "exactly one" in await refused(client, "query_facts")
 
         # the API's rules and refusals, as tool errors
         assert "control character" in await refused(client, "search", query="leave\x00policy")

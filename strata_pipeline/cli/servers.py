@@ -51,8 +51,9 @@ def serve(host: str, port: int, workers: int) -> None:
 )
 def mcp(over_http: bool, host: str | None, port: int | None, as_name: str | None) -> None:
     """Serve the published index over the Model Context Protocol: tools search, ask, verify_evidence,
-    query_facts and get_audit for agent clients (Claude Desktop, IDE assistants). stdio by default; with --http each request's
-    `Authorization: Bearer <key>` picks its caller, and without API keys it listens on loopback only."""
+    query_facts and get_audit for agent clients (Claude Desktop, IDE assistants). stdio by default; with
+    --http each request's `Authorization: Bearer <key>` picks its caller, and without API keys it listens
+    on loopback only."""
     from serving.mcp_server import run_http, run_stdio
     from strata_pipeline.cli.api_keys import caller_named
     from strata_pipeline.serving_index import PublishedIndex

@@ -1,8 +1,9 @@
 """`strata`: materialise source-sets, search, ask and serve from the command line.
 
 One module per concern: runs.py (materialize, remove, rollback), documents.py (plan, redact),
-query.py (search, ask, facts), chat.py (chat), evidence.py (verify), servers.py (serve, ui), api_keys.py
-(keys). Each imports its heavy libraries inside its commands, so `strata search` loads no Dagster.
+query.py (search, ask, facts), chat.py (chat), evidence.py (verify), servers.py (serve, mcp, ui),
+api_keys.py (keys). Each imports its heavy libraries inside its commands, so `strata search` loads no
+Dagster.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from strata_pipeline.cli.documents import plan, redact
 from strata_pipeline.cli.evidence import verify
 from strata_pipeline.cli.query import ask, facts, search
 from strata_pipeline.cli.runs import materialize, remove, rollback
-from strata_pipeline.cli.servers import serve, ui
+from strata_pipeline.cli.servers import mcp, serve, ui
 
 
 class _Group(click.Group):
@@ -35,5 +36,5 @@ def main() -> None:
     """Strata Pipeline: turn document folders into a governed, evaluated retrieval index."""
 
 
-for command in (materialize, plan, search, ask, chat, facts, verify, remove, rollback, redact, serve, ui, keys):
+for command in (materialize, plan, search, ask, chat, facts, verify, remove, rollback, redact, serve, mcp, ui, keys):
     main.add_command(command)

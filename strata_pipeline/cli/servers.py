@@ -1,4 +1,5 @@
-"""`strata serve` (the query API) and `strata ui` (the Dagster UI and daemon)."""
+"""`strata serve` (the query API), `strata mcp` (the index as MCP tools) and `strata ui` (the Dagster UI
+and daemon)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,46 @@ def serve(host: str, port: int, workers: int) -> None:
     # uvicorn's 5 s keep-alive timer can fire while a request on that connection is still being answered
     # (a slow answer under load), and the client sees the connection reset; 75 s, as nginx's default.
     uvicorn.run("serving.app:create_app", factory=True, host=host, port=port, workers=workers, timeout_keep_alive=75)
+
+
+@click.command()
+@click.option("--http", "over_http", is_flag=True, help="Serve streamable HTTP at /mcp instead of stdio.")
+@click.option("--host", default=None, help="With --http: the address to listen on.  [default: 127.0.0.1]")
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help="With --http: the port.  [default: 8001]")
+@click.option(
+    "--as",
+    "as_name",
+    default=None,
+    help="stdio only: serve as the holder of this API key (a name in STRATA_API_KEYS), reading only its "
+    "document groups. Without it the client reads every group, as the local operator.",
+)
+def mcp(over_http: bool, host: str | None, port: int | None, as_name: str | None) -> None:
+    """Serve the published index over the Model Context Protocol: tools search, ask, verify_evidence,
+    query_facts and get_audit for agent clients (Claude Desktop, IDE assistants). stdio by default; with
+    --http each request's `Authorization: Bearer <key>` picks its caller, and without API keys it listens
+    on loopback only."""
+    from serving.mcp_server import run_http, run_stdio
+    from strata_pipeline.cli.api_keys import caller_named
+    from strata_pipeline.serving_index import PublishedIndex
+
+    if not over_http:
+        if host is not None or port is not None:
+            raise click.UsageError("--host and --port go with --http.")
+        caller, settings = caller_named(as_name), load_settings()
+        run_stdio(PublishedIndex.from_settings(settings), caller, settings.corpus_root)
+        return
+    if as_name is not None:
+        raise click.UsageError("--as is for stdio: over HTTP each request's API key picks its caller.")
+    from serving.config import ServingConfig, check_bind
+
+    host = host or "127.0.0.1"
+    config = ServingConfig.from_env()
+    try:
+        click.echo(check_bind(host, config), err=True)
+    except ValueError as exc:
+        raise click.ClickException(str(exc)) from exc
+    settings = load_settings()
+    run_http(PublishedIndex.from_settings(settings), settings.corpus_root, host, port or 8001, config)
 
 
 @click.command()

@@ -20,3 +20,12 @@ def test_the_run_queue_allows_one_run_per_partition(tmp_path: Path) -> None:
             {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1}
         ]
         assert instance.get_concurrency_config().pool_config.default_pool_limit == 2
+
+
+def test_run_monitoring_fails_runs_that_never_start_or_never_end(tmp_path: Path) -> None:
+    shutil.copy(PROJECT_ROOT / "dagster.yaml", tmp_path / "dagster.yaml")
+    with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
+        assert instance.run_monitoring_enabled
+        assert instance.run_monitoring_start_timeout_seconds == 300
+        assert instance.run_monitoring_cancel_timeout_seconds == 300
+        assert instance.run_monitoring_max_runtime_seconds == 21600

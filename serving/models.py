@@ -16,6 +16,7 @@ from strata_pipeline.evidence.packet import (
 )
 from strata_pipeline.validation import (
     DOC_ID_MAX_CHARS,
+    HISTORY_MAX_MESSAGES,
     K_DEFAULT,
     K_MAX,
     K_MIN,
@@ -23,6 +24,7 @@ from strata_pipeline.validation import (
     QUERY_PATTERN,
     SOURCE_SET_MAX_CHARS,
     SOURCE_SET_PATTERN,
+    TURN_MAX_CHARS,
     check_doc_id,
     check_query,
 )
@@ -73,14 +75,11 @@ class AskRequest(QueryRequest):
     )
 
 
-HISTORY_MAX_MESSAGES = 40
-
-
 class ChatMessage(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
     role: Literal["user", "assistant"] = Field(description="Who said it.")
-    content: str = Field(max_length=QUERY_MAX_CHARS * 20, description="What was said.")
+    content: str = Field(max_length=TURN_MAX_CHARS, description="What was said.")
 
 
 class ChatRequest(BaseModel):
@@ -134,6 +133,7 @@ class FactsRequest(BaseModel):
         default=None,
         min_length=1,
         max_length=QUERY_MAX_CHARS,
+        json_schema_extra={"pattern": QUERY_PATTERN},
         description="A counting, summing, averaging, listing or intersecting question, "
         "e.g. 'How many servers are in ZRH?'.",
     )

@@ -15,6 +15,10 @@ K_MAX = 50
 K_DEFAULT = 5
 
 QUERY_MAX_CHARS = 2000
+# A chat turn holds at most 4,000 characters and a history 20 turns: an over-long turn (the API answers
+# 422) still fits in the 64 KiB body limit, even escaped as \uXXXX pairs, rather than being cut off (413).
+TURN_MAX_CHARS = 2 * QUERY_MAX_CHARS
+HISTORY_MAX_MESSAGES = 20
 # A source-set is a folder name (the partition key); no file system takes a longer name.
 SOURCE_SET_MAX_CHARS = 255
 # A doc_id is a path relative to its source-set.

@@ -16,6 +16,7 @@ from strata_pipeline.cli.api_keys import caller_named
 from strata_pipeline.cli.options import one, query_options, valid_query
 from strata_pipeline.cli.query import _ask_server, _engine
 from strata_pipeline.settings import load_settings
+from strata_pipeline.validation import HISTORY_MAX_MESSAGES, TURN_MAX_CHARS
 
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
@@ -73,7 +74,9 @@ def chat(
 
     def answer(q: str) -> dict[str, Any]:
         nonlocal operator
-        body = {"question": q, "history": history, "k": k, "source_set": source_set}
+        latest = history[-HISTORY_MAX_MESSAGES:]
+        recent = [{"role": m["role"], "content": m["content"][:TURN_MAX_CHARS]} for m in latest]
+        body = {"question": q, "history": recent, "k": k, "source_set": source_set}  # what /chat accepts
         remote = None if as_name else _ask_server("/chat", body)
         if remote is not None:
             return remote

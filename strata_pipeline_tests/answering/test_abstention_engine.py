@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from strata_pipeline.answering.answer import GENERATE_SYSTEM
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.resources.factory import build_resources
@@ -20,7 +21,9 @@ UNANSWERABLE = [
 
 
 class ConfidentClaude:
-    """A scripted stand-in for Claude that always answers, citing the first passage."""
+    """A scripted stand-in for Claude that always answers, citing the first passage. Only answer
+    prompts are counted: the router also asks Claude to classify the question (and gets this reply,
+    which it refuses, falling back to its rules)."""
 
     enabled = True
 
@@ -28,7 +31,8 @@ class ConfidentClaude:
         self.prompts: list[str] = []
 
     def complete(self, system: str, user: str) -> str:
-        self.prompts.append(user)
+        if system == GENERATE_SYSTEM:
+            self.prompts.append(user)
         return "Yes, and it costs $99 [P1]."
 
 

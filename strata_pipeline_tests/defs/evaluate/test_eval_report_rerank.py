@@ -65,7 +65,10 @@ def test_eval_report_adds_hybrid_rerank_when_a_reranker_is_configured(
     assert metadata["reranker"] == "strata-test/eval-reranker"
     assert summary["test_questions"] + summary["dev_questions"] == 2.0  # hb-001 and hb-002, one per part
     for mode in ("dense", "sparse", "hybrid", "hybrid_rerank"):
-        assert isinstance(metadata[f"{mode}_mrr_at_10"], float) and f"{mode}_recall_at_5" in metadata
+        assert isinstance(metadata[f"{mode}_mrr_at_10"], float)
+        # hybrid's Recall@5 is the headline recall_at_5 (plotted once); the other modes plot their own
+        assert f"{mode}_recall_at_5" in metadata or mode == "hybrid"
+    assert "hybrid_recall_at_5" not in metadata and metadata["recall_at_5"] == summary["hybrid_recall_at_5"]
     assert not any("+" in key for key in output.metadata)  # metadata keys stay plottable names
     assert "| hybrid+rerank |" in metadata["summary"]
     assert summary["mrr"] == summary["hybrid_mrr_at_5"]  # the headline stays plain hybrid (judges the index)

@@ -60,6 +60,7 @@ from strata_pipeline.responses import (
     explained_from,
     facts_out,
     hit_from,
+    search_response,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
 from strata_pipeline.retrieval.search import UnknownSourceSetError
@@ -216,20 +217,10 @@ def create_app(
 
     @app.post("/search", response_model=SearchResponse, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
     def search(request: SearchRequest, http: Request) -> SearchResponse:
-        current = engine(http)
-        query = current.redact_query(request.query)
-        log.info("search k=%d source_set=%s query=%r", request.k, request.source_set, query.text)
-        hits = current.search(query.text, request.k, source_sets(request.source_set))  # reranked when configured
-        return SearchResponse(
-            query=query.text,
-            query_redactions=query.redactions,
-            hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)],
-            candidates=[
-                explained_from(e) for e in current.explain(query.text, request.k, source_sets(request.source_set))
-            ]
-            if request.explain
-            else None,
-        )
+        scope = source_sets(request.source_set)
+        response = search_response(engine(http), request.query, request.k, scope, request.explain)
+        log.info("search k=%d source_set=%s query=%r", request.k, request.source_set, response.query)
+        return response
 
     @app.post("/ask", response_model=AskResponse, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
     def ask(request: AskRequest, http: Request) -> AskResponse:

@@ -40,9 +40,8 @@ from strata_pipeline.responses import (
     FactsOut,
     SearchResponse,
     ask_response,
-    explained_from,
     facts_out,
-    hit_from,
+    search_response,
 )
 from strata_pipeline.retrieval.rerank import RerankerUnavailable
 from strata_pipeline.retrieval.search import UnknownSourceSetError
@@ -149,20 +148,10 @@ def build_server(index: PublishedIndex, caller: CallerOf, corpus_root: Path) -> 
         """Hybrid search (dense + BM25 + identifiers, fused) over the published index: the best chunks first,
         each with its document, heading, line and character range, page and scores. The same body as the
         API's POST /search."""
-        current = engine(ctx)
-        redacted = current.redact_query(query)
-        text = redacted.text
         try:
-            hits = current.search(text, k, only(source_set))
-            explained = [explained_from(e) for e in current.explain(text, k, only(source_set))] if explain else None
+            return search_response(engine(ctx), query, k, only(source_set), explain)
         except UnknownSourceSetError as exc:
             raise ToolError(str(exc)) from exc
-        return SearchResponse(
-            query=text,
-            query_redactions=redacted.redactions,
-            hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)],
-            candidates=explained,
-        )
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def ask(

@@ -30,10 +30,31 @@ from strata_pipeline.validation import (
 )
 
 
-class QueryRequest(BaseModel):
-    """What /search and /ask share."""
+class ScopedRequest(BaseModel):
+    """What /search, /ask and /chat share: how many chunks a search retrieves, and where."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
+
+    k: int = Field(default=K_DEFAULT, ge=K_MIN, le=K_MAX, description="How many chunks to retrieve.")
+    source_set: str | None = Field(
+        default=None,
+        max_length=SOURCE_SET_MAX_CHARS,
+        pattern=SOURCE_SET_PATTERN,
+        description="Search only this source-set.",
+    )
+
+    @field_validator("k", mode="before")
+    @classmethod
+    def _integral_number(cls, value: object) -> object:
+        # JSON has one number type, and JSON Schema counts 5.0 as the integer 5, so the schema promises
+        # to take it; 5.5, "5" and true are still refused.
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
+
+
+class QueryRequest(ScopedRequest):
+    """What /search and /ask share."""
 
     query: str = Field(
         min_length=1,
@@ -44,27 +65,11 @@ class QueryRequest(BaseModel):
         description="The question. Tab, newline and carriage return are the only control characters allowed, "
         "and at least one character must show.",
     )
-    k: int = Field(default=K_DEFAULT, ge=K_MIN, le=K_MAX, description="How many chunks to retrieve.")
-    source_set: str | None = Field(
-        default=None,
-        max_length=SOURCE_SET_MAX_CHARS,
-        pattern=SOURCE_SET_PATTERN,
-        description="Search only this source-set.",
-    )
 
     @field_validator("query")
     @classmethod
     def _query(cls, value: str) -> str:
         return check_query(value)
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _integral_number(cls, value: object) -> object:
-        # JSON has one number type, and JSON Schema counts 5.0 as the integer 5, so the schema promises
-        # to take it; 5.5, "5" and true are still refused.
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        return value
 
 
 class AskRequest(QueryRequest):
@@ -82,10 +87,8 @@ class ChatMessage(BaseModel):
     content: str = Field(max_length=TURN_MAX_CHARS, description="What was said.")
 
 
-class ChatRequest(BaseModel):
+class ChatRequest(ScopedRequest):
     """One turn of a conversation with the agent (docs/agent.md)."""
-
-    model_config = ConfigDict(strict=True, extra="forbid")
 
     question: str = Field(
         min_length=1,
@@ -99,25 +102,11 @@ class ChatRequest(BaseModel):
         description="The conversation so far, oldest first (Claude reads it; the offline planner reads only "
         "the question).",
     )
-    k: int = Field(default=K_DEFAULT, ge=K_MIN, le=K_MAX, description="How many chunks each search retrieves.")
-    source_set: str | None = Field(
-        default=None,
-        max_length=SOURCE_SET_MAX_CHARS,
-        pattern=SOURCE_SET_PATTERN,
-        description="Use only this source-set.",
-    )
 
     @field_validator("question")
     @classmethod
     def _question(cls, value: str) -> str:
         return check_query(value)
-
-    @field_validator("k", mode="before")
-    @classmethod
-    def _integral_number(cls, value: object) -> object:
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        return value
 
 
 class SearchRequest(QueryRequest):

@@ -19,7 +19,7 @@ from strata_pipeline.retrieval.rerank import RERANK
 if TYPE_CHECKING:
     from strata_pipeline.agent.loop import AgentResult
     from strata_pipeline.facts.intent import FactResult
-    from strata_pipeline.query_engine import Explained
+    from strata_pipeline.query_engine import Explained, QueryEngine
 
 
 @dataclass
@@ -241,6 +241,22 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         rerank_score=c.scores.get(RERANK),
         flags=flags(p),
         injection_risk=float(p.get("injection_risk") or 0.0),
+    )
+
+
+def search_response(
+    engine: QueryEngine, query: str, k: int, source_sets: list[str] | None, explain: bool = False
+) -> SearchResponse:
+    """One search as POST /search and the MCP `search` tool return it: the query redacted once, the hits
+    best first, and with `explain` every candidate and its fate."""
+    redacted = engine.redact_query(query)
+    hits = engine.search(redacted.text, k, source_sets)  # reranked when a reranker is configured
+    explained = [explained_from(e) for e in engine.explain(redacted.text, k, source_sets)] if explain else None
+    return SearchResponse(
+        query=redacted.text,
+        query_redactions=redacted.redactions,
+        hits=[hit_from(i, c) for i, c in enumerate(hits, start=1)],
+        candidates=explained,
     )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from strata_pipeline.evaluation.golden import PARTS
+from strata_pipeline.evaluation.golden import PARTS, checked_part
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,7 @@ def load_compound(golden_dir: Path, source_set: str) -> list[CompoundQuestion]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     found = []
     for position, raw in enumerate(data.get("compound") or [], start=1):
-        if not raw.get("id") or not raw.get("question"):
-            raise ValueError(f"{path.name} compound question #{position}: 'id' and 'question' are required.")
-        part = str(raw.get("part") or "test")
-        if part not in PARTS:
-            raise ValueError(f"{path.name} compound question {raw['id']}: part is {part!r}; use one of {PARTS}.")
+        part = checked_part(path, raw, position, "compound question")
         found.append(
             CompoundQuestion(
                 id=str(raw["id"]),

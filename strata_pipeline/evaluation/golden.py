@@ -51,11 +51,7 @@ def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> Golden
     data = yaml.safe_load(text) or {}
     questions = []
     for position, raw in enumerate(data.get("questions") or [], start=1):
-        if not raw.get("id") or not raw.get("question"):
-            raise ValueError(f"{path.name} question #{position}: 'id' and 'question' are required.")
-        part = str(raw.get("part") or "test")
-        if part not in PARTS:
-            raise ValueError(f"{path.name} question {raw['id']}: part is {part!r}; use one of {', '.join(PARTS)}.")
+        part = checked_part(path, raw, position)
         route = str(raw.get("route") or "semantic")
         if route not in ROUTES:
             raise ValueError(f"{path.name} question {raw['id']}: route is {route!r}; use one of {', '.join(ROUTES)}.")
@@ -74,3 +70,14 @@ def load_golden(golden_dir: Path, source_set: str, default_k: int = 5) -> Golden
         )
     digest = hashlib.sha256(text.encode()).hexdigest()[:12]
     return GoldenSet(source_set=source_set, k=int(data.get("k") or default_k), questions=questions, digest=digest)
+
+
+def checked_part(path: Path, raw: dict, position: int, kind: str = "question") -> str:
+    """The dev/test part of one golden entry (test when unset), after checking it has an id and a
+    question: what every list in a golden file (questions, compound) requires."""
+    if not raw.get("id") or not raw.get("question"):
+        raise ValueError(f"{path.name} {kind} #{position}: 'id' and 'question' are required.")
+    part = str(raw.get("part") or "test")
+    if part not in PARTS:
+        raise ValueError(f"{path.name} {kind} {raw['id']}: part is {part!r}; use one of {', '.join(PARTS)}.")
+    return part

@@ -47,7 +47,7 @@ from strata_pipeline.access.keys import load_keys
 from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
-from strata_pipeline.evidence.service import evidence_for, verify_for
+from strata_pipeline.evidence.service import verify_for
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -55,7 +55,7 @@ from strata_pipeline.responses import (
     AuditEntry,
     FactsOut,
     SearchResponse,
-    ask_response,
+    answer_response,
     chat_response,
     explained_from,
     facts_out,
@@ -224,13 +224,11 @@ def create_app(
 
     @app.post("/ask", response_model=AskResponse, responses=_responses(401, 404, 413, 429, 503), tags=["query"])
     def ask(request: AskRequest, http: Request) -> AskResponse:
-        current = engine(http)
-        question = current.redact_query(request.query).text
-        log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, question)
-        answer = current.ask(question, request.k, source_sets(request.source_set))
-        response = ask_response(question, answer)
-        if request.evidence:
-            response.evidence = evidence_for(current, question, answer, settings.corpus_root)
+        evidence_root = settings.corpus_root if request.evidence else None
+        response = answer_response(
+            engine(http), request.query, request.k, source_sets(request.source_set), evidence_root
+        )
+        log.info("ask k=%d source_set=%s question=%r", request.k, request.source_set, response.question)
         return response
 
     @app.post("/verify", response_model=VerifyReport, responses=_responses(401, 413, 429, 503), tags=["query"])

@@ -31,7 +31,7 @@ from serving.ratelimit import ClientRateLimit, RateLimitMiddleware
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.keys import KeyRing, load_keys
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
-from strata_pipeline.evidence.service import evidence_for, verify_for
+from strata_pipeline.evidence.service import verify_for
 from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
@@ -39,7 +39,7 @@ from strata_pipeline.responses import (
     AuditEntry,
     FactsOut,
     SearchResponse,
-    ask_response,
+    answer_response,
     facts_out,
     search_response,
 )
@@ -170,14 +170,8 @@ def build_server(index: PublishedIndex, caller: CallerOf, corpus_root: Path) -> 
         """Answer a question from the documents, with citations (document, lines, page, exact quote) that
         were checked against the text. Abstains, with the reason, when the documents do not answer it.
         Extractive offline, Claude when the server has ANTHROPIC_API_KEY. The same body as POST /ask."""
-        current = engine(ctx)
-        question = current.redact_query(query).text
         try:
-            answer = current.ask(question, k, only(source_set))
-            response = ask_response(question, answer)
-            if evidence:
-                response.evidence = evidence_for(current, question, answer, corpus_root)
-            return response
+            return answer_response(engine(ctx), query, k, only(source_set), corpus_root if evidence else None)
         except UnknownSourceSetError as exc:
             raise ToolError(str(exc)) from exc
         except AnswerWithheld as exc:  # fail closed: the unaudited answer never leaves the service

@@ -8,6 +8,7 @@ API declares them as its response models; FastAPI validates and serialises them 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from strata_pipeline.answering.answer import Answer
@@ -276,6 +277,27 @@ def explained_from(e: Explained) -> ExplainedCandidate:
         position=e.position,
         dropped=e.dropped,
     )
+
+
+def answer_response(
+    engine: QueryEngine,
+    query: str,
+    k: int,
+    source_sets: list[str] | None,
+    evidence_root: Path | None = None,
+    candidates: list[Candidate] | None = None,
+) -> AskResponse:
+    """One question as POST /ask, the MCP `ask` tool and `strata ask` answer it: the query redacted once,
+    answered (from `candidates` when the caller already searched), and with `evidence_root` (the corpus
+    root) an evidence packet pinning each quote to its source file. Raises AnswerWithheld (fail closed)."""
+    question = engine.redact_query(query).text
+    answer = engine.ask(question, k, source_sets, candidates=candidates)
+    response = ask_response(question, answer)
+    if evidence_root is not None:
+        from strata_pipeline.evidence.service import evidence_for  # only when asked: it reads source files
+
+        response.evidence = evidence_for(engine, question, answer, evidence_root)
+    return response
 
 
 def ask_response(question: str, answer: Answer) -> AskResponse:

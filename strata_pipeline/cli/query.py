@@ -109,21 +109,18 @@ def ask(
         from dataclasses import asdict
 
         from strata_pipeline.redaction.guard import AnswerWithheld
-        from strata_pipeline.responses import ask_response, hit_from
+        from strata_pipeline.responses import answer_response, hit_from
 
-        with _engine(load_settings(), source_set) as operator:
+        settings = load_settings()
+        with _engine(settings, source_set) as operator:
             engine = operator.scoped(caller)
             question = engine.redact_query(question).text
             found = engine.search(question, k, one(source_set))
+            evidence_root = settings.corpus_root if evidence_file is not None else None
             try:
-                answered = engine.ask(question, k, candidates=found)
+                response = answer_response(engine, question, k, one(source_set), evidence_root, candidates=found)
             except AnswerWithheld as exc:
                 raise click.ClickException(str(exc)) from exc
-            response = ask_response(question, answered)
-            if evidence_file is not None:
-                from strata_pipeline.evidence.service import evidence_for
-
-                response.evidence = evidence_for(engine, question, answered, load_settings().corpus_root)
             answer = asdict(response)
             hits = [asdict(hit_from(i, c)) for i, c in enumerate(found, 1)]
     if evidence_file is not None:

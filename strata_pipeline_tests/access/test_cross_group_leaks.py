@@ -4,14 +4,10 @@ and the eval's own leak count. Nothing of one group may reach a caller of the ot
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import shutil
 from collections.abc import Iterator
 from contextlib import closing
-from pathlib import Path
 
-import dagster as dg
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -19,18 +15,15 @@ from fastapi.testclient import TestClient
 from serving.app import create_app
 from serving.config import ServingConfig
 from strata_pipeline.access.groups import Access
-from strata_pipeline.access.keys import add_key
 from strata_pipeline.cli import main
 from strata_pipeline.enrichment.sidecar import connect, document
 from strata_pipeline.indexing.engine import EdgeStore
 from strata_pipeline.indexing.versions import current_version
 from strata_pipeline.query_engine import NoSuchDocument
 from strata_pipeline.serving_index import PublishedIndex
-from strata_pipeline.settings import PROJECT_ROOT, Settings
-from strata_pipeline_tests.conftest import Stack, make_settings, run_partition
-from strata_pipeline_tests.plant import VALVES, write_plant
+from strata_pipeline_tests.access.two_groups import TwoGroups, two_groups_published
+from strata_pipeline_tests.plant import VALVES
 from strata_pipeline_tests.rate_window import start_early_in_the_window
-from strata_pipeline_tests.test_cli import env_for
 
 HR_CODE, FIN_CODE, SHARED_CODE = "HRX-4412", "FIN-9923", "OVT-5150"
 DOCS = {
@@ -83,36 +76,10 @@ HR_SEES = {"guides/valves.md", "hr/bonus.md", "shared/overtime.md"}
 FIN_SEES = {"guides/valves.md", "finance/budget.md", "shared/overtime.md"}
 
 
-@dataclasses.dataclass
-class TwoGroups:
-    stack: Stack
-    keys_file: Path
-    hr_key: str
-    finance_key: str
-    limited_key: str
-
-    @property
-    def settings(self) -> Settings:
-        return self.stack.settings
-
-
 @pytest.fixture(scope="module")
 def two_groups(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoGroups]:
-    root = tmp_path_factory.mktemp("access")
-    corpus, golden = write_plant(root, DOCS, GOLDEN)
-    rules = root / "rules"
-    rules.mkdir()
-    shutil.copy(PROJECT_ROOT / "rules" / "corpus-rules.yaml", rules)
-    (rules / "plant.yaml").write_text(ACCESS_RULES)
-    settings = dataclasses.replace(make_settings(root / "home", corpus), golden_dir=golden, rules_dir=rules)
-    instance = dg.DagsterInstance.ephemeral()
-    result = run_partition(settings, instance, "plant")
-    assert result.success
-    keys_file = root / "keys.yaml"
-    hr, finance = add_key(keys_file, "hr-app", ["hr"]), add_key(keys_file, "finance-app", ["finance"])
-    limited = add_key(keys_file, "hr-slow", ["hr"], rate_limit="2/minute")
-    yield TwoGroups(Stack(settings, instance, {"plant": result}), keys_file, hr, finance, limited)
-    instance.dispose()
+    with two_groups_published(tmp_path_factory.mktemp("access"), DOCS, GOLDEN, ACCESS_RULES) as published:
+        yield published
 
 
 def test_groups_are_recorded_on_every_point_and_sidecar_row(two_groups: TwoGroups) -> None:
@@ -211,12 +178,7 @@ def test_a_key_with_its_own_rate_limit_gets_429_and_others_are_not_counted(two_g
 
 
 def test_the_cli_searches_and_answers_as_a_key_holder(two_groups: TwoGroups) -> None:
-    settings = two_groups.settings
-    env = env_for(settings.home, settings.corpus_root) | {
-        "STRATA_API_KEYS": str(two_groups.keys_file),
-        "STRATA_RULES_DIR": str(settings.rules_dir),
-        "STRATA_API_URL": "",
-    }
+    env = two_groups.cli_env()
 
     def run(*args: str) -> dict:
         result = CliRunner().invoke(main, [*args, "--json", "--k", "10"], env=env)

@@ -4,13 +4,9 @@ other, in values, rows, catalogue listings or refusal messages."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
-import dagster as dg
 import pytest
 from click.testing import CliRunner
 from fastapi.testclient import TestClient
@@ -18,14 +14,11 @@ from fastapi.testclient import TestClient
 from serving.app import create_app
 from serving.config import ServingConfig
 from strata_pipeline.access.groups import Access
-from strata_pipeline.access.keys import add_key
 from strata_pipeline.cli import main
 from strata_pipeline.facts import IntentRefused
 from strata_pipeline.serving_index import PublishedIndex
-from strata_pipeline.settings import PROJECT_ROOT, Settings
-from strata_pipeline_tests.conftest import Stack, make_settings, run_partition
-from strata_pipeline_tests.plant import VALVES, write_plant
-from strata_pipeline_tests.test_cli import env_for
+from strata_pipeline_tests.access.two_groups import TwoGroups, two_groups_published
+from strata_pipeline_tests.plant import VALVES
 
 DOCS = {
     "guides/valves.md": VALVES,
@@ -67,37 +60,13 @@ def leaks(text: str, secrets: tuple[str, ...]) -> list[str]:
     return [s for s in secrets if s.lower() in text.lower()]
 
 
-@dataclasses.dataclass
-class Plant:
-    stack: Stack
-    keys_file: Path
-    hr_key: str
-    finance_key: str
-
-    @property
-    def settings(self) -> Settings:
-        return self.stack.settings
-
-
 @pytest.fixture(scope="module")
-def plant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Plant]:
-    root = tmp_path_factory.mktemp("facts")
-    corpus, golden = write_plant(root, DOCS, GOLDEN)
-    rules = root / "rules"
-    rules.mkdir()
-    shutil.copy(PROJECT_ROOT / "rules" / "corpus-rules.yaml", rules)
-    (rules / "plant.yaml").write_text(ACCESS_RULES)
-    settings = dataclasses.replace(make_settings(root / "home", corpus), golden_dir=golden, rules_dir=rules)
-    instance = dg.DagsterInstance.ephemeral()
-    result = run_partition(settings, instance, "plant")
-    assert result.success
-    keys_file = root / "keys.yaml"
-    hr, finance = add_key(keys_file, "hr-app", ["hr"]), add_key(keys_file, "finance-app", ["finance"])
-    yield Plant(Stack(settings, instance, {"plant": result}), keys_file, hr, finance)
-    instance.dispose()
+def plant(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TwoGroups]:
+    with two_groups_published(tmp_path_factory.mktemp("facts"), DOCS, GOLDEN, ACCESS_RULES) as published:
+        yield published
 
 
-def test_the_engine_aggregates_only_over_the_callers_groups(plant: Plant) -> None:
+def test_the_engine_aggregates_only_over_the_callers_groups(plant: TwoGroups) -> None:
     index = PublishedIndex.from_settings(plant.settings)
     try:
         engine = index.engine()
@@ -134,7 +103,7 @@ def test_the_engine_aggregates_only_over_the_callers_groups(plant: Plant) -> Non
         index.close()
 
 
-def test_the_api_routes_ask_and_serves_facts_per_key(plant: Plant) -> None:
+def test_the_api_routes_ask_and_serves_facts_per_key(plant: TwoGroups) -> None:
     config = ServingConfig(keys_file=plant.keys_file, rate_limit="off")
     with TestClient(create_app(plant.settings, config=config)) as client:
         as_hr = {"Authorization": f"Bearer {plant.hr_key}"}
@@ -166,13 +135,8 @@ def test_the_api_routes_ask_and_serves_facts_per_key(plant: Plant) -> None:
         assert schema["FactsOut"]["properties"]["rows"]["description"]
 
 
-def test_the_cli_prints_the_route_and_facts(plant: Plant) -> None:
-    settings = plant.settings
-    env = env_for(settings.home, settings.corpus_root) | {
-        "STRATA_API_KEYS": str(plant.keys_file),
-        "STRATA_RULES_DIR": str(settings.rules_dir),
-        "STRATA_API_URL": "",
-    }
+def test_the_cli_prints_the_route_and_facts(plant: TwoGroups) -> None:
+    env = plant.cli_env()
     runner = CliRunner()
     asked = runner.invoke(main, ["ask", FIN_Q, "--as", "finance-app"], env=env)
     assert asked.exit_code == 0, asked.output
@@ -184,7 +148,7 @@ def test_the_cli_prints_the_route_and_facts(plant: Plant) -> None:
     assert refused.exit_code != 0 and not leaks(refused.output, HR_SECRETS)
 
 
-def test_the_eval_reports_router_and_aggregation_figures(plant: Plant) -> None:
+def test_the_eval_reports_router_and_aggregation_figures(plant: TwoGroups) -> None:
     evaluated = plant.stack.materialization(plant.stack.results["plant"], "eval_report")
     assert evaluated["plant/routing/aggregation_exact_match"] == 1.0
     assert evaluated["plant/routing/router_accuracy"] == 1.0

@@ -36,6 +36,7 @@ from strata_pipeline.retrieval.search import (
     Retriever,
     UnknownSourceSetError,
     diversify,
+    fusion_weights,
     parents,
     query_lists,
 )
@@ -171,6 +172,7 @@ class QueryEngine:
             dict(self._stores),
             rrf_k=config.rrf_k,
             candidates=config.candidates,
+            weights=fusion_weights(embedder.model),
         )
 
     def scoped(self, access: Access) -> QueryEngine:
@@ -243,7 +245,9 @@ class QueryEngine:
         pattern = re.compile(rf"(?<!\w){re.escape(value.strip())}(?!\w)", re.IGNORECASE)
         vectors = self.retriever.vectors(value)
         for store in self._stores.values():
-            found = query_lists(store, vectors, candidates=5, rrf_k=self.config.rrf_k, where=self.retriever.where)
+            found = query_lists(
+                store, vectors, 5, self.config.rrf_k, self.retriever.weights, where=self.retriever.where
+            )
             for cand in found.candidates.values():
                 if SPARSE in cand.ranks and pattern.search(cand.payload.get("text") or ""):
                     return True

@@ -19,6 +19,7 @@ from strata_pipeline.retrieval.search import (
     Candidate,
     QueryVectors,
     Retriever,
+    fusion_weights,
     hybrid_search,
     query_lists,
     rank,
@@ -166,6 +167,20 @@ def test_default_weights_give_bm25_the_edge(store: PointStore) -> None:
     assert fused["gamma.md"] == pytest.approx(1 / 62 + 1 / (1 / 1.25 + 59))
     # beta (dense 2, BM25 2) now edges out gamma (dense 3, BM25 1): equal weights order them the other way.
     assert [c.doc_id for c in hits][:2] == ["beta.md", "gamma.md"]
+
+
+def test_the_multilingual_model_weighs_its_dense_list_above_bm25(store: PointStore) -> None:
+    """Fusion weights follow the index's dense model: e5 (stronger dense ranking on dev) leads, any other
+    model gets the default, and the table is copied so a caller cannot change it for everyone."""
+    e5 = fusion_weights("strata/multilingual-e5-small-q4")
+    assert e5[DENSE] > e5[SPARSE] and e5[IDS] == DEFAULT_WEIGHTS[IDS]
+    assert fusion_weights("strata/all-MiniLM-L6-v2-int8") == DEFAULT_WEIGHTS
+    fusion_weights("anything")[DENSE] = 99.0
+    assert fusion_weights("anything") == DEFAULT_WEIGHTS
+    # alpha is found by the dense list alone (rank 1): it counts for more under e5's weights
+    default = {c.doc_id: c.fused_score for c in hybrid_search(store, QUERY, limit=10)}
+    weighed = {c.doc_id: c.fused_score for c in hybrid_search(store, QUERY, limit=10, weights=e5)}
+    assert weighed["alpha.md"] == pytest.approx(1 / (1 / 1.5 + 59)) and weighed["alpha.md"] > default["alpha.md"]
 
 
 def test_candidate_defaults() -> None:

@@ -123,11 +123,16 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
     )
-    filters += _comparisons(question, stems, table)
+    filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters)
     group_by = _group_by(question, table)
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
         return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
+    unread = _unread_counted_noun(question, table) if operation == "count" else ""
+    if unread:
+        # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
+        # of them would be a wrong figure
+        return Parsed(None, score, operation, [*evidence, f"counts {unread!r}, no column or value"], names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
@@ -202,6 +207,34 @@ def _asked(question: str) -> str:
     return _stem(found.group(1)) if found else ""
 
 
+COUNTED = (
+    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+)?([\wäöüéèàç\-]+)"
+)
+# Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
+ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
+
+
+def _unread_counted_noun(question: str, table: Table) -> str:
+    """The word a count asks for when `table` has no column, value or name for it ("" when it has):
+    "spare" in "how many spare label printers". A German compound counts by its first part
+    ("Abfuhrtermine" for the "Abfuhrkalender")."""
+    found = re.search(COUNTED, question.lower())
+    if not found:
+        return ""
+    word = found.group(1)
+    known = {_stem(w) for w in words(table.label)} | ROW_WORDS
+    known |= {_stem(w) for c in table.columns for w in c.words}
+    known |= {v.lower() for c in table.columns for v in c.values} | {
+        _stem(w) for c in table.columns for v in c.values for w in words(v)
+    }
+    if word in known or _stem(word) in known or word.isdigit():
+        return ""
+    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
+        return ""
+    return word
+
+
 def _unit_named(stems: set[str], column: Column) -> bool:
     """A number column named by its unit: "dollars" for list_price_usd."""
     return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
@@ -254,6 +287,28 @@ def _without_column_names(question: str, table: Table) -> str:
             phrase = r"[\s_-]+".join(re.escape(w) for w in named[:2])
             question = re.sub(rf"\b{phrase}\w*", " ", question, flags=re.IGNORECASE)
     return question
+
+
+FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
+NEGATION = r"\b(?:not|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
+
+
+def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
+    """A yes/no column named as a quality of the rows: "colour printers" is color = yes, "printers
+    without duplex" is duplex = no."""
+    found = []
+    taken = {f.column for f in filters}
+    for column in table.columns:
+        values = {v.lower() for v in column.values}
+        pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
+        if pair is None or column.name in taken or not _column_named(stems, column):
+            continue
+        head = column.words[-1]
+        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
+        wanted = pair[1] if negated else pair[0]
+        value = next((v for v in column.values if v.lower() == wanted), wanted)
+        found.append(Filter(column.name, "eq", value))
+    return found
 
 
 def _one_value_per_column(filters: list[Filter]) -> list[Filter]:

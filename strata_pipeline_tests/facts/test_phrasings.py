@@ -39,10 +39,18 @@ PRICES = _table(
     Column("list_price_usd", "number"),
     Column("response_time_h", "number"),
 )
+PRINTERS = _table(
+    "facts_printers",
+    "printers",
+    Column("printer_id", "text", ("P-1", "P-2")),
+    Column("site", "text", ("BSL", "ZRH")),
+    Column("color", "text", ("no", "yes")),
+    Column("duplex", "text", ("no", "yes")),
+)
 HOLIDAYS = _table(
     "facts_holidays", "public-holidays", Column("holiday", "text"), Column("offices", "text", ("all", "US"))
 )
-CATALOGUE = Catalogue((STOCK, WAREHOUSES, PRICES, HOLIDAYS))
+CATALOGUE = Catalogue((STOCK, WAREHOUSES, PRICES, PRINTERS, HOLIDAYS))
 
 
 def intent_of(question: str) -> Intent:
@@ -135,3 +143,33 @@ def test_a_list_names_its_table_by_what_it_asks_for() -> None:
 def test_french_count_of_days_off_is_not_a_quantity_of_days() -> None:
     assert route("Combien de jours fériés pour les bureaux US ?", CATALOGUE)[0].route == "aggregation"
     assert route("Combien de jours de congé ai-je ?", CATALOGUE)[0].route == "semantic"
+
+
+@pytest.mark.parametrize(
+    ("question", "filters"),
+    [
+        ("How many colour printers are there per site?", [("color", "yes")]),
+        ("How many printers without duplex are at BSL?", [("site", "BSL"), ("duplex", "no")]),
+        ("Which printers in ZRH are not colour?", [("site", "ZRH"), ("color", "no")]),
+    ],
+)
+def test_a_yes_no_column_named_as_a_quality_is_a_filter(question: str, filters: list) -> None:
+    assert [(f.column, f.value) for f in intent_of(question).filters] == filters
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many spare printers does the Basel desk keep?", "How many loaner printers are in ZRH?"],
+)
+def test_a_count_of_rows_the_table_cannot_tell_apart_is_refused(question: str) -> None:
+    parsed = parse(question, CATALOGUE)
+    assert parsed.intent is None
+    assert any("no column or value" in e for e in parsed.evidence)
+    assert route(question, CATALOGUE)[0].route == "semantic"
+
+
+def test_a_count_by_a_value_or_a_compound_of_the_table_name_is_read() -> None:
+    assert intent_of("How many US holidays are there?").filters[0].value == "US"
+    compound = _table("facts_calendar", "abfuhrkalender", Column("Abfallart", "text", ("Biotonne", "Papier")))
+    parsed = parse("Wie viele Abfuhrtermine für die Biotonne stehen im Abfuhrkalender?", Catalogue((compound,)))
+    assert parsed.intent is not None and parsed.intent.operation == "count"

@@ -228,8 +228,8 @@ def _unread_counted_noun(question: str, table: Table) -> str:
     known |= {v.lower() for c in table.columns for v in c.values} | {
         _stem(w) for c in table.columns for v in c.values for w in words(v)
     }
-    if word in known or _stem(word) in known or word.isdigit():
-        return ""
+    if all(part in known or _stem(part) in known or part.isdigit() for part in word.split("-") if part):
+        return ""  # every part of "sla-entries" is known
     if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
         return ""
     return word

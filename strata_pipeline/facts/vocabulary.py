@@ -27,7 +27,8 @@ DATA_WORDS: dict[str, str] = {
     "sprache": "language", "priorität": "priority", "prioritäten": "priorities", "garantie": "warranty",
     "lieferzeit": "lead time", "antwortzeit": "response time", "reaktionszeit": "response time",
     "monate": "months", "wochen": "weeks", "stunden": "hours", "stunde": "hour", "alle": "all",
-    "mannschaft": "team", "rolle": "role",
+    "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
+    "zeilen": "rows",
     # French
     "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
     "prix": "price", "prix de liste": "list price", "moyenne": "average", "serveur": "server",
@@ -38,7 +39,8 @@ DATA_WORDS: dict[str, str] = {
     "langue": "language", "statut": "status", "équipe": "team", "priorité": "priority",
     "délai de livraison": "lead time", "délai de réponse": "response time", "mois": "months",
     "semaines": "weeks", "heure": "hour", "heures": "hours", "tous": "all", "toutes": "all",
-    "coûte": "costs", "coûtent": "cost",
+    "coûte": "costs", "coûtent": "cost", "entrée": "entry", "entrées": "entries", "ligne": "row",
+    "lignes": "rows",
     # English short forms and spellings
     "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
 }  # fmt: skip

@@ -173,3 +173,11 @@ def test_a_count_by_a_value_or_a_compound_of_the_table_name_is_read() -> None:
     compound = _table("facts_calendar", "abfuhrkalender", Column("Abfallart", "text", ("Biotonne", "Papier")))
     parsed = parse("Wie viele Abfuhrtermine für die Biotonne stehen im Abfuhrkalender?", Catalogue((compound,)))
     assert parsed.intent is not None and parsed.intent.operation == "count"
+
+
+def test_a_count_of_hyphenated_known_words_and_german_entries_is_read() -> None:
+    intent = intent_of("Wie viele Stock-Einträge haben mehr als zwei reserved?")
+    assert (intent.table, [(f.column, f.op, f.value) for f in intent.filters]) == (
+        "facts_stock",
+        [("reserved", "gt", 2.0)],
+    )

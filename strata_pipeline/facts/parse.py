@@ -4,6 +4,8 @@ and known cell values. No model, so it runs offline and gives the same intent ev
 `parse` returns the intent with the evidence it was built from (`Parsed.score`), so the router can
 tell an aggregation ("how many servers are in ZRH?") from a question that only says "how many"
 ("how many weeks of parental leave?"): an aggregation names a table, a column or a value.
+German and French data words are read through `vocabulary.gloss`; a count or grouping the parser
+cannot read fully gets no intent (refused), never a figure for another question.
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "e
 @dataclass(frozen=True)
 class Parsed:
     intent: Intent | None
-    score: float  # table evidence: label words 3, values 2, columns 1 each
+    score: float  # table evidence: label words 3, the counted noun 2.5, values 2, columns 1 each
     operation: str  # the operation the intent words named ("" when none did)
     evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
     names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named

@@ -4,6 +4,8 @@ and known cell values. No model, so it runs offline and gives the same intent ev
 `parse` returns the intent with the evidence it was built from (`Parsed.score`), so the router can
 tell an aggregation ("how many servers are in ZRH?") from a question that only says "how many"
 ("how many weeks of parental leave?"): an aggregation names a table, a column or a value.
+German and French data words are read through `vocabulary.gloss`; a count or grouping the parser
+cannot read fully gets no intent (refused), never a figure for another question.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import Catalogue, Column, Table
 from strata_pipeline.facts.intent import Filter, Intent
+from strata_pipeline.facts.vocabulary import NUMBER_WORD, gloss, number_value
 
 OPERATION_WORDS: dict[str, str] = {
     # checked in this order: the first that matches decides
@@ -23,19 +26,30 @@ OPERATION_WORDS: dict[str, str] = {
     r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
     "min": r"\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|\bniedrigste\w*|\bkleinste\w*|"
     r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
-    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|\bnombre de\b",
+    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
+    r"\bnombre d(?:e\b|')",
     "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
     "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
     r"donne\w*|énumère\w*)\b",
 }
-GROUP_WORDS = r"\b(?:per|by|for each|for every|pro|je|nach|par|pour chaque)\s+(?:the\s+|each\s+)?([\wäöüßéè\-]+)"
+GROUP_WORDS = (
+    r"\b(?:per|by|for each|for every|pro|je|nach|par|pour chaque|broken down by|grouped by|split by|"
+    r"aufgeschlüsselt nach|gruppiert nach|réparti\w* par|ventilé\w* par)\s+(?:the\s+|each\s+|le\s+|la\s+)?"
+    r"([\wäöüßéè\-]+)"
+)
+# Phrases that always ask for one figure per group (unlike "per hour" or "owned by"): when what follows
+# is no column, the question is refused rather than answered with one total.
+STRONG_GROUP_WORDS = (
+    r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
+    r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
+)
 COMPARE_WORDS: dict[str, str] = {
     "ge": r"at least|mindestens|au moins|no less than",
     "le": r"at most|höchstens|au plus|no more than",
     "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à",
     "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à",
 }
-NUMBER = r"(\d+(?:[.,]\d+)?)"
+NUMBER = rf"(\d+(?:[.,]\d+)?|(?:{NUMBER_WORD})(?![\w-]))"  # "40", "2,5", "one", "zwei", "trois"
 # Words a value is never matched on alone: they are also ordinary words of questions.
 NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
 # Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
@@ -49,7 +63,7 @@ SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "e
 @dataclass(frozen=True)
 class Parsed:
     intent: Intent | None
-    score: float  # table evidence: label words 3, values 2, columns 1 each
+    score: float  # table evidence: label words 3, the counted noun 2.5, values 2, columns 1 each
     operation: str  # the operation the intent words named ("" when none did)
     evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
     names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
@@ -60,10 +74,11 @@ def words(text: str) -> list[str]:
 
 
 def _stems(text: str) -> set[str]:
-    """Stemmed words, hyphenated ones also by part ("on-hand": on, hand), units as in column names."""
+    """Stemmed words, hyphenated ones and column names also by part ("on-hand", "on_hand": on, hand),
+    units as in column names."""
     found = set()
     for word in words(text):
-        parts = [word, *word.split("-")] if "-" in word else [word]
+        parts = [word, *re.split(r"[-_]", word)] if re.search(r"[-_]", word) else [word]
         found |= (
             {_stem(w) for w in parts} | {SYNONYMS.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
         )
@@ -71,11 +86,16 @@ def _stems(text: str) -> set[str]:
 
 
 def _stem(word: str) -> str:
+    """English plural to singular, the same for a question's words and a column's: "warehouses" and
+    "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
     word = word.strip(".'")
-    for suffix in ("ies", "es", "s"):
-        if len(word) > 3 and word.endswith(suffix) and not word.endswith("ss"):
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1]
 
 
 def operation_of(question: str) -> str:
@@ -84,9 +104,12 @@ def operation_of(question: str) -> str:
 
 
 def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()) -> Parsed:
-    """The best-supported intent for `question` over `catalogue` (None when no table is named)."""
-    operation = operation_of(question)
+    """The best-supported intent for `question` over `catalogue` (None when no table is named).
+    German and French data words are read in English (`gloss`); every other word as written."""
     stems = _stems(question)
+    question = gloss(question)
+    operation = operation_of(question)
+    stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
     for table in catalogue.tables:
         if source_sets and table.source_set not in source_sets:
@@ -98,9 +121,20 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         return Parsed(None, 0.0, operation)
     score, table, evidence, filters = best
     operation = operation_of(_without_column_names(question, table))
-    names_table = any(e.startswith("table ") for e in evidence) or _column_named(stems, table.columns[0])
-    filters += _comparisons(question, stems, table)
+    # the table named by its label, its key column, or what the question asks for ("which VLAN names")
+    names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
+        stems, table.columns[0]
+    )
+    filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters)
     group_by = _group_by(question, table)
+    if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
+        # "for each X" where X is no column: a total over every row would answer another question
+        return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
+    unread = _unread_counted_noun(question, table) if operation == "count" else ""
+    if unread:
+        # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
+        # of them would be a wrong figure
+        return Parsed(None, score, operation, [*evidence, f"counts {unread!r}, no column or value"], names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
@@ -146,8 +180,10 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
         evidence.append(f"table {table.label!r}")
     asked = _asked(question)
     if asked and (asked in label or any(asked in {_stem(w) for w in c.words} for c in table.columns)):
-        score += 2  # what the question asks for ("which SKUs", "how many servers") is here
-        evidence.append(f"asks for {asked!r}")
+        # what the question counts or lists ("which SKUs", "how many servers") is here; the half point
+        # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
+        score += 2.5
+        evidence.append(f"asks for {asked!r}" + (" (table)" if asked in label else ""))
     numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question))
     if numbers:
         score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
@@ -162,8 +198,8 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
 
 
 ASKED = (
-    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|quels|quelles|list)\s+"
-    r"(?:the\s+|of\s+the\s+)?([\wäöüé\-]+)"
+    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|list|number of|count)"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+)?([\wäöüé\-]+)"
 )
 
 
@@ -171,6 +207,34 @@ def _asked(question: str) -> str:
     """The noun after the intent word: "servers" in "how many servers ...", stemmed."""
     found = re.search(ASKED, question.lower())
     return _stem(found.group(1)) if found else ""
+
+
+COUNTED = (
+    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+)?([\wäöüéèàç\-]+)"
+)
+# Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
+ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
+
+
+def _unread_counted_noun(question: str, table: Table) -> str:
+    """The word a count asks for when `table` has no column, value or name for it ("" when it has):
+    "spare" in "how many spare label printers". A German compound counts by its first part
+    ("Abfuhrtermine" for the "Abfuhrkalender")."""
+    found = re.search(COUNTED, question.lower())
+    if not found:
+        return ""
+    word = found.group(1)
+    known = {_stem(w) for w in words(table.label)} | ROW_WORDS
+    known |= {_stem(w) for c in table.columns for w in c.words}
+    known |= {v.lower() for c in table.columns for v in c.values} | {
+        _stem(w) for c in table.columns for v in c.values for w in words(v)
+    }
+    if all(part in known or _stem(part) in known or part.isdigit() for part in word.split("-") if part):
+        return ""  # every part of "sla-entries" is known
+    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
+        return ""
+    return word
 
 
 def _unit_named(stems: set[str], column: Column) -> bool:
@@ -227,6 +291,28 @@ def _without_column_names(question: str, table: Table) -> str:
     return question
 
 
+FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
+NEGATION = r"\b(?:not|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
+
+
+def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
+    """A yes/no column named as a quality of the rows: "colour printers" is color = yes, "printers
+    without duplex" is duplex = no."""
+    found = []
+    taken = {f.column for f in filters}
+    for column in table.columns:
+        values = {v.lower() for v in column.values}
+        pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
+        if pair is None or column.name in taken or not _column_named(stems, column):
+            continue
+        head = column.words[-1]
+        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
+        wanted = pair[1] if negated else pair[0]
+        value = next((v for v in column.values if v.lower() == wanted), wanted)
+        found.append(Filter(column.name, "eq", value))
+    return found
+
+
 def _one_value_per_column(filters: list[Filter]) -> list[Filter]:
     seen: set[str] = set()
     kept = []
@@ -256,7 +342,7 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
                 or [c for c in numeric if _unit_named(stems, c)]
             )
             if named:
-                found.append(Filter(named[0].name, op, float(match.group(1).replace(",", "."))))
+                found.append(Filter(named[0].name, op, number_value(match.group(1))))
     return found
 
 

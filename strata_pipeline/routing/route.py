@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.facts.catalogue import Catalogue
 from strata_pipeline.facts.parse import Parsed, parse, words
+from strata_pipeline.facts.vocabulary import gloss
 
 ROUTES = ("semantic", "aggregation", "lookup", "hybrid")
 AGGREGATION_EVIDENCE = 3.0  # a table named (3), or a value (2) with a column (1)
@@ -102,7 +103,8 @@ def _aggregates(question: str, parsed: Parsed) -> bool:
     if parsed.operation in ("list", "distinct"):
         return parsed.names_table and bool(intent.filters)
     if parsed.operation == "count":
-        unit = re.search(rf"(?:{COUNT_WORDS})\s+([\wäöüé]+)", question.lower())
+        # read in English: "combien de jours fériés" counts holidays, "combien de jours" asks a quantity
+        unit = re.search(rf"(?:{COUNT_WORDS})\s*([\wäöüé]+)", gloss(question).lower())
         return unit is None or unit.group(1) not in UNITS
     return True
 

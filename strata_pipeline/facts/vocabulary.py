@@ -1,0 +1,82 @@
+"""A small bilingual vocabulary of common data words, so a German or French question names the same
+tables and columns as an English one ("Anzahl der Drucker pro Standort" -> "number of the printers
+per site"), plus English short forms ("qty") and number words after a comparison ("under one hour").
+
+`gloss` rewrites only the words listed here and keeps every other word as written, so cell values
+("Biotonne", "ZRH", "US") and German column names ("Bezirk") still match as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+# German and French data words -> the English words column and sheet names use. Plural and singular
+# are listed apart: the English stem rules do not apply to German or French endings.
+DATA_WORDS: dict[str, str] = {
+    # German
+    "anzahl der": "number of the", "anzahl": "number of", "durchschnittliche": "average",
+    "durchschnittlicher": "average", "durchschnittlichen": "average", "durchschnitt": "average",
+    "lager": "warehouse", "lagern": "warehouses", "lagerhaus": "warehouse", "bestand": "stock",
+    "preis": "price", "preise": "prices", "listenpreis": "list price", "listenpreise": "list prices",
+    "standort": "site", "standorte": "sites", "standorten": "sites", "drucker": "printers",
+    "dokument": "document", "dokumente": "documents", "dokumenten": "documents",
+    "feiertag": "holiday", "feiertage": "holidays", "büro": "office", "büros": "offices",
+    "land": "country", "länder": "countries", "stadt": "city", "städte": "cities",
+    "kapazität": "capacity", "menge": "quantity", "reserviert": "reserved", "reservierte": "reserved",
+    "produkt": "product", "produkte": "products", "produkten": "products", "kategorie": "category",
+    "sprache": "language", "priorität": "priority", "prioritäten": "priorities", "garantie": "warranty",
+    "lieferzeit": "lead time", "antwortzeit": "response time", "reaktionszeit": "response time",
+    "monate": "months", "wochen": "weeks", "stunden": "hours", "stunde": "hour", "alle": "all",
+    "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
+    "zeilen": "rows",
+    # French
+    "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
+    "prix": "price", "prix de liste": "list price", "moyenne": "average", "serveur": "server",
+    "serveurs": "servers", "imprimante": "printer", "imprimantes": "printers", "produit": "product",
+    "produits": "products", "jour férié": "holiday", "jours fériés": "holidays", "bureau": "office",
+    "bureaux": "offices", "pays": "country", "ville": "city", "villes": "cities", "capacité": "capacity",
+    "quantité": "quantity", "réservé": "reserved", "réservés": "reserved", "catégorie": "category",
+    "langue": "language", "statut": "status", "équipe": "team", "priorité": "priority",
+    "délai de livraison": "lead time", "délai de réponse": "response time", "mois": "months",
+    "semaines": "weeks", "heure": "hour", "heures": "hours", "tous": "all", "toutes": "all",
+    "coûte": "costs", "coûtent": "cost", "entrée": "entry", "entrées": "entries", "ligne": "row",
+    "lignes": "rows",
+    # English short forms and spellings
+    "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
+}  # fmt: skip
+
+NUMBER_WORDS: dict[str, str] = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
+    "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "twenty": "20", "fifty": "50", "hundred": "100",
+    "a hundred": "100", "a thousand": "1000", "thousand": "1000",
+    "eins": "1", "ein": "1", "einer": "1", "einem": "1", "eine": "1", "zwei": "2", "drei": "3", "vier": "4",
+    "fünf": "5", "sechs": "6", "sieben": "7", "acht": "8", "neun": "9", "zehn": "10", "zwölf": "12",
+    "zwanzig": "20", "fünfzig": "50", "hundert": "100", "tausend": "1000",
+    "un": "1", "une": "1", "deux": "2", "trois": "3", "quatre": "4", "cinq": "5", "sept": "7", "huit": "8",
+    "neuf": "9", "dix": "10", "douze": "12", "vingt": "20", "cinquante": "50", "cent": "100", "mille": "1000",
+}  # fmt: skip
+
+_PHRASES = sorted(DATA_WORDS, key=len, reverse=True)  # longest first: "prix de liste" before "prix"
+_DATA = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in _PHRASES) + r")(?![\w-])", re.IGNORECASE)
+_HYPHENATED = re.compile(r"[\wäöüßéèàç]+(?:-[\wäöüßéèàç]+)+")
+
+
+def gloss(question: str) -> str:
+    """The question with its data words in English; every other word unchanged. A hyphenated word
+    with a data word in it is split first ("Services-Produkte" -> "Services products")."""
+    split = _HYPHENATED.sub(_split_if_known, question)
+    return _DATA.sub(lambda m: DATA_WORDS[m.group().lower()], split)
+
+
+def _split_if_known(match: re.Match[str]) -> str:
+    parts = match.group().split("-")
+    return " ".join(parts) if any(p.lower() in DATA_WORDS for p in parts) else match.group()
+
+
+NUMBER_WORD = "|".join(re.escape(w) for w in sorted(NUMBER_WORDS, key=len, reverse=True))
+
+
+def number_value(text: str) -> float:
+    """A number written as digits ("2,5" or "2.5") or as a word ("one", "zwei", "trois")."""
+    lowered = text.lower()
+    return float(NUMBER_WORDS.get(lowered, lowered).replace(",", "."))

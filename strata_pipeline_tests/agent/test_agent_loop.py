@@ -196,3 +196,31 @@ def test_a_plain_aggregation_is_one_query_facts_call(engine: QueryEngine) -> Non
     result = run_agent(engine, "How many public holidays does the Munich office have?", source_sets=["handbook"])
     assert result.form == "single" and [s.tool for s in result.trajectory] == ["query_facts"]
     assert result.answer.routing is not None and result.answer.routing.route == "aggregation"
+
+
+def test_offline_a_count_then_documents_question_answers_both_parts(engine: QueryEngine) -> None:
+    # a count names no entity to search per value: the follow-up runs once, on what the filter named
+    question = (
+        "How many public holidays does the Munich office have, and what does the leave policy say about "
+        "carrying over annual leave?"
+    )
+    result = run_agent(engine, question, source_sets=["handbook"])
+    assert result.form == "facts_then_search"
+    assert [(s.tool, s.arguments) for s in result.trajectory] == [
+        ("query_facts", {"request": "How many public holidays does the Munich office have"}),
+        ("semantic_search", {"query": "Munich leave policy carrying over annual leave"}),
+    ]
+    answer = result.answer
+    assert answer.text.startswith("How many public holidays does the Munich office have: The answer is 2")
+    assert "\nMunich: leave policy on carrying over annual leave: " in answer.text and "5 unused days" in answer.text
+    assert {c.doc_id for c in answer.citations} >= {"hr/public-holidays-2025.csv", "hr/leave-policy.md"}
+
+
+def test_offline_a_back_reference_is_answered_of_the_document_found(engine: QueryEngine) -> None:
+    question = "Which VPN client does Northwind use, and which UDP port does it connect on?"
+    result = run_agent(engine, question, source_sets=["handbook"])
+    assert result.form == "find_then_ask"
+    second = result.trajectory[1]
+    assert second.arguments == {"query": "Which UDP port does VPN Setup Guide connect on?",
+                                "doc_ids": ["it-security/vpn-setup.md"]}  # fmt: skip
+    assert "NW Connect" in result.answer.text and "51820" in result.answer.text

@@ -46,12 +46,15 @@ def test_a_list_gets_one_follow_up_per_value() -> None:
 
 def test_a_back_reference_is_asked_of_the_document_the_first_answer_cited() -> None:
     follow = plan("Which depot hosts the training cell, and what time does it close on weekdays?").steps[1]
-    found = Observation("2 passages", {}, passages=[passage("training/levels.md", "Certification Levels"),
-                                                    passage("sites/munich-depot.md", "Munich Depot - Site Information")])  # fmt: skip
-    cited = Answer("It also hosts the training cell.", [Citation("sites/munich-depot.md#s1", "sites/munich-depot.md",
-                                                                 "fieldops", 9, 9, "It also hosts the training cell.")])  # fmt: skip
+    munich = passage("sites/munich-depot.md", "Munich Depot - Site Information")
+    found = Observation("2 passages", {}, passages=[passage("training/levels.md", "Certification Levels"), munich])
+    quote = "It also hosts the training cell."
+    cited = Answer(quote, [Citation("sites/munich-depot.md#s1", "sites/munich-depot.md", "fieldops", 9, 9, quote)])
     ((arguments, label, ask),) = _expand(follow, (found, cited))
-    assert arguments == {"query": "What time does Munich Depot close on weekdays?", "doc_ids": ["sites/munich-depot.md"]}
+    assert arguments == {
+        "query": "What time does Munich Depot close on weekdays?",
+        "doc_ids": ["sites/munich-depot.md"],
+    }
     assert label == ask == "What time does Munich Depot close on weekdays?"
     # an abstained first answer cites nothing: the best passage's document stands in
     ((arguments, _, _),) = _expand(follow, (found, Answer("", abstained=True)))

@@ -123,7 +123,8 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                     "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
                 )
             observation = toolbox.call(step.tool, arguments)
-            answer = _part_answer(toolbox, observation, ask, f"{ask} {arguments.get('query', '')}")
+            answer = _part_answer(toolbox, observation, ask, f"{ask} {arguments.get('query', '')}",
+                                  narrowed=step.tool == "lookup" or bool(arguments.get("doc_ids")))  # fmt: skip
             parts.append((label, answer))
             context += observation.passages
             first = first or (observation, answer)
@@ -196,9 +197,12 @@ def _fill(template: Any, value: str) -> Any:
     return " ".join(text.replace("{value}", "").split()).lstrip(": ")
 
 
-def _part_answer(toolbox: Toolbox, observation: Observation, ask: str, about: str = "") -> Answer:
+def _part_answer(
+    toolbox: Toolbox, observation: Observation, ask: str, about: str = "", narrowed: bool = False
+) -> Answer:
     """One step's answer: a fact result's figure; the table row the step names (`about`: its question
-    and search, rows.py); else its passages answered as /ask answers `ask`."""
+    and search, rows.py; `narrowed`: its passages are of the documents found before or hold its
+    identifier); else its passages answered as /ask answers `ask`."""
     if observation.error:
         return Answer(text="", abstained=True, reason=observation.error, mode="agent")
     if observation.facts is not None:
@@ -216,7 +220,7 @@ def _part_answer(toolbox: Toolbox, observation: Observation, ask: str, about: st
         if documents:
             return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
         return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
-    row = row_answer(about or ask, observation.passages)
+    row = row_answer(about or ask, observation.passages, anywhere=narrowed)
     if row is not None:
         return row
     return toolbox.engine.ask(ask, toolbox.k, candidates=observation.passages)

@@ -9,9 +9,10 @@ A row is named when one of its cells, compared without case, spaces or punctuati
 the question's words ("wave3" names the cell "Wave 3", "RX-200 arm" the sku "RX200-ARM"), and the cell
 holds a digit or a dash (a key, not an ordinary word such as "closed" or "production"). Among the rows
 named, cells shared by fewer rows count more, and then more of the question's words in the row; the
-best must be the only best. Only the passage closest in meaning to the question (dense score) is read:
-a table that the search ranked high for a shared word ("wave3" in an inventory) but that is not about
-the question is not read.
+best must be the only best. Of a plain search only the passage closest in meaning to the question
+(dense score) is read: a table that the search ranked high for a shared word ("wave3" in an inventory)
+but that is not about the question is not read. Passages already narrowed to the question's documents
+or identifier are all read.
 """
 
 from __future__ import annotations
@@ -106,15 +107,18 @@ def named_row(question: str, passage: Candidate) -> Row | None:
     return best[0][1]
 
 
-def row_answer(question: str, passages: list[Candidate]) -> Answer | None:
+def row_answer(question: str, passages: list[Candidate], anywhere: bool = False) -> Answer | None:
     """The row the question names in the passage closest to it, as "column: value; ...", cited by its
-    line; None when that passage has no such row."""
+    line; None when that passage has no such row. With `anywhere` (passages already narrowed to what
+    the question is about: the documents an earlier step found, or those holding its identifier), the
+    first passage with such a row, in rank order."""
     if not passages:
         return None
-    top = max(passages, key=lambda c: c.dense_score or 0.0)  # the first of equals
-    row = named_row(question, top)
-    if row is None:
+    read = passages if anywhere else [max(passages, key=lambda c: c.dense_score or 0.0)]  # the first of equals
+    found = next(((c, row) for c in read if (row := named_row(question, c)) is not None), None)
+    if found is None:
         return None
+    top, row = found
     p = top.payload
     line = int(p.get("line_start", 1)) + row.line_offset
     citation = Citation(p.get("chunk_id", ""), p.get("doc_id", ""), p.get("source_set", ""), line, line, row.line,

@@ -65,3 +65,11 @@ def test_only_the_passage_closest_in_meaning_is_read() -> None:
     answer = row_answer("What do the runbooks say about patching for wave3?", [inventory, runbook])
     assert answer is not None and answer.citations[0].doc_id == "runbooks/linux-patching.md"
     assert row_answer("What does zrh-db-03 run?", [runbook, inventory]) is None  # the inventory is not closest
+
+
+def test_passages_narrowed_to_the_question_are_all_read_in_rank_order() -> None:
+    notes = passage("- Clear E-1120 before E-1024 after a drive swap.", "errors/e1000.md#s2", 0.5)
+    table = passage("| Code | Message |\n|---|---|\n| E-1024 | EtherCAT frame loss |", "errors/e1000.md#s1", 0.3)
+    assert row_answer("How is E-1024 cleared?", [notes, table]) is None  # the closest passage has no row
+    answer = row_answer("How is E-1024 cleared?", [notes, table], anywhere=True)
+    assert answer is not None and answer.text == "Code: E-1024; Message: EtherCAT frame loss [errors/e1000.md#s1]"

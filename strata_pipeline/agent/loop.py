@@ -7,10 +7,13 @@ joined under their labels and the whole answer passes the engine's privacy audit
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
+
+import numpy as np
 
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
 from strata_pipeline.agent.planner import (
@@ -34,6 +37,7 @@ from strata_pipeline.agent.tools import (
     has_facts,
 )
 from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.indexing.engine import DENSE
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.search import UnknownSourceSetError
 
@@ -123,8 +127,8 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                     "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
                 )
             observation = toolbox.call(step.tool, arguments)
-            answer = _part_answer(toolbox, observation, ask, f"{ask} {arguments.get('query', '')}",
-                                  narrowed=step.tool == "lookup" or bool(arguments.get("doc_ids")))  # fmt: skip
+            about = f"{ask} {arguments.get('query', '')}"
+            answer = _part_answer(toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")))
             parts.append((label, answer))
             context += observation.passages
             first = first or (observation, answer)
@@ -198,11 +202,11 @@ def _fill(template: Any, value: str) -> Any:
 
 
 def _part_answer(
-    toolbox: Toolbox, observation: Observation, ask: str, about: str = "", narrowed: bool = False
+    toolbox: Toolbox, observation: Observation, ask: str, about: str = "", tool: str = "", scoped: bool = False
 ) -> Answer:
     """One step's answer: a fact result's figure; the table row the step names (`about`: its question
-    and search, rows.py; `narrowed`: its passages are of the documents found before or hold its
-    identifier); else its passages answered as /ask answers `ask`."""
+    and search, rows.py; read from any passage when they are a lookup's or `scoped` to the documents
+    found before); else its passages answered as /ask answers `ask`."""
     if observation.error:
         return Answer(text="", abstained=True, reason=observation.error, mode="agent")
     if observation.facts is not None:
@@ -220,10 +224,27 @@ def _part_answer(
         if documents:
             return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
         return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
-    row = row_answer(about or ask, observation.passages, anywhere=narrowed)
+    row = row_answer(about or ask, observation.passages, anywhere=tool == "lookup" or scoped)
     if row is not None:
         return row
-    return toolbox.engine.ask(ask, toolbox.k, candidates=observation.passages)
+    passages = observation.passages
+    if tool == "lookup":
+        passages = _read_as_asked(toolbox.engine, ask, passages)
+    return toolbox.engine.ask(ask, toolbox.k, candidates=passages)
+
+
+def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> list[Candidate]:
+    """A lookup's passages with their dense score taken against the question they answer, where that is
+    closer: they were found by the bare identifier ("N-733"), whose likeness to any passage is low, and
+    the answerer's too-far check would otherwise refuse the passage that holds it."""
+    query = np.asarray(engine.embedder.query_dense(ask), dtype=np.float32)
+    vectors = engine.embedder.embed_dense([p.payload.get("text", "") for p in passages])
+    rescored = []
+    for passage, vector in zip(passages, vectors, strict=True):
+        closeness = float(np.dot(query, np.asarray(vector, dtype=np.float32)))
+        scores = passage.scores | {DENSE: max(passage.dense_score or 0.0, closeness)}
+        rescored.append(dataclasses.replace(passage, scores=scores))
+    return rescored
 
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:

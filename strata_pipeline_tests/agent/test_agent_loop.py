@@ -224,3 +224,16 @@ def test_offline_a_back_reference_is_answered_of_the_document_found(engine: Quer
     assert second.arguments == {"query": "Which UDP port does VPN Setup Guide connect on?",
                                 "doc_ids": ["it-security/vpn-setup.md"]}  # fmt: skip
     assert "NW Connect" in result.answer.text and "51820" in result.answer.text
+
+
+def test_offline_a_looked_up_identifier_is_answered_and_so_is_the_follow_up(engine: QueryEngine) -> None:
+    # the lookup's passages were found by "N-733" alone: they are read against the question they answer
+    result = run_agent(engine, "What does error N-733 mean, and what payload causes it?", source_sets=["products"])
+    assert result.form == "lookup_then_ask"
+    assert [(s.tool, s.arguments) for s in result.trajectory] == [
+        ("lookup", {"name": "N-733"}),
+        ("semantic_search", {"query": "What payload causes N-733?", "doc_ids": ["rx-300/troubleshooting.txt"]}),
+    ]
+    first, second = result.answer.text.split("\n", 1)[0], result.answer.text
+    assert first.startswith("What does error N-733 mean?: N-733 DRIVE MOTOR OVERCURRENT")
+    assert "What payload causes N-733?: " in second and "300 kg" in second

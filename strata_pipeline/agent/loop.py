@@ -1,7 +1,9 @@
 """Run the agent: the offline planner's steps, or Claude's tool calls, then one audited answer.
 
 Offline each step's passages are answered as /ask answers them (QueryEngine.ask: extractive, quoted,
-cited); a query_facts step answers with its exact figure and cites the rows it counted. The parts are
+cited), or by the table row its question names (rows.py); a query_facts step answers with its exact
+figure and cites the rows it counted. A dependent step is asked of what the step before it found: its
+back-reference resolved to that document's name, or run once on a count's filter values. The parts are
 joined under their labels and the whole answer passes the engine's privacy audit once more.
 """
 

@@ -1,18 +1,34 @@
 """Run the agent: the offline planner's steps, or Claude's tool calls, then one audited answer.
 
 Offline each step's passages are answered as /ask answers them (QueryEngine.ask: extractive, quoted,
-cited); a query_facts step answers with its exact figure and cites the rows it counted. The parts are
+cited), or by the table row its question names (rows.py); a query_facts step answers with its exact
+figure and cites the rows it counted. A dependent step is asked of what the step before it found: its
+back-reference resolved to that document's name, or run once on a count's filter values. The parts are
 joined under their labels and the whole answer passes the engine's privacy audit once more.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
-from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, Plan, PlannedStep, plan
+from strata_pipeline.agent.planner import (
+    EACH_VALUE,
+    FOUND_DOCUMENTS,
+    REFERRING,
+    Plan,
+    PlannedStep,
+    entity_name,
+    plan,
+    resolve_back_reference,
+)
+from strata_pipeline.agent.rows import row_answer
 from strata_pipeline.agent.tools import (
     AgentBudgetExceeded,
     Budget,
@@ -23,6 +39,7 @@ from strata_pipeline.agent.tools import (
     has_facts,
 )
 from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.indexing.engine import DENSE
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.search import UnknownSourceSetError
 
@@ -102,9 +119,9 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
     result answered; the composed answer and every passage it was read from."""
     parts: list[tuple[str, Answer]] = []
     context: list[Candidate] = []
-    previous: Observation | None = None
+    previous: tuple[Observation, Answer] | None = None
     for step in planned.steps:
-        first: Observation | None = None
+        first: tuple[Observation, Answer] | None = None
         for arguments, label, ask in _expand(step, previous):
             if len(toolbox.steps) >= budget.max_steps:
                 raise AgentBudgetExceeded(
@@ -112,28 +129,53 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                     "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
                 )
             observation = toolbox.call(step.tool, arguments)
-            parts.append((label, _part_answer(toolbox, observation, ask)))
+            about = f"{ask} {arguments.get('query', '')}"
+            answer = _part_answer(toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")))
+            parts.append((label, answer))
             context += observation.passages
-            first = first or observation
+            first = first or (observation, answer)
         previous = first
     return compose(parts), context
 
 
-def _expand(step: PlannedStep, previous: Observation | None) -> list[tuple[dict[str, Any], str, str]]:
+def _expand(step: PlannedStep, previous: tuple[Observation, Answer] | None) -> list[tuple[dict[str, Any], str, str]]:
     """The calls one planned step makes: (arguments, label, question its passages answer)."""
+    observation = previous[0] if previous is not None else None
     if step.scope == EACH_VALUE:
-        values = _values(previous.facts.value) if previous is not None and previous.facts is not None else []
+        facts = observation.facts if observation is not None else None
+        values = _values(facts.value) if facts is not None else []
+        if not values:
+            # a count or a single figure names no entity: the follow-up still runs once, on what the
+            # filter named ("wave3 runbooks patching"), or on the topic alone
+            values = [_filter_values(facts)]
         return [
             ({k: _fill(v, value) for k, v in step.arguments.items()}, _fill(step.label, value), _fill(step.ask, value))
             for value in values[:MAX_VALUES]
         ]
     arguments = dict(step.arguments)
+    label, ask = step.label, step.ask
     if step.scope == FOUND_DOCUMENTS and previous is not None:
-        found = [p.doc_id for p in previous.passages]
-        found += [d["doc_id"] for d in previous.data.get("documents", [])]
+        found = _found_documents(*previous)
         if found:
-            arguments["doc_ids"] = list(dict.fromkeys(found))[:FOLLOW_DOCUMENTS]
-    return [(arguments, step.label, step.ask)]
+            arguments["doc_ids"] = [doc_id for doc_id, _ in found[:FOLLOW_DOCUMENTS]]
+            if REFERRING.search(str(arguments.get("query", ""))):
+                # "What time does it close?" is asked of what the first step found, by its name (a lookup's
+                # identifier already stands in the search: the planner put it there)
+                entity = entity_name(found[0][1], found[0][0])
+                ask = label = resolve_back_reference(ask, entity)
+                if "query" in arguments:
+                    arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
+    return [(arguments, label, ask)]
+
+
+def _found_documents(observation: Observation, answer: Answer) -> list[tuple[str, str]]:
+    """(doc_id, title) of what a step found, best first: the documents its answer cites, then those of
+    its passages, then the documents a lookup named."""
+    titles = {p.doc_id: str(p.payload.get("title") or "") for p in observation.passages}
+    titles |= {d["doc_id"]: str(d.get("title") or "") for d in observation.data.get("documents", [])}
+    cited = [c.doc_id for c in answer.citations if not answer.abstained and c.doc_id in titles]
+    ordered = dict.fromkeys([*cited, *(p.doc_id for p in observation.passages), *titles])
+    return [(doc_id, titles.get(doc_id, "")) for doc_id in ordered]
 
 
 def _values(value: Any) -> list[str]:
@@ -145,11 +187,28 @@ def _values(value: Any) -> list[str]:
     return []
 
 
+def _filter_values(facts: Any) -> str:
+    """The values a fact result's filters named ("ZRH", "wave3"), for a follow-up about a count."""
+    intent = getattr(facts, "intent", None)
+    return " ".join(str(f.value) for f in getattr(intent, "filters", ()) or ())
+
+
 def _fill(template: Any, value: str) -> Any:
-    return template.replace("{value}", value) if isinstance(template, str) else template
+    """A template with "{value}" filled; with no value, the words that only framed it go too."""
+    if not isinstance(template, str):
+        return template
+    if value:
+        return template.replace("{value}", value)
+    text = re.sub(r"\s+(?:for|about|of|on)\s+\{value\}", "", template)
+    return " ".join(text.replace("{value}", "").split()).lstrip(": ")
 
 
-def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer:
+def _part_answer(
+    toolbox: Toolbox, observation: Observation, ask: str, about: str = "", tool: str = "", scoped: bool = False
+) -> Answer:
+    """One step's answer: a fact result's figure; the table row the step names (`about`: its question
+    and search, rows.py; read from any passage when they are a lookup's or `scoped` to the documents
+    found before); else its passages answered as /ask answers `ask`."""
     if observation.error:
         return Answer(text="", abstained=True, reason=observation.error, mode="agent")
     if observation.facts is not None:
@@ -167,7 +226,27 @@ def _part_answer(toolbox: Toolbox, observation: Observation, ask: str) -> Answer
         if documents:
             return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
         return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
-    return toolbox.engine.ask(ask, toolbox.k, candidates=observation.passages)
+    row = row_answer(about or ask, observation.passages, anywhere=tool == "lookup" or scoped)
+    if row is not None:
+        return row
+    passages = observation.passages
+    if tool == "lookup":
+        passages = _read_as_asked(toolbox.engine, ask, passages)
+    return toolbox.engine.ask(ask, toolbox.k, candidates=passages)
+
+
+def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> list[Candidate]:
+    """A lookup's passages with their dense score taken against the question they answer, where that is
+    closer: they were found by the bare identifier ("N-733"), whose likeness to any passage is low, and
+    the answerer's too-far check would otherwise refuse the passage that holds it."""
+    query = np.asarray(engine.embedder.query_dense(ask), dtype=np.float32)
+    vectors = engine.embedder.embed_dense([p.payload.get("text", "") for p in passages])
+    rescored = []
+    for passage, vector in zip(passages, vectors, strict=True):
+        closeness = float(np.dot(query, np.asarray(vector, dtype=np.float32)))
+        scores = passage.scores | {DENSE: max(passage.dense_score or 0.0, closeness)}
+        rescored.append(dataclasses.replace(passage, scores=scores))
+    return rescored
 
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:

@@ -9,10 +9,12 @@ forms, tried in this order (docs/agent.md lists them with examples):
   <topic>".
 - `compare`: "compare <aspect> of <A> and <B>", "compare <A> and <B> on <aspect>", "what is the difference
   between <A> and <B> (in <aspect>)" -> one semantic_search per side.
-- `two_questions`: "<question 1>, and <wh-word> ...", or two questions in a row. When the second refers back
-  (its, their, it, there, ...) it is searched within the documents the first step found (`find_then_ask`);
-  a first part that names an identifier (E-1042, NR-4471-B) is a `lookup` (`lookup_then_ask`). Otherwise
-  the two are searched independently.
+- `two_questions`: "<question 1>, and [preposition] <wh-word> ...", or two questions in a row. When the
+  second refers back (its, their, it, there, ...) it is searched within the documents the first step found
+  (`find_then_ask`), its "it"/"its"/"they"/"their" replaced by what the first step found (the document's
+  name, `resolve_back_reference`); a first part that names an identifier (E-1042, NR-4471-B) is a `lookup`
+  (`lookup_then_ask`) and the identifier replaces them in the search. Otherwise the two are searched
+  independently.
 
 Anything else is `single`: one semantic_search answered as /ask answers.
 """
@@ -55,9 +57,15 @@ SIDES_FIRST = re.compile(
     r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by)\s+(?P<aspect>.+))?$",
     re.IGNORECASE,
 )
-SPLIT = re.compile(r"(?:,\s*|\s+)and\s+(?=" + WH + r"\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE)
+# "..., and until when ...", "..., and in which city ...": a preposition may lead the second question
+PREPOSITION = r"(?:until|till|since|by|for|from|in|at|on|to|with)"
+SPLIT = re.compile(r"(?:,\s*|\s+)and\s+(?=(?:" + PREPOSITION + r"\s+)?" + WH + r"\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE)
 BACK_REFERENCE = re.compile(r"\b(?:it|its|they|them|their|there|this|that|these|those)\b", re.IGNORECASE)
 LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+# The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
+REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
+# Where a document title stops naming its subject: "Munich Depot - Site Information" -> "Munich Depot"
+TITLE_TAIL = re.compile(r"\s+[-\u2013\u2014|]\s+.*$|:\s.*$")
 
 
 @dataclass(frozen=True)
@@ -146,5 +154,33 @@ def _two_questions(text: str) -> Plan | None:
     named = [m.group() for m in IDENTIFIER.finditer(first)]
     if named:
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
-        return Plan("lookup_then_ask", (step, _search(second, second, scope=FOUND_DOCUMENTS)))
+        # the identifier is what "it" stands for: the search and the label name it; the passages answer the
+        # question as asked, else the sentences that repeat the identifier outscore the one that answers
+        resolved = resolve_back_reference(second, named[0])
+        return Plan("lookup_then_ask", (step, _search(resolved, resolved, second, scope=FOUND_DOCUMENTS)))
     return Plan("find_then_ask", (_search(first, first), _search(second, second, scope=FOUND_DOCUMENTS)))
+
+
+def resolve_back_reference(question: str, entity: str) -> str:
+    """`question` with "it", "they", "them" replaced by `entity` and "its", "their" by "<entity>'s":
+    "What time does it close?" -> "What time does Munich Depot close?". A question that says neither is
+    returned as it is, and so is any question when `entity` is empty."""
+    entity = " ".join(entity.split())
+    if not entity:
+        return question
+
+    def name(m: re.Match[str]) -> str:
+        return f"{entity}'s" if m["word"].lower() in ("its", "their") else entity
+
+    return REFERRING.sub(name, question)
+
+
+def entity_name(title: str, doc_id: str = "") -> str:
+    """What a found document is about, to stand in for a back-reference: its title up to a dash or colon
+    ("Munich Depot - Site Information" -> "Munich Depot"), else its file name ("sites/lyon-depot.md" ->
+    "lyon depot")."""
+    head = TITLE_TAIL.sub("", " ".join(title.split())).strip()
+    if head:
+        return head
+    stem = doc_id.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    return " ".join(re.split(r"[-_\s]+", stem)).strip()

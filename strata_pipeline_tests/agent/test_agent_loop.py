@@ -196,3 +196,44 @@ def test_a_plain_aggregation_is_one_query_facts_call(engine: QueryEngine) -> Non
     result = run_agent(engine, "How many public holidays does the Munich office have?", source_sets=["handbook"])
     assert result.form == "single" and [s.tool for s in result.trajectory] == ["query_facts"]
     assert result.answer.routing is not None and result.answer.routing.route == "aggregation"
+
+
+def test_offline_a_count_then_documents_question_answers_both_parts(engine: QueryEngine) -> None:
+    # a count names no entity to search per value: the follow-up runs once, on what the filter named
+    question = (
+        "How many public holidays does the Munich office have, and what does the leave policy say about "
+        "carrying over annual leave?"
+    )
+    result = run_agent(engine, question, source_sets=["handbook"])
+    assert result.form == "facts_then_search"
+    assert [(s.tool, s.arguments) for s in result.trajectory] == [
+        ("query_facts", {"request": "How many public holidays does the Munich office have"}),
+        ("semantic_search", {"query": "Munich leave policy carrying over annual leave"}),
+    ]
+    answer = result.answer
+    assert answer.text.startswith("How many public holidays does the Munich office have: The answer is 2")
+    assert "\nMunich: leave policy on carrying over annual leave: " in answer.text and "5 unused days" in answer.text
+    assert {c.doc_id for c in answer.citations} >= {"hr/public-holidays-2025.csv", "hr/leave-policy.md"}
+
+
+def test_offline_a_back_reference_is_answered_of_the_document_found(engine: QueryEngine) -> None:
+    question = "Which VPN client does Northwind use, and which UDP port does it connect on?"
+    result = run_agent(engine, question, source_sets=["handbook"])
+    assert result.form == "find_then_ask"
+    second = result.trajectory[1]
+    assert second.arguments == {"query": "Which UDP port does VPN Setup Guide connect on?",
+                                "doc_ids": ["it-security/vpn-setup.md"]}  # fmt: skip
+    assert "NW Connect" in result.answer.text and "51820" in result.answer.text
+
+
+def test_offline_a_looked_up_identifier_is_answered_and_so_is_the_follow_up(engine: QueryEngine) -> None:
+    # the lookup's passages were found by "N-733" alone: they are read against the question they answer
+    result = run_agent(engine, "What does error N-733 mean, and what payload causes it?", source_sets=["products"])
+    assert result.form == "lookup_then_ask"
+    assert [(s.tool, s.arguments) for s in result.trajectory] == [
+        ("lookup", {"name": "N-733"}),
+        ("semantic_search", {"query": "What payload causes N-733?", "doc_ids": ["rx-300/troubleshooting.txt"]}),
+    ]
+    first, second = result.answer.text.split("\n", 1)[0], result.answer.text
+    assert first.startswith("What does error N-733 mean?: N-733 DRIVE MOTOR OVERCURRENT")
+    assert "What payload causes N-733?: " in second and "300 kg" in second

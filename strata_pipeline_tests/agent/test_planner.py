@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, PlannedStep, plan
+from strata_pipeline.agent.planner import (
+    EACH_VALUE,
+    FOUND_DOCUMENTS,
+    PlannedStep,
+    entity_name,
+    plan,
+    resolve_back_reference,
+)
 
 
 def search(query: str, label: str | None = None, ask: str | None = None, scope: str = "") -> PlannedStep:
@@ -68,7 +75,15 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
             [
                 PlannedStep("lookup", {"name": "E-1042"}, "What does error E-1042 mean?",
                             "What does error E-1042 mean?"),
-                search("How do I clear it?", scope=FOUND_DOCUMENTS),
+                search("How do I clear E-1042?", ask="How do I clear it?", scope=FOUND_DOCUMENTS),
+            ],
+        ),
+        (
+            "How long does CarePlus extend the warranty to, and until when after delivery can it be bought?",
+            "find_then_ask",
+            [
+                search("How long does CarePlus extend the warranty to?"),
+                search("Until when after delivery can it be bought?", scope=FOUND_DOCUMENTS),
             ],
         ),
         (
@@ -121,3 +136,43 @@ def test_without_facts_the_same_question_is_two_dependent_searches() -> None:
 
 def test_whitespace_does_not_change_the_plan() -> None:
     assert plan("  Compare   RX-200 and\nRX-300 on warranty ") == plan("Compare RX-200 and RX-300 on warranty")
+
+
+def test_a_count_then_documents_question_is_still_facts_then_search() -> None:
+    # the plan does not know the figure will be a count; the loop runs the follow-up once (test_loop_steps)
+    planned = plan("How many servers are in ZRH, and what do the runbooks say about patching them?", facts=True)
+    assert planned.form == "facts_then_search"
+    assert planned.steps[0] == PlannedStep("query_facts", {"request": "How many servers are in ZRH"},
+                                           "How many servers are in ZRH")  # fmt: skip
+    assert planned.steps[1].arguments == {"query": "{value} runbooks patching"} and planned.steps[1].scope == EACH_VALUE
+
+
+@pytest.mark.parametrize(
+    ("question", "entity", "resolved"),
+    [
+        ("What time does it close on weekdays?", "Munich Depot", "What time does Munich Depot close on weekdays?"),
+        ("What are its weekday opening hours?", "Porto Depot", "What are Porto Depot's weekday opening hours?"),
+        ("Which robots is it used on?", "NR-4417-B", "Which robots is NR-4417-B used on?"),
+        ("What do they cost, and is their warranty longer?", "RX Dock",
+         "What do RX Dock cost, and is RX Dock's warranty longer?"),
+        ("Is there parking?", "Lyon Depot", "Is there parking?"),  # "there" also starts other phrases: kept
+        ("Which UDP port does it use?", "  ", "Which UDP port does it use?"),  # nothing found: unchanged
+        ("Does the kit fit?", "NR-4471-B", "Does the kit fit?"),  # "fit" holds "it" but is no reference
+    ],
+)  # fmt: skip
+def test_a_back_reference_is_replaced_by_the_entity_found(question: str, entity: str, resolved: str) -> None:
+    assert resolve_back_reference(question, entity) == resolved
+
+
+@pytest.mark.parametrize(
+    ("title", "doc_id", "name"),
+    [
+        ("Munich Depot - Site Information", "sites/munich-depot.md", "Munich Depot"),
+        ("Post-incident review INC-2025-0422: bsl-db-03 out of memory", "", "Post-incident review INC-2025-0422"),
+        ("IT on-site support — Zürich office", "", "IT on-site support"),
+        ("VPN Setup Guide", "it-security/vpn-setup.md", "VPN Setup Guide"),
+        ("", "sites/lyon-depot.md", "lyon depot"),
+    ],
+)
+def test_a_found_document_is_named_by_its_title_up_to_a_dash_or_colon(title: str, doc_id: str, name: str) -> None:
+    assert entity_name(title, doc_id) == name

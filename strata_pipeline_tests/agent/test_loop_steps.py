@@ -1,0 +1,69 @@
+"""How the plan runner expands a dependent step from what the step before it found (no engine)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from strata_pipeline.agent.loop import _expand
+from strata_pipeline.agent.planner import plan
+from strata_pipeline.agent.tools import Observation
+from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.facts.intent import Filter, Intent
+from strata_pipeline.retrieval.candidate import Candidate
+
+
+def facts(value: object, *filters: Filter) -> Observation:
+    result = SimpleNamespace(value=value, intent=Intent("count", "servers", filters=filters), abstained=False)
+    return Observation("facts", {}, facts=result)
+
+
+def passage(doc_id: str, title: str) -> Candidate:
+    return Candidate(point_id=f"{doc_id}#s1", payload={"chunk_id": f"{doc_id}#s1", "doc_id": doc_id, "title": title})
+
+
+def test_a_count_still_gets_its_follow_up_once_on_what_the_filter_named() -> None:
+    follow = plan("How many servers are in patch wave wave3, and what do the runbooks say about patching them?",
+                  facts=True).steps[1]  # fmt: skip
+    count = facts(4, Filter("patch_wave", "eq", "wave3"))
+    assert _expand(follow, (count, Answer("4"))) == [
+        ({"query": "wave3 runbooks patching"}, "wave3: runbooks on patching",
+         "What do the runbooks say about patching for wave3?"),
+    ]  # fmt: skip
+    unfiltered = facts(35)
+    assert _expand(follow, (unfiltered, Answer("35"))) == [
+        ({"query": "runbooks patching"}, "runbooks on patching", "What do the runbooks say about patching?"),
+    ]
+
+
+def test_a_list_gets_one_follow_up_per_value() -> None:
+    follow = plan("Servers in patch wave wave1, and what do the runbooks say about patching them?", facts=True).steps[1]
+    listed = facts(["bsl-db-30", "stg-prt-01"], Filter("patch_wave", "eq", "wave1"))
+    assert [arguments["query"] for arguments, _, _ in _expand(follow, (listed, Answer("")))] == [
+        "bsl-db-30 runbooks patching",
+        "stg-prt-01 runbooks patching",
+    ]
+
+
+def test_a_back_reference_is_asked_of_the_document_the_first_answer_cited() -> None:
+    follow = plan("Which depot hosts the training cell, and what time does it close on weekdays?").steps[1]
+    munich = passage("sites/munich-depot.md", "Munich Depot - Site Information")
+    found = Observation("2 passages", {}, passages=[passage("training/levels.md", "Certification Levels"), munich])
+    quote = "It also hosts the training cell."
+    cited = Answer(quote, [Citation("sites/munich-depot.md#s1", "sites/munich-depot.md", "fieldops", 9, 9, quote)])
+    ((arguments, label, ask),) = _expand(follow, (found, cited))
+    assert arguments == {
+        "query": "What time does Munich Depot close on weekdays?",
+        "doc_ids": ["sites/munich-depot.md"],
+    }
+    assert label == ask == "What time does Munich Depot close on weekdays?"
+    # an abstained first answer cites nothing: the best passage's document stands in
+    ((arguments, _, _),) = _expand(follow, (found, Answer("", abstained=True)))
+    assert arguments["doc_ids"] == ["training/levels.md"] and "Certification Levels" in arguments["query"]
+
+
+def test_a_looked_up_identifier_is_not_replaced_by_a_title() -> None:
+    follow = plan("What does error N-733 mean, and what payload causes it?").steps[1]
+    found = Observation("1 passage", {}, passages=[passage("rx-300/troubleshooting.txt", "RX-300 Troubleshooting")])
+    ((arguments, label, ask),) = _expand(follow, (found, Answer("")))
+    assert arguments == {"query": "What payload causes N-733?", "doc_ids": ["rx-300/troubleshooting.txt"]}
+    assert label == "What payload causes N-733?" and ask == "What payload causes it?"

@@ -1,0 +1,75 @@
+"""A table row a sub-question names is answered as that row (agent/rows.py)."""
+
+from __future__ import annotations
+
+from strata_pipeline.agent.rows import named_row, row_answer, tables
+from strata_pipeline.retrieval.candidate import Candidate
+
+PRICE_LIST = (
+    "## price-list\n"
+    "sku | product | description | list_price_usd | currency\n"
+    "RX200-ARM | RX-200 | RX-200 collaborative arm with NC-2 controller | 38500 | USD\n"
+    "RX200-PEND-5M | RX-200 | RX Teach pendant cable, 5 m | 420 | USD\n"
+    "RX300-AMR | RX-300 | RX-300 autonomous mobile robot, base unit | 54000 | USD\n"
+    "RX300-DOCK | RX-300 | RX Dock charging station | 4800 | USD"
+)
+SCHEDULE = (
+    "Patching runs from AWX.\n\n"
+    "| Wave | Scope | When |\n"
+    "|---|---|---|\n"
+    "| Wave 1 | non-production | Thursday after Patch Tuesday, 20:00 |\n"
+    "| Wave 3 | ERP database cluster | first Sunday of the next month, 06:00-10:00 |\n\n"
+    "The patch wave of every server is recorded in the server inventory."
+)
+
+
+def passage(text: str, chunk_id: str = "sales/price-list.csv#s0", dense: float = 0.6, line: int = 1) -> Candidate:
+    doc_id = chunk_id.split("#")[0]
+    payload = {"chunk_id": chunk_id, "doc_id": doc_id, "source_set": "x", "text": text, "line_start": line}
+    return Candidate(point_id=chunk_id, payload=payload, scores={"dense": dense})
+
+
+def test_tables_are_read_with_their_header_from_sheets_and_markdown() -> None:
+    (sheet,) = tables(PRICE_LIST)
+    assert [r.cells[0] for r in sheet] == ["RX200-ARM", "RX200-PEND-5M", "RX300-AMR", "RX300-DOCK"]
+    assert sheet[0].header == ("sku", "product", "description", "list_price_usd", "currency")
+    (markdown,) = tables(SCHEDULE)
+    assert [r.cells[0] for r in markdown] == ["Wave 1", "Wave 3"] and markdown[1].line_offset == 5
+
+
+def test_a_row_is_named_by_its_key_written_differently() -> None:
+    assert named_row("What is the list price of the RX-200 arm?", passage(PRICE_LIST)).cells[0] == "RX200-ARM"
+    # "RX-300" names two rows: the question's other words ("base unit") pick one
+    assert named_row("list price of the RX-300 base unit", passage(PRICE_LIST)).cells[0] == "RX300-AMR"
+    assert named_row("What do the runbooks say about patching for wave3?", passage(SCHEDULE)).cells[0] == "Wave 3"
+
+
+def test_no_row_when_none_or_two_alike_are_named() -> None:
+    assert named_row("What is the list price of the RX-300?", passage(PRICE_LIST)) is None  # two RX-300 rows tie
+    assert named_row("Which products are sold in USD?", passage(PRICE_LIST)) is None  # "USD" is no key
+    assert named_row("When is the patch window?", passage(SCHEDULE)) is None
+
+
+def test_the_row_answer_shows_column_names_and_cites_the_row_line() -> None:
+    answer = row_answer("What is the list price of the RX-200 arm?", [passage(PRICE_LIST, line=1)])
+    assert answer is not None and not answer.abstained
+    assert answer.text.startswith("sku: RX200-ARM; product: RX-200; ") and "list_price_usd: 38500" in answer.text
+    (citation,) = answer.citations
+    assert citation.quote == PRICE_LIST.split("\n")[2] and citation.line_start == 3
+    assert answer.text.endswith("[sales/price-list.csv#s0]")
+
+
+def test_only_the_passage_closest_in_meaning_is_read() -> None:
+    inventory = passage("hostname | patch_wave\nzrh-db-03 | wave3\nbsl-db-30 | wave1", "inventory/servers.csv#s0", 0.2)
+    runbook = passage(SCHEDULE, "runbooks/linux-patching.md#s2", 0.55)
+    answer = row_answer("What do the runbooks say about patching for wave3?", [inventory, runbook])
+    assert answer is not None and answer.citations[0].doc_id == "runbooks/linux-patching.md"
+    assert row_answer("What does zrh-db-03 run?", [runbook, inventory]) is None  # the inventory is not closest
+
+
+def test_passages_narrowed_to_the_question_are_all_read_in_rank_order() -> None:
+    notes = passage("- Clear E-1120 before E-1024 after a drive swap.", "errors/e1000.md#s2", 0.5)
+    table = passage("| Code | Message |\n|---|---|\n| E-1024 | EtherCAT frame loss |", "errors/e1000.md#s1", 0.3)
+    assert row_answer("How is E-1024 cleared?", [notes, table]) is None  # the closest passage has no row
+    answer = row_answer("How is E-1024 cleared?", [notes, table], anywhere=True)
+    assert answer is not None and answer.text == "Code: E-1024; Message: EtherCAT frame loss [errors/e1000.md#s1]"

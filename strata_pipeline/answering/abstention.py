@@ -88,7 +88,7 @@ _UNITS = frozenset(
 _MEASURES = frozenset(
     _unit(word)
     for word in (
-        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent "
+        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent kilometres kilometers "
         "Tage Wochen Monate Jahre Stunden Minuten Nächte jours semaines mois ans heures"
     ).split()
 )
@@ -227,6 +227,11 @@ def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[s
     return [i for i in dict.fromkeys(question_identifiers) if i not in held]
 
 
+def redaction_placeholders(text: str) -> list[str]:
+    """The redaction placeholders in a text ("[PERSON_1]"), each once."""
+    return list(dict.fromkeys(_PLACEHOLDER.findall(text)))
+
+
 def identifiers_in(text: str) -> list[str]:
     """identifiers() of a text, less redaction placeholders."""
     return identifiers(_PLACEHOLDER.sub(" ", text))
@@ -238,7 +243,19 @@ _ASKS_MONEY = re.compile(
     r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif)\b",
     re.IGNORECASE,
 )
-_ASKS_COUNT = re.compile(r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)", re.IGNORECASE)
+# "how many" and up to two words before its noun: "how many paid volunteering days" asks for days
+_ASKS_COUNT = re.compile(
+    r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?(?:\s+([^\W\d_]+))?", re.IGNORECASE
+)
+# A question on how much or how many asks for a number, whatever it counts.
+_ASKS_NUMBER = re.compile(r"\b(?:how much|how many|wie viel|wie viele|combien)\b", re.IGNORECASE)
+_ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
+_ASKS_SPEED = re.compile(
+    r"\b(?:top speed|maximum speed|how fast|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE
+)
+_WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
+_SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
+_ANY_NUMBER = re.compile(r"\d")
 _ASKS_TIME = re.compile(
     r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
 )
@@ -259,17 +276,82 @@ def asked_kind(question: str) -> str | None:
     if _ASKS_MONEY.search(question):
         return "money"
     if count := _ASKS_COUNT.search(question):
-        unit = _unit(count.group(1))
         # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
-        return unit if unit in _MEASURES else None
+        units = [_unit(word) for word in count.groups() if word]
+        unit = next((u for u in units if u in _MEASURES), None)
+        if unit is not None:
+            return _KILOMETRE.get(unit, unit)
     if _ASKS_TIME.search(question):
         return "time"
+    if _ASKS_WEIGHT.search(question):
+        return "weight"
+    if _ASKS_SPEED.search(question):
+        return "speed"
+    if _ASKS_NUMBER.search(question):
+        return "number"
     return None
+
+
+_KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}
 
 
 def states_kind(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
-    stated = values(_NUMBER_WORDS.sub("2", text))
+    numbered = _NUMBER_WORDS.sub("2", text)
+    if kind == "number":
+        return bool(_ANY_NUMBER.search(numbered))
+    stated = values(numbered)
     if kind == "money":
         return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+    if kind == "weight":
+        return bool(_WEIGHT_UNITS & stated.keys())
+    if kind == "speed":
+        return bool(_SPEED_UNITS & stated.keys())
     return kind in stated
+
+
+# --- names ---------------------------------------------------------------------------------
+
+# A capitalised word inside an English question names something: a place ("the Madrid depot"), a
+# product, a team, a month. The first word of a sentence is capitalised anyway, and a lone "I" names
+# nothing. German capitalises every noun, so the check runs on English questions only.
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\(|\")\W*$")
+# Months and weekdays are dates, which passages often write in digits ("2025-01-15"): values, not names.
+_CALENDAR_WORDS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def named_words(question: str) -> list[str]:
+    """Capitalised words of an English question that are not the first of a sentence, in order,
+    each once: what the question is about by name ("Madrid", "Hamburg", "FleetPay", "AnyConnect-based")."""
+    found = []
+    for match in _WORD.finditer(question):
+        word = match.group().rstrip("'’-")
+        if len(word) < 2 or not word[0].isupper() or _SENTENCE_START.search(question[: match.start()]):
+            continue
+        if word.casefold() in _CALENDAR_WORDS:
+            continue
+        word = re.sub(r"['’]s$", "", word)
+        if word not in found:
+            found.append(word)
+    return found
+
+
+def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:
+    """Those of `words` that none of `passages` mentions: not as written (case aside), not by stem
+    ("Windows" for "Window"), and for a hyphenated word ("AnyConnect-based") not by any of its parts
+    of three letters or more."""
+    tokens = {t.casefold() for p in passages for t in _WORD.findall(p)}
+    # parts of compounds and of redaction placeholders: "[IP_ADDRESS_1]" mentions an IP address
+    tokens |= {part for t in list(tokens) for part in re.split(r"[-_]", t) if part}
+    stems = {stem(t) for t in tokens}
+
+    def mentioned(word: str) -> bool:
+        folded = word.casefold()
+        parts = [folded, *(p for p in folded.split("-") if len(p) >= 3)]
+        return any(p in tokens or stem(p) in stems for p in parts)
+
+    return [w for w in words if not mentioned(w)]

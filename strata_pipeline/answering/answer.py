@@ -22,10 +22,14 @@ from strata_pipeline.answering.abstention import (
     asked_kind,
     contradictions,
     identifiers_in,
+    named_words,
+    redaction_placeholders,
     states_kind,
     unheld_identifiers,
+    unnamed_words,
 )
 from strata_pipeline.chunking.context import chunk_context
+from strata_pipeline.classification.language import detect_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
@@ -292,12 +296,36 @@ def answer_extractively(
         return abstention(
             f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
         )
+    unnamed = _unnamed(question, [s.candidate for _, s in chosen])
+    if unnamed:
+        return abstention(
+            f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+        )
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
     if conflicts:
         return abstention(conflicts[0].reason, CONTRADICTORY)
     citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)
+
+
+def _unnamed(question: str, quoted: list[Candidate]) -> list[str]:
+    """What the question names that the passages to be quoted do not mention: a redaction placeholder
+    (the name is not shown in clear anywhere in the index, so no passage can be about it), an identifier,
+    or, in an English question, a capitalised name ("the Madrid depot" answered from the Munich page)."""
+    placeholders = redaction_placeholders(question)
+    if placeholders:
+        return placeholders
+    texts = [_passage_text(c) for c in quoted]
+    missing = unheld_identifiers(identifiers_in(question), texts)
+    if detect_language(question) == "en":
+        missing += unnamed_words(named_words(question), texts, _stem)
+    return missing
+
+
+def _passage_text(candidate: Candidate) -> str:
+    p = candidate.payload
+    return f"{p.get('title') or ''}\n{p.get('heading_path') or ''}\n{p.get('text', '')}"
 
 
 def _statement(score: float, s: _Lexical) -> Statement:

@@ -253,6 +253,21 @@ _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie
 _ASKS_SPEED = re.compile(
     r"\b(?:top speed|maximum speed|how fast|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE
 )
+_ASKS_PERCENT = re.compile(
+    r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
+    re.IGNORECASE,
+)
+_ASKS_NOISE = re.compile(
+    r"\b(?:noise level|how loud|sound level|geräuschpegel|lautstärke|niveau sonore)\b", re.IGNORECASE
+)
+_ASKS_WEEKDAY = re.compile(
+    r"\b(?:which|what) (?:weekdays?|days? of the week)\b|\bwochentag|\bquels? jours? de la semaine\b", re.IGNORECASE
+)
+_WEEKDAYS = re.compile(
+    r"\b(?:mon|tue|tues|wed|thu|thurs|fri|sat|sun)(?:day)?s?\b|\b(?:montag|dienstag|mittwoch|donnerstag|freitag|"
+    r"samstag|sonntag|werktag\w*|wochenende|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|\bweekends?\b",
+    re.IGNORECASE,
+)
 _WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
 _SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
 _ANY_NUMBER = re.compile(r"\d")
@@ -283,6 +298,12 @@ def asked_kind(question: str) -> str | None:
             return _KILOMETRE.get(unit, unit)
     if _ASKS_TIME.search(question):
         return "time"
+    if _ASKS_PERCENT.search(question):
+        return "percent"
+    if _ASKS_NOISE.search(question):
+        return "noise"
+    if _ASKS_WEEKDAY.search(question):
+        return "weekday"
     if _ASKS_WEIGHT.search(question):
         return "weight"
     if _ASKS_SPEED.search(question):
@@ -303,6 +324,12 @@ def states_kind(kind: str, text: str) -> bool:
     stated = values(numbered)
     if kind == "money":
         return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+    if kind == "weekday":
+        return bool(_WEEKDAYS.search(text))
+    if kind == "percent":
+        return "%" in stated or "percent" in stated
+    if kind == "noise":
+        return "db" in stated or "db(a)" in stated
     if kind == "weight":
         return bool(_WEIGHT_UNITS & stated.keys())
     if kind == "speed":

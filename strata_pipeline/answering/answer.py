@@ -296,10 +296,22 @@ def answer_extractively(
         return abstention(
             f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
         )
-    unnamed = _unnamed(question, [s.candidate for _, s in chosen])
+    names = _names(question)
+    unnamed = _unnamed(names, [s.candidate for _, s in chosen])
     if unnamed:
         return abstention(
             f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+        )
+    # the asked-for value must come from a passage about what the question names: Basel's "fuel for
+    # 48 hours" quoted beside a Zürich sentence does not say how long Zürich's generator runs
+    if (
+        kind is not None
+        and names
+        and not any(states_kind(kind, s.sentence.scored) and not _unnamed(names, [s.candidate]) for _, s in chosen)
+    ):
+        return abstention(
+            f"The quoted sentences that state a {kind} value are from passages that do not mention "
+            f"{names}, which the question names."
         )
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
     if conflicts:
@@ -309,18 +321,32 @@ def answer_extractively(
     return Answer(text=text, citations=citations)
 
 
-def _unnamed(question: str, quoted: list[Candidate]) -> list[str]:
-    """What the question names that the passages to be quoted do not mention: a redaction placeholder
-    (the name is not shown in clear anywhere in the index, so no passage can be about it), an identifier,
-    or, in an English question, a capitalised name ("the Madrid depot" answered from the Munich page)."""
-    placeholders = redaction_placeholders(question)
-    if placeholders:
-        return placeholders
+@dataclass(frozen=True)
+class _Names:
+    """What a question names: redaction placeholders (a name not shown in clear anywhere in the index,
+    so no passage can be about it), identifiers, and in an English question capitalised names."""
+
+    placeholders: list[str]
+    identifiers: list[str]
+    words: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.placeholders or self.identifiers or self.words)
+
+    def __str__(self) -> str:
+        return ", ".join(self.placeholders + self.identifiers + self.words)
+
+
+def _names(question: str) -> _Names:
+    words = named_words(question) if detect_language(question) == "en" else []
+    return _Names(redaction_placeholders(question), identifiers_in(question), words)
+
+
+def _unnamed(names: _Names, quoted: list[Candidate]) -> list[str]:
+    """Those of `names` the passages to be quoted do not mention ("the Madrid depot" answered from
+    the Munich page); a redaction placeholder is never mentioned."""
     texts = [_passage_text(c) for c in quoted]
-    missing = unheld_identifiers(identifiers_in(question), texts)
-    if detect_language(question) == "en":
-        missing += unnamed_words(named_words(question), texts, _stem)
-    return missing
+    return names.placeholders + unheld_identifiers(names.identifiers, texts) + unnamed_words(names.words, texts, _stem)
 
 
 def _passage_text(candidate: Candidate) -> str:

@@ -4,12 +4,14 @@ mention, or asks for a number, weight or speed they do not state (answering/abst
 from __future__ import annotations
 
 from strata_pipeline.answering.abstention import (
+    asked_kind,
     named_words,
     redaction_placeholders,
     states_kind,
     unnamed_words,
 )
-from strata_pipeline.answering.answer import _stem
+from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.retrieval.candidate import DENSE, Candidate
 
 
 def test_named_words_are_capitalised_words_inside_a_sentence() -> None:
@@ -54,3 +56,49 @@ def test_a_number_weight_or_speed_is_stated_or_not() -> None:
     assert states_kind("speed", "Maximum speed: 2.0 m/s")
     assert not states_kind("speed", "Maximum payload: 300 kg (top module), 500 kg towing")
     assert states_kind("km", "Private use was allowed up to 300 km per month.")
+
+
+def test_a_percentage_noise_level_or_weekday_is_asked_for_and_stated_or_not() -> None:
+    assert asked_kind("What discount do government agencies receive?") == "percent"
+    assert asked_kind("Who must approve a total discount of more than 15%?") is None  # asks for a person
+    assert states_kind("percent", "| 5 to 9 | 5% |")
+    assert not states_kind("percent", "Volume discounts apply to robots ordered on a single purchase order.")
+    assert asked_kind("What is the noise level of the robot while driving?") == "noise"
+    assert states_kind("noise", "Noise level: Below 65 dB(A)")
+    assert not states_kind("noise", "The robot slows down to 1.2 m/s in shared zones.")
+    assert asked_kind("On which weekdays are the courses held?") == "weekday"
+    assert states_kind("weekday", "Standard support is available Monday to Friday.")
+    assert not states_kind("weekday", "Courses are held online or at our training center.")
+
+
+def depot(city: str, text: str) -> Candidate:
+    payload = {"chunk_id": f"{city}#0", "doc_id": f"sites/{city.lower()}-depot.md", "source_set": "fieldops",
+               "title": f"{city} Depot - Site Information", "heading_path": "Parking", "text": text}  # fmt: skip
+    return Candidate(point_id=city, payload=payload, scores={DENSE: 0.8})
+
+
+def close(question: str, sentences: list[str]) -> list[float]:
+    return [0.8] * len(sentences)  # every sentence reads as close: only the name checks decide
+
+
+def test_the_answerer_abstains_when_the_quoted_passage_is_about_another_place() -> None:
+    munich = depot("Munich", "Eight van bays are available in the inner courtyard.")
+    answered = answer_extractively("How many van bays does the Munich depot have?", [munich], close)
+    assert not answered.abstained and "Eight van bays" in answered.text
+    missed = answer_extractively("How many van bays does the Madrid depot have?", [munich], close)
+    assert missed.abstained and missed.abstain_code == "no_support" and "Madrid" in missed.reason
+
+
+def test_the_asked_value_must_come_from_the_passage_about_the_named_place() -> None:
+    basel = depot("Basel", "The diesel generator has fuel for 48 hours.")
+    zurich = depot("Zurich", "The diesel generator starts after 10 seconds.")
+    question = "For how many hours does the Zurich generator have fuel?"
+    missed = answer_extractively(question, [zurich, basel], close)
+    assert missed.abstained and "hour" in missed.reason and "Zurich" in missed.reason
+    assert not answer_extractively(question.replace("Zurich", "Basel"), [basel, zurich], close).abstained
+
+
+def test_a_redacted_name_in_the_question_is_never_answered() -> None:
+    porto = depot("Porto", "Ten van bays are available in the open yard.")
+    missed = answer_extractively("How many van bays does the [PERSON_1] depot have?", [porto], close)
+    assert missed.abstained and "[PERSON_1]" in missed.reason

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from strata_pipeline.classification.language import detect_language
 from strata_pipeline.embedding.identifiers import identifiers
 
 NO_SUPPORT = "no_support"
@@ -382,3 +383,38 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
         return any(p in tokens or stem(p) in stems for p in parts)
 
     return [w for w in words if not mentioned(w)]
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a question names: redaction placeholders (a name not shown in clear anywhere in the index,
+    so no passage can be about it), identifiers, and in an English question capitalised names."""
+
+    placeholders: list[str]
+    identifiers: list[str]
+    words: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.placeholders or self.identifiers or self.words)
+
+    def __str__(self) -> str:
+        return ", ".join(self.placeholders + self.identifiers + self.words)
+
+
+def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str], str]) -> Names:
+    """The names of `question` an answer's passages must mention. A capitalised name more than half
+    of the `retrieved` passages mention is the setting, not the subject (the company's name, the
+    product all of them are about): a section need not repeat it."""
+    words = named_words(question) if detect_language(question) == "en" else []
+    words = [w for w in words if 2 * sum(not unnamed_words([w], [t], stem) for t in retrieved) <= len(retrieved)]
+    return Names(redaction_placeholders(question), identifiers_in(question), words)
+
+
+def unmentioned(names: Names, passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:
+    """Those of `names` that none of `passages` mentions ("the Madrid depot" answered from the Munich
+    page); a redaction placeholder is never mentioned."""
+    return (
+        names.placeholders
+        + unheld_identifiers(names.identifiers, passages)
+        + unnamed_words(names.words, passages, stem)
+    )

@@ -22,14 +22,12 @@ from strata_pipeline.answering.abstention import (
     asked_kind,
     contradictions,
     identifiers_in,
-    named_words,
-    redaction_placeholders,
+    question_names,
     states_kind,
     unheld_identifiers,
-    unnamed_words,
+    unmentioned,
 )
 from strata_pipeline.chunking.context import chunk_context
-from strata_pipeline.classification.language import detect_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
@@ -296,8 +294,8 @@ def answer_extractively(
         return abstention(
             f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
         )
-    names = _names(question)
-    unnamed = _unnamed(names, [s.candidate for _, s in chosen])
+    names = question_names(question, [_passage_text(c) for c in pool], _stem)
+    unnamed = unmentioned(names, [_passage_text(s.candidate) for _, s in chosen], _stem)
     if unnamed:
         return abstention(
             f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
@@ -307,7 +305,10 @@ def answer_extractively(
     if (
         kind is not None
         and names
-        and not any(states_kind(kind, s.sentence.scored) and not _unnamed(names, [s.candidate]) for _, s in chosen)
+        and not any(
+            states_kind(kind, s.sentence.scored) and not unmentioned(names, [_passage_text(s.candidate)], _stem)
+            for _, s in chosen
+        )
     ):
         return abstention(
             f"The quoted sentences that state a {kind} value are from passages that do not mention "
@@ -319,34 +320,6 @@ def answer_extractively(
     citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)
-
-
-@dataclass(frozen=True)
-class _Names:
-    """What a question names: redaction placeholders (a name not shown in clear anywhere in the index,
-    so no passage can be about it), identifiers, and in an English question capitalised names."""
-
-    placeholders: list[str]
-    identifiers: list[str]
-    words: list[str]
-
-    def __bool__(self) -> bool:
-        return bool(self.placeholders or self.identifiers or self.words)
-
-    def __str__(self) -> str:
-        return ", ".join(self.placeholders + self.identifiers + self.words)
-
-
-def _names(question: str) -> _Names:
-    words = named_words(question) if detect_language(question) == "en" else []
-    return _Names(redaction_placeholders(question), identifiers_in(question), words)
-
-
-def _unnamed(names: _Names, quoted: list[Candidate]) -> list[str]:
-    """Those of `names` the passages to be quoted do not mention ("the Madrid depot" answered from
-    the Munich page); a redaction placeholder is never mentioned."""
-    texts = [_passage_text(c) for c in quoted]
-    return names.placeholders + unheld_identifiers(names.identifiers, texts) + unnamed_words(names.words, texts, _stem)
 
 
 def _passage_text(candidate: Candidate) -> str:

@@ -102,3 +102,14 @@ def test_a_redacted_name_in_the_question_is_never_answered() -> None:
     porto = depot("Porto", "Ten van bays are available in the open yard.")
     missed = answer_extractively("How many van bays does the [PERSON_1] depot have?", [porto], close)
     assert missed.abstained and "[PERSON_1]" in missed.reason
+
+
+def test_a_name_most_passages_mention_is_the_setting_and_need_not_be_repeated() -> None:
+    sick = depot("Leave", "Employees receive 10 paid sick days per calendar year.")
+    others = [depot(f"Northwind {n}", "Northwind Robotics pays salaries monthly.") for n in ("Pay", "Faq")]
+    question = "How many paid sick days does Northwind give each year?"
+    assert not answer_extractively(question, [sick, *others], close).abstained
+    # named by a minority of the passages, the name is the subject: the quote must mention it
+    madrid = "How many paid sick days does the Madrid office give each year?"
+    assert answer_extractively(madrid, [sick, depot("Madrid", "The Madrid office opened in 2020."), *others[:1]],
+                               close).abstained  # fmt: skip

@@ -248,8 +248,10 @@ _ASKS_MONEY = re.compile(
 _ASKS_COUNT = re.compile(
     r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?(?:\s+([^\W\d_]+))?", re.IGNORECASE
 )
-# A question on how much or how many asks for a number, whatever it counts.
-_ASKS_NUMBER = re.compile(r"\b(?:how much|how many|wie viel|wie viele|combien)\b", re.IGNORECASE)
+# A question on how much or how many, or on a limit, asks for a number, whatever it counts.
+_ASKS_NUMBER = re.compile(
+    r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
+)
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
 _ASKS_SPEED = re.compile(
     r"\b(?:top speed|maximum speed|how fast|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE

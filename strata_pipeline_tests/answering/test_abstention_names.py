@@ -113,3 +113,8 @@ def test_a_name_most_passages_mention_is_the_setting_and_need_not_be_repeated() 
     madrid = "How many paid sick days does the Madrid office give each year?"
     assert answer_extractively(madrid, [sick, depot("Madrid", "The Madrid office opened in 2020."), *others[:1]],
                                close).abstained  # fmt: skip
+
+
+def test_a_limit_asks_for_a_number() -> None:
+    assert asked_kind("What is the monthly spending limit on the fuel card?") == "number"
+    assert not states_kind("number", "Pay for fuel only with the FleetPay card that belongs to the van.")

@@ -1,10 +1,12 @@
-"""Why an answer abstains, and the two checks that decide it beyond a weak best score.
+"""Why an answer abstains, and the checks that decide it beyond a weak best score.
 
 Every abstention carries a machine-readable code (`Answer.abstain_code`) beside its human reason:
 
 - `no_support`: no retrieved passage supports an answer: none retrieved, none close enough, none
-  holding the identifier the question names, or the closest sentences state no value of the kind
-  asked for (a near miss: a passage on the right topic that does not say what was asked);
+  holding the identifier the question names, the closest sentences state no value of the kind
+  asked for (a near miss: a passage on the right topic that does not say what was asked), or the
+  passages to be quoted do not mention a name the question gives (a near miss on the wrong entity:
+  the Madrid depot answered from the Munich page);
 - `contradictory_facts`: two current documents state different values for the same thing;
 - `zero_rows`: an aggregation counted nothing (set by the facts engine);
 - `withheld`: a generated answer was held back (content the sources do not hold, or no citation of

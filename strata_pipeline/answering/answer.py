@@ -240,8 +240,9 @@ def answer_extractively(
     A sentence's score is its embedding similarity to the question plus a bonus for covering the
     question's distinctive terms (IDF over the retrieved chunks). Beyond a weak best score it abstains
     when the question names an identifier no passage holds, when the chosen sentences state no value of
-    the kind asked for (a price, a number of hours, a time), and when current documents give different
-    values for it (answering/abstention.py).
+    the kind asked for (a price, a number of hours, a time), when the passages they come from do not
+    mention a name the question gives, and when current documents give different values for it
+    (answering/abstention.py).
     """
     if not candidates:
         return abstention("No indexed passage matched the question.")

@@ -91,7 +91,9 @@ def test_the_bundled_golden_sets_load() -> None:
         assert golden.k == 5
         assert len(golden.questions) >= 10
         parts = [q.part for q in golden.questions]
-        assert abs(parts.count("dev") - parts.count("test")) <= 1  # split in halves, stratified by category
+        # split in halves, stratified by category; questions written later for tuning (the dev near
+        # misses of docs/abstention.md) go to dev, so test keeps at least a third
+        assert parts.count("dev") >= parts.count("test") - 1 and parts.count("test") >= len(parts) // 3
         assert len({q.id for q in golden.questions}) == len(golden.questions)
         assert all(q.relevant or q.unanswerable for q in golden.questions)
     handbook = load_golden(PROJECT_ROOT / "golden", "handbook")

@@ -1,10 +1,12 @@
-"""Why an answer abstains, and the two checks that decide it beyond a weak best score.
+"""Why an answer abstains, and the checks that decide it beyond a weak best score.
 
 Every abstention carries a machine-readable code (`Answer.abstain_code`) beside its human reason:
 
 - `no_support`: no retrieved passage supports an answer: none retrieved, none close enough, none
-  holding the identifier the question names, or the closest sentences state no value of the kind
-  asked for (a near miss: a passage on the right topic that does not say what was asked);
+  holding the identifier the question names, the closest sentences state no value of the kind
+  asked for (a near miss: a passage on the right topic that does not say what was asked), or the
+  passages to be quoted do not mention a name the question gives (a near miss on the wrong entity:
+  the Madrid depot answered from the Munich page);
 - `contradictory_facts`: two current documents state different values for the same thing;
 - `zero_rows`: an aggregation counted nothing (set by the facts engine);
 - `withheld`: a generated answer was held back (content the sources do not hold, or no citation of
@@ -19,6 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from strata_pipeline.classification.language import detect_language
 from strata_pipeline.embedding.identifiers import identifiers
 
 NO_SUPPORT = "no_support"
@@ -88,7 +91,7 @@ _UNITS = frozenset(
 _MEASURES = frozenset(
     _unit(word)
     for word in (
-        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent "
+        "days weeks months years hours minutes seconds nights kg mm cm km miles kwh percent kilometres kilometers "
         "Tage Wochen Monate Jahre Stunden Minuten Nächte jours semaines mois ans heures"
     ).split()
 )
@@ -227,6 +230,11 @@ def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[s
     return [i for i in dict.fromkeys(question_identifiers) if i not in held]
 
 
+def redaction_placeholders(text: str) -> list[str]:
+    """The redaction placeholders in a text ("[PERSON_1]"), each once."""
+    return list(dict.fromkeys(_PLACEHOLDER.findall(text)))
+
+
 def identifiers_in(text: str) -> list[str]:
     """identifiers() of a text, less redaction placeholders."""
     return identifiers(_PLACEHOLDER.sub(" ", text))
@@ -238,7 +246,36 @@ _ASKS_MONEY = re.compile(
     r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif)\b",
     re.IGNORECASE,
 )
-_ASKS_COUNT = re.compile(r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)", re.IGNORECASE)
+# "how many" and up to two words before its noun: "how many paid volunteering days" asks for days
+_ASKS_COUNT = re.compile(
+    r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?(?:\s+([^\W\d_]+))?", re.IGNORECASE
+)
+# A question on how much or how many, or on a limit, asks for a number, whatever it counts.
+_ASKS_NUMBER = re.compile(
+    r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
+)
+_ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
+_ASKS_SPEED = re.compile(
+    r"\b(?:top speed|maximum speed|how fast|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE
+)
+_ASKS_PERCENT = re.compile(
+    r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
+    re.IGNORECASE,
+)
+_ASKS_NOISE = re.compile(
+    r"\b(?:noise level|how loud|sound level|geräuschpegel|lautstärke|niveau sonore)\b", re.IGNORECASE
+)
+_ASKS_WEEKDAY = re.compile(
+    r"\b(?:which|what) (?:weekdays?|days? of the week)\b|\bwochentag|\bquels? jours? de la semaine\b", re.IGNORECASE
+)
+_WEEKDAYS = re.compile(
+    r"\b(?:mon|tue|tues|wed|thu|thurs|fri|sat|sun)(?:day)?s?\b|\b(?:montag|dienstag|mittwoch|donnerstag|freitag|"
+    r"samstag|sonntag|werktag\w*|wochenende|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|\bweekends?\b",
+    re.IGNORECASE,
+)
+_WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
+_SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
+_ANY_NUMBER = re.compile(r"\d")
 _ASKS_TIME = re.compile(
     r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
 )
@@ -259,17 +296,129 @@ def asked_kind(question: str) -> str | None:
     if _ASKS_MONEY.search(question):
         return "money"
     if count := _ASKS_COUNT.search(question):
-        unit = _unit(count.group(1))
         # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
-        return unit if unit in _MEASURES else None
+        units = [_unit(word) for word in count.groups() if word]
+        unit = next((u for u in units if u in _MEASURES), None)
+        if unit is not None:
+            return _KILOMETRE.get(unit, unit)
     if _ASKS_TIME.search(question):
         return "time"
+    if _ASKS_PERCENT.search(question):
+        return "percent"
+    if _ASKS_NOISE.search(question):
+        return "noise"
+    if _ASKS_WEEKDAY.search(question):
+        return "weekday"
+    if _ASKS_WEIGHT.search(question):
+        return "weight"
+    if _ASKS_SPEED.search(question):
+        return "speed"
+    if _ASKS_NUMBER.search(question):
+        return "number"
     return None
+
+
+_KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}
 
 
 def states_kind(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
-    stated = values(_NUMBER_WORDS.sub("2", text))
+    numbered = _NUMBER_WORDS.sub("2", text)
+    if kind == "number":
+        return bool(_ANY_NUMBER.search(numbered))
+    stated = values(numbered)
     if kind == "money":
         return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+    if kind == "weekday":
+        return bool(_WEEKDAYS.search(text))
+    if kind == "percent":
+        return "%" in stated or "percent" in stated
+    if kind == "noise":
+        return "db" in stated or "db(a)" in stated
+    if kind == "weight":
+        return bool(_WEIGHT_UNITS & stated.keys())
+    if kind == "speed":
+        return bool(_SPEED_UNITS & stated.keys())
     return kind in stated
+
+
+# --- names ---------------------------------------------------------------------------------
+
+# A capitalised word inside an English question names something: a place ("the Madrid depot"), a
+# product, a team, a month. The first word of a sentence is capitalised anyway, and a lone "I" names
+# nothing. German capitalises every noun, so the check runs on English questions only.
+_WORD = re.compile(r"[^\W\d_][\w'’\-]*")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\(|\")\W*$")
+# Months and weekdays are dates, which passages often write in digits ("2025-01-15"): values, not names.
+_CALENDAR_WORDS = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+
+
+def named_words(question: str) -> list[str]:
+    """Capitalised words of an English question that are not the first of a sentence, in order,
+    each once: what the question is about by name ("Madrid", "Hamburg", "FleetPay", "AnyConnect-based")."""
+    found = []
+    for match in _WORD.finditer(question):
+        word = match.group().rstrip("'’-")
+        if len(word) < 2 or not word[0].isupper() or _SENTENCE_START.search(question[: match.start()]):
+            continue
+        if word.casefold() in _CALENDAR_WORDS:
+            continue
+        word = re.sub(r"['’]s$", "", word)
+        if word not in found:
+            found.append(word)
+    return found
+
+
+def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:
+    """Those of `words` that none of `passages` mentions: not as written (case aside), not by stem
+    ("Windows" for "Window"), and for a hyphenated word ("AnyConnect-based") not by any of its parts
+    of three letters or more."""
+    tokens = {t.casefold() for p in passages for t in _WORD.findall(p)}
+    # parts of compounds and of redaction placeholders: "[IP_ADDRESS_1]" mentions an IP address
+    tokens |= {part for t in list(tokens) for part in re.split(r"[-_]", t) if part}
+    stems = {stem(t) for t in tokens}
+
+    def mentioned(word: str) -> bool:
+        folded = word.casefold()
+        parts = [folded, *(p for p in folded.split("-") if len(p) >= 3)]
+        return any(p in tokens or stem(p) in stems for p in parts)
+
+    return [w for w in words if not mentioned(w)]
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a question names: redaction placeholders (a name not shown in clear anywhere in the index,
+    so no passage can be about it), identifiers, and in an English question capitalised names."""
+
+    placeholders: list[str]
+    identifiers: list[str]
+    words: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.placeholders or self.identifiers or self.words)
+
+    def __str__(self) -> str:
+        return ", ".join(self.placeholders + self.identifiers + self.words)
+
+
+def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str], str]) -> Names:
+    """The names of `question` an answer's passages must mention. A capitalised name more than half
+    of the `retrieved` passages mention is the setting, not the subject (the company's name, the
+    product all of them are about): a section need not repeat it."""
+    words = named_words(question) if detect_language(question) == "en" else []
+    words = [w for w in words if 2 * sum(not unnamed_words([w], [t], stem) for t in retrieved) <= len(retrieved)]
+    return Names(redaction_placeholders(question), identifiers_in(question), words)
+
+
+def unmentioned(names: Names, passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:
+    """Those of `names` that none of `passages` mentions ("the Madrid depot" answered from the Munich
+    page); a redaction placeholder is never mentioned."""
+    return (
+        names.placeholders
+        + unheld_identifiers(names.identifiers, passages)
+        + unnamed_words(names.words, passages, stem)
+    )

@@ -22,8 +22,10 @@ from strata_pipeline.answering.abstention import (
     asked_kind,
     contradictions,
     identifiers_in,
+    question_names,
     states_kind,
     unheld_identifiers,
+    unmentioned,
 )
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
@@ -238,8 +240,9 @@ def answer_extractively(
     A sentence's score is its embedding similarity to the question plus a bonus for covering the
     question's distinctive terms (IDF over the retrieved chunks). Beyond a weak best score it abstains
     when the question names an identifier no passage holds, when the chosen sentences state no value of
-    the kind asked for (a price, a number of hours, a time), and when current documents give different
-    values for it (answering/abstention.py).
+    the kind asked for (a price, a number of hours, a time), when the passages they come from do not
+    mention a name the question gives, and when current documents give different values for it
+    (answering/abstention.py).
     """
     if not candidates:
         return abstention("No indexed passage matched the question.")
@@ -292,12 +295,37 @@ def answer_extractively(
         return abstention(
             f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
         )
+    names = question_names(question, [_passage_text(c) for c in pool], _stem)
+    unnamed = unmentioned(names, [_passage_text(s.candidate) for _, s in chosen], _stem)
+    if unnamed:
+        return abstention(
+            f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+        )
+    # the asked-for value must come from a passage about what the question names: Basel's "fuel for
+    # 48 hours" quoted beside a Zürich sentence does not say how long Zürich's generator runs
+    if (
+        kind is not None
+        and names
+        and not any(
+            states_kind(kind, s.sentence.scored) and not unmentioned(names, [_passage_text(s.candidate)], _stem)
+            for _, s in chosen
+        )
+    ):
+        return abstention(
+            f"The quoted sentences that state a {kind} value are from passages that do not mention "
+            f"{names}, which the question names."
+        )
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
     if conflicts:
         return abstention(conflicts[0].reason, CONTRADICTORY)
     citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
     text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
     return Answer(text=text, citations=citations)
+
+
+def _passage_text(candidate: Candidate) -> str:
+    p = candidate.payload
+    return f"{p.get('title') or ''}\n{p.get('heading_path') or ''}\n{p.get('text', '')}"
 
 
 def _statement(score: float, s: _Lexical) -> Statement:

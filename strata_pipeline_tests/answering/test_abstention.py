@@ -137,8 +137,13 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
         ("How many hours does the generator have fuel for?", "hour"),
         ("Wie viele Tage Urlaub gibt es?", "tag"),
         ("What are the opening hours of the Porto depot?", "time"),
-        ("How many robots are in the fleet?", None),  # a count that may be given in words
-        ("How many people fit in the group room?", None),  # "6 persons", "a group of six"
+        # a count of things that are no unit: any number answers it ("6 persons", "a group of six")
+        ("How many robots are in the fleet?", "number"),
+        ("How many people fit in the group room?", "number"),
+        ("How many paid volunteering days are there?", "day"),  # the unit may follow adjectives
+        ("How many kilometres may I drive per day?", "km"),
+        ("How much does the charging station weigh?", "weight"),
+        ("What is the top speed when towing?", "speed"),
         ("Which VPN client is used?", None),
     ],
 )

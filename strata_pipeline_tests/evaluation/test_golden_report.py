@@ -91,9 +91,9 @@ def test_the_bundled_golden_sets_load() -> None:
         assert golden.k == 5
         assert len(golden.questions) >= 10
         parts = [q.part for q in golden.questions]
-        # split in halves, stratified by category; issue 13 then added dev-only aggregation questions in
-        # new phrasings (tuned on), so the held-out test part keeps at least 40%
-        assert parts.count("test") >= 0.4 * len(parts) and parts.count("dev") >= parts.count("test") - 1
+        # split in halves, stratified by category; questions written later for tuning (issue 13's dev-only
+        # aggregation phrasings and near misses) go to dev, so the held-out test part keeps at least a third
+        assert parts.count("dev") >= parts.count("test") - 1 and parts.count("test") >= len(parts) // 3
         assert len({q.id for q in golden.questions}) == len(golden.questions)
         assert all(q.relevant or q.unanswerable for q in golden.questions)
     handbook = load_golden(PROJECT_ROOT / "golden", "handbook")

@@ -1,0 +1,120 @@
+"""Near misses by name and by kind of value: the question names what the quoted passages do not
+mention, or asks for a number, weight or speed they do not state (answering/abstention.py)."""
+
+from __future__ import annotations
+
+from strata_pipeline.answering.abstention import (
+    asked_kind,
+    named_words,
+    redaction_placeholders,
+    states_kind,
+    unnamed_words,
+)
+from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.retrieval.candidate import DENSE, Candidate
+
+
+def test_named_words_are_capitalised_words_inside_a_sentence() -> None:
+    assert named_words("How many van bays are there at the Madrid depot?") == ["Madrid"]
+    assert named_words("Which VPN client does the Zürich office use? Where is NW Connect set up?") == [
+        "VPN",
+        "Zürich",
+        "NW",
+        "Connect",
+    ]
+    # the first word of a sentence, a lone "I", months and weekdays are no names
+    assert named_words("Am I allowed to work in April or on Saturday?") == []
+    assert named_words("Is the RX-300's dock rated IP54?") == ["RX-300", "IP54"]
+
+
+def test_a_name_the_quoted_passages_do_not_mention_is_reported() -> None:
+    passages = ["Munich Depot - Site Information\nEight van bays are available in the inner courtyard."]
+    assert unnamed_words(["Madrid"], passages, _stem) == ["Madrid"]
+    assert unnamed_words(["Munich", "munich"], passages, _stem) == []  # case aside
+
+
+def test_names_match_by_stem_compound_part_and_placeholder_part() -> None:
+    passages = ["Restore with Barman.", "Printer address: [IP_ADDRESS_3]", "Open the window settings."]
+    assert unnamed_words(["Barman-based", "IP", "Windows"], passages, _stem) == []
+    assert unnamed_words(["AnyConnect-based"], passages, _stem) == ["AnyConnect-based"]
+
+
+def test_a_redacted_name_in_the_question_is_a_placeholder() -> None:
+    assert redaction_placeholders("Opening hours of the [PERSON_1] depot, [PERSON_1] and [EMAIL_2]?") == [
+        "[PERSON_1]",
+        "[EMAIL_2]",
+    ]
+    assert redaction_placeholders("Opening hours of the Porto depot?") == []
+
+
+def test_a_number_weight_or_speed_is_stated_or_not() -> None:
+    assert states_kind("number", "The training room seats twelve people.")
+    assert states_kind("number", "Loans: 4 laptops.")
+    assert not states_kind("number", "Courses are held online or at our training center.")
+    assert states_kind("weight", "The compact van may carry at most 400 kg of tools.")
+    assert not states_kind("weight", "| RX Dock charging station | 24 months from delivery |")
+    assert states_kind("speed", "Maximum speed: 2.0 m/s")
+    assert not states_kind("speed", "Maximum payload: 300 kg (top module), 500 kg towing")
+    assert states_kind("km", "Private use was allowed up to 300 km per month.")
+
+
+def test_a_percentage_noise_level_or_weekday_is_asked_for_and_stated_or_not() -> None:
+    assert asked_kind("What discount do government agencies receive?") == "percent"
+    assert asked_kind("Who must approve a total discount of more than 15%?") is None  # asks for a person
+    assert states_kind("percent", "| 5 to 9 | 5% |")
+    assert not states_kind("percent", "Volume discounts apply to robots ordered on a single purchase order.")
+    assert asked_kind("What is the noise level of the robot while driving?") == "noise"
+    assert states_kind("noise", "Noise level: Below 65 dB(A)")
+    assert not states_kind("noise", "The robot slows down to 1.2 m/s in shared zones.")
+    assert asked_kind("On which weekdays are the courses held?") == "weekday"
+    assert states_kind("weekday", "Standard support is available Monday to Friday.")
+    assert not states_kind("weekday", "Courses are held online or at our training center.")
+
+
+def depot(city: str, text: str) -> Candidate:
+    payload = {"chunk_id": f"{city}#0", "doc_id": f"sites/{city.lower()}-depot.md", "source_set": "fieldops",
+               "title": f"{city} Depot - Site Information", "heading_path": "Parking", "text": text}  # fmt: skip
+    return Candidate(point_id=city, payload=payload, scores={DENSE: 0.8})
+
+
+def close(question: str, sentences: list[str]) -> list[float]:
+    return [0.8] * len(sentences)  # every sentence reads as close: only the name checks decide
+
+
+def test_the_answerer_abstains_when_the_quoted_passage_is_about_another_place() -> None:
+    munich = depot("Munich", "Eight van bays are available in the inner courtyard.")
+    answered = answer_extractively("How many van bays does the Munich depot have?", [munich], close)
+    assert not answered.abstained and "Eight van bays" in answered.text
+    missed = answer_extractively("How many van bays does the Madrid depot have?", [munich], close)
+    assert missed.abstained and missed.abstain_code == "no_support" and "Madrid" in missed.reason
+
+
+def test_the_asked_value_must_come_from_the_passage_about_the_named_place() -> None:
+    basel = depot("Basel", "The diesel generator has fuel for 48 hours.")
+    zurich = depot("Zurich", "The diesel generator starts after 10 seconds.")
+    question = "For how many hours does the Zurich generator have fuel?"
+    missed = answer_extractively(question, [zurich, basel], close)
+    assert missed.abstained and "hour" in missed.reason and "Zurich" in missed.reason
+    assert not answer_extractively(question.replace("Zurich", "Basel"), [basel, zurich], close).abstained
+
+
+def test_a_redacted_name_in_the_question_is_never_answered() -> None:
+    porto = depot("Porto", "Ten van bays are available in the open yard.")
+    missed = answer_extractively("How many van bays does the [PERSON_1] depot have?", [porto], close)
+    assert missed.abstained and "[PERSON_1]" in missed.reason
+
+
+def test_a_name_most_passages_mention_is_the_setting_and_need_not_be_repeated() -> None:
+    sick = depot("Leave", "Employees receive 10 paid sick days per calendar year.")
+    others = [depot(f"Northwind {n}", "Northwind Robotics pays salaries monthly.") for n in ("Pay", "Faq")]
+    question = "How many paid sick days does Northwind give each year?"
+    assert not answer_extractively(question, [sick, *others], close).abstained
+    # named by a minority of the passages, the name is the subject: the quote must mention it
+    madrid = "How many paid sick days does the Madrid office give each year?"
+    assert answer_extractively(madrid, [sick, depot("Madrid", "The Madrid office opened in 2020."), *others[:1]],
+                               close).abstained  # fmt: skip
+
+
+def test_a_limit_asks_for_a_number() -> None:
+    assert asked_kind("What is the monthly spending limit on the fuel card?") == "number"
+    assert not states_kind("number", "Pay for fuel only with the FleetPay card that belongs to the van.")

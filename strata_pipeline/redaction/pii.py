@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.scan import scan_text
 
@@ -206,13 +207,16 @@ def _possible(finding: Finding, text: str) -> bool:
     """Drop shapes that cannot be the entity before overlaps are resolved, so that an NER tag such as
     PERSON "src=192.168.38.128" cannot push out the IP address inside it.
 
-    A name has no digits or @. A phone number has at least 7 digits: the German numbering plan
-    otherwise accepts "order #344246" and amounts such as "4,168.50"; one shaped like an IPv4
-    address is the address.
+    A name has no digits or @, and does not end on a lower-case particle: "Anzahl der" (German "number
+    of", tagged by the English NER) is not a name, while "Jan van der Berg" still is. A phone number
+    has at least 7 digits: the German numbering plan otherwise accepts "order #344246" and amounts
+    such as "4,168.50"; one shaped like an IPv4 address is the address.
     """
     value = text[finding.start : finding.end]
     if finding.entity == "PERSON":
-        return not any(ch.isdigit() or ch == "@" for ch in value)
+        words = value.split()
+        ends_on_particle = len(words) > 1 and words[-1].islower() and words[-1] in PARTICLES
+        return not ends_on_particle and not any(ch.isdigit() or ch == "@" for ch in value)
     if finding.entity == "PHONE":
         return sum(ch.isdigit() for ch in value) >= 7 and not DOTTED_QUAD.fullmatch(value)
     return True

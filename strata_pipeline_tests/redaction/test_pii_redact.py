@@ -97,6 +97,14 @@ def test_title_cased_heading_is_not_a_person(ner: PresidioDetector) -> None:
     assert all(a.decision == "below_threshold" for a in result.audit if a.entity == "PERSON")
 
 
+def test_a_span_ending_on_a_particle_is_not_a_name_but_a_name_with_particles_is(ner: PresidioDetector) -> None:
+    # the English NER tags the German "Anzahl der" ("number of") as a person
+    assert redact("Anzahl der VLANs pro Standort", ner).text == "Anzahl der VLANs pro Standort"
+    assert redact("Please call Jan van der Berg about the audit.", ner).text == (
+        "Please call [PERSON_1] about the audit."
+    )
+
+
 def test_honorific_makes_a_surname_a_person(ner: PresidioDetector) -> None:
     assert redact("Ask Dr. Okafor about the results.", ner).text == "Ask Dr. [PERSON_1] about the results."
 

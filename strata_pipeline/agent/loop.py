@@ -145,9 +145,13 @@ def _expand(step: PlannedStep, previous: tuple[Observation, Answer] | None) -> l
         facts = observation.facts if observation is not None else None
         values = _values(facts.value) if facts is not None else []
         if not values:
-            # a count or a single figure names no entity: the follow-up still runs once, on what the
-            # filter named ("wave3 runbooks patching"), or on the topic alone
-            values = [_filter_values(facts)]
+            # a count or a single figure names no entity: the follow-up still runs once, searching on what
+            # the filter named ("wave3 runbooks patching"), or on the topic alone. Its question leaves the
+            # filter out: the documents about the topic need not repeat it ("Munich" for a count of Munich's
+            # holidays), and the answerer abstains when a quoted passage misses a name the question gives.
+            named = _filter_values(facts)
+            arguments = {k: _fill(v, named) for k, v in step.arguments.items()}
+            return [(arguments, _fill(step.label, named), _fill(step.ask, ""))]
         return [
             ({k: _fill(v, value) for k, v in step.arguments.items()}, _fill(step.label, value), _fill(step.ask, value))
             for value in values[:MAX_VALUES]

@@ -160,7 +160,7 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
             continue
-        if sentence.endswith("?") or QUESTION_LINE.match(sentence):
+        if sentence.endswith("?") or QUESTION_LINE.match(sentence) or _is_caps_heading(sentence):
             continue
         if _is_header_row(text, end):
             continue  # column names alone answer nothing
@@ -170,6 +170,17 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
         scored = f"{section}: {readable}" if section else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found
+
+
+def _is_caps_heading(line: str) -> bool:
+    """A plain-text heading in capitals ("COURIER CUT-OFF"): no lower-case letter, no digit, not a table
+    row, a few words. It names a topic and states nothing."""
+    return (
+        any(c.isalpha() for c in line)
+        and not any(c.islower() or c.isdigit() for c in line)
+        and "|" not in line
+        and len(line.split()) <= 8
+    )
 
 
 def _cells(line: str) -> list[str]:

@@ -27,7 +27,7 @@ def test_a_count_still_gets_its_follow_up_once_on_what_the_filter_named() -> Non
     count = facts(4, Filter("patch_wave", "eq", "wave3"))
     assert _expand(follow, (count, Answer("4"))) == [
         ({"query": "wave3 runbooks patching"}, "wave3: runbooks on patching",
-         "What do the runbooks say about patching for wave3?"),
+         "What do the runbooks say about patching?"),  # the filter narrows the search, not the question
     ]  # fmt: skip
     unfiltered = facts(35)
     assert _expand(follow, (unfiltered, Answer("35"))) == [

@@ -13,6 +13,7 @@ from strata_pipeline.answering.answer import (
     Answer,
     AnswerConfig,
     Citation,
+    _sentences,
     answer_extractively,
     answer_with_llm,
     split_sentences,
@@ -253,6 +254,14 @@ def test_abstains_when_passages_hold_only_headings_and_questions(similarity: Sim
     answer = answer_extractively("How much parental leave do I get?", [faq], similarity)
     assert answer.abstained
     assert answer.reason == "The retrieved passages hold no answer-bearing sentence."
+
+
+def test_a_capitalised_plain_text_heading_is_not_quoted_but_a_capitalised_table_row_is() -> None:
+    text = "ROTTERDAM DEPOT - SITE INFORMATION\n\nCOURIER CUT-OFF\n\nParts requested before 15:00 ship the same day.\n"
+    site = candidate("sites/rotterdam.txt#0", text, 1, 0.8)
+    assert [s.quote for s in _sentences(site)] == ["Parts requested before 15:00 ship the same day."]
+    hours = candidate("sites/porto.md#0", "| Day | Hours |\n|---|---|\n| SATURDAY | CLOSED |\n", 1, 0.8)
+    assert [s.quote for s in _sentences(hours)] == ["| SATURDAY | CLOSED |"]
 
 
 # --- LLM answers --------------------------------------------------------------------------------

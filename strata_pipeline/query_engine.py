@@ -14,14 +14,21 @@ import dataclasses
 import re
 from collections.abc import Sequence
 from contextlib import closing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
-from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
+from strata_pipeline.answering.answer import (
+    Answer,
+    AnswerConfig,
+    answer_extractively,
+    answer_with_llm,
+    supported,
+)
+from strata_pipeline.answering.floors import answer_config_for
 from strata_pipeline.facts.catalogue import Catalogue
 from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
 from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
@@ -116,7 +123,7 @@ class EngineConfig:
     # Chunks of one document in the top k before other documents get a turn (retrieval.search.diversify):
     # neighbouring chunks of one long document otherwise fill the results. 0 turns it off.
     per_document: int = 2
-    answer: AnswerConfig = field(default_factory=AnswerConfig)
+    answer: AnswerConfig | None = None  # None: the floors of the index's dense model (answer_config_for)
 
 
 class QueryEngine:
@@ -149,6 +156,7 @@ class QueryEngine:
         self.embedder = embedder
         self.llm = llm
         self.config = config
+        self.answer_config = config.answer or answer_config_for(embedder.model)
         self.guard = guard
         # Queries already redacted by this engine, each mapped to its result, and each result to
         # itself: the CLI, search and ask pass one query along, and a redacted query holds
@@ -400,10 +408,10 @@ class QueryEngine:
         context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
             # the offline answerer's checks vouch for what the model may answer from (answer.supported)
-            support = lambda q, passages: supported(q, passages, self._similarity, self.config.answer)  # noqa: E731
+            support = lambda q, passages: supported(q, passages, self._similarity, self.answer_config)  # noqa: E731
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
         else:
-            answer = answer_extractively(question, context, self._similarity, self.config.answer)
+            answer = answer_extractively(question, context, self._similarity, self.answer_config)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:
             # the rows the filter picked, then what the passages say about them (when they say anything)
             stated = self._audited_facts(facts_answer(facts, routing), facts)

@@ -408,10 +408,10 @@ class QueryEngine:
         context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
             # the offline answerer's checks vouch for what the model may answer from (answer.supported)
-            support = lambda q, passages: supported(q, passages, self._similarity, self.answer_config)  # noqa: E731
+            support = lambda q, passages: supported(q, passages, self.similarity, self.answer_config)  # noqa: E731
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
         else:
-            answer = answer_extractively(question, context, self._similarity, self.answer_config)
+            answer = answer_extractively(question, context, self.similarity, self.answer_config)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:
             # the rows the filter picked, then what the passages say about them (when they say anything)
             stated = self._audited_facts(facts_answer(facts, routing), facts)
@@ -458,7 +458,8 @@ class QueryEngine:
         the passages it quotes."""
         return self._audited(answer, context)
 
-    def _similarity(self, question: str, sentences: list[str]) -> list[float]:
+    def similarity(self, question: str, sentences: list[str]) -> list[float]:
+        """Cosine of `question` (embedded as a query) to each text (embedded as a passage)."""
         query = np.asarray(self.embedder.query_dense(question), dtype=np.float32)
         # Each distinct text once (overlapping sections repeat sentences), shortest first: a batch is
         # padded to its longest text, so batches of like lengths do less work. A cold `strata ask`

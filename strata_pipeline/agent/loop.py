@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import numpy as np
-
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
 from strata_pipeline.agent.planner import (
     EACH_VALUE,
@@ -243,14 +241,11 @@ def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> 
     """A lookup's passages with their dense score taken against the question they answer, where that is
     closer: they were found by the bare identifier ("N-733"), whose likeness to any passage is low, and
     the answerer's too-far check would otherwise refuse the passage that holds it."""
-    query = np.asarray(engine.embedder.query_dense(ask), dtype=np.float32)
-    vectors = engine.embedder.embed_dense([p.payload.get("text", "") for p in passages])
-    rescored = []
-    for passage, vector in zip(passages, vectors, strict=True):
-        closeness = float(np.dot(query, np.asarray(vector, dtype=np.float32)))
-        scores = passage.scores | {DENSE: max(passage.dense_score or 0.0, closeness)}
-        rescored.append(dataclasses.replace(passage, scores=scores))
-    return rescored
+    closeness = engine.similarity(ask, [p.payload.get("text", "") for p in passages])
+    return [
+        dataclasses.replace(passage, scores=passage.scores | {DENSE: max(passage.dense_score or 0.0, close)})
+        for passage, close in zip(passages, closeness, strict=True)
+    ]
 
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from strata_pipeline.answering.answer import Answer, Citation, terms
+from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.retrieval.candidate import Candidate
 
 MAX_WINDOW = 4  # words of the question a cell may span
@@ -45,18 +46,18 @@ def tables(text: str) -> list[list[Row]]:
     for number, line in enumerate(lines):
         if SEPARATOR_ROW.match(line) and "-" in line and "|" in line:
             continue
-        cells = _cells(line)
-        if len(cells) < 2:
+        row_cells = _cells(line)
+        if len(row_cells) < 2:
             if rows:
                 found.append(rows)
             header, rows = None, []
             continue
-        if header is None or len(cells) != len(header):
+        if header is None or len(row_cells) != len(header):
             if rows:
                 found.append(rows)
-            header, rows = cells, []
+            header, rows = row_cells, []
             continue
-        rows.append(Row(header, cells, line, number))
+        rows.append(Row(header, row_cells, line, number))
     if rows:
         found.append(rows)
     return found
@@ -65,7 +66,7 @@ def tables(text: str) -> list[list[Row]]:
 def _cells(line: str) -> tuple[str, ...]:
     if " | " not in line and not line.lstrip().startswith("|"):
         return ()
-    return tuple(c.strip() for c in line.strip().strip("|").split("|"))
+    return tuple(cells(line))
 
 
 def _key(text: str) -> str:
@@ -123,5 +124,5 @@ def row_answer(question: str, passages: list[Candidate], anywhere: bool = False)
     line = int(p.get("line_start", 1)) + row.line_offset
     citation = Citation(p.get("chunk_id", ""), p.get("doc_id", ""), p.get("source_set", ""), line, line, row.line,
                         p.get("page"))  # fmt: skip
-    shown = "; ".join(f"{name}: {value}" for name, value in zip(row.header, row.cells, strict=True) if value)
+    shown = as_record(row.header, row.cells)
     return Answer(text=f"{shown} [{citation.chunk_id}]", citations=[citation], mode="agent")

@@ -27,6 +27,7 @@ from strata_pipeline.answering.abstention import (
     unheld_identifiers,
     unmentioned,
 )
+from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
@@ -183,10 +184,6 @@ def _is_caps_heading(line: str) -> bool:
     )
 
 
-def _cells(line: str) -> list[str]:
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
-
-
 def _is_header_row(text: str, end: int) -> bool:
     """A table row directly followed by the |---|---| separator line."""
     following = text[end:].lstrip("\n").split("\n", 1)[0].strip()
@@ -207,10 +204,10 @@ def _row_with_header(text: str, start: int, sentence: str) -> str | None:
         header = line
     if header is None:
         return None  # the row is the header itself
-    names, values = _cells(header), _cells(sentence)
+    names, values = cells(header), cells(sentence)
     if len(names) != len(values):
         return None
-    return "; ".join(f"{n}: {v}" for n, v in zip(names, values, strict=True) if v)
+    return as_record(names, values)
 
 
 def _idf(question_terms: set[str], candidates: list[Candidate]) -> dict[str, float]:

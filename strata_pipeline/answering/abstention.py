@@ -21,7 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from strata_pipeline.classification.language import detect_language
+from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 
 NO_SUPPORT = "no_support"
@@ -273,6 +273,7 @@ _WEEKDAYS = re.compile(
     r"samstag|sonntag|werktag\w*|wochenende|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|\bweekends?\b",
     re.IGNORECASE,
 )
+_KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}  # one kind, however spelt
 _WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
 _SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
 _ANY_NUMBER = re.compile(r"\d")
@@ -316,9 +317,6 @@ def asked_kind(question: str) -> str | None:
     if _ASKS_NUMBER.search(question):
         return "number"
     return None
-
-
-_KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}
 
 
 def states_kind(kind: str, text: str) -> bool:
@@ -409,8 +407,9 @@ def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str]
     """The names of `question` an answer's passages must mention. A capitalised name more than half
     of the `retrieved` passages mention is the setting, not the subject (the company's name, the
     product all of them are about): a section need not repeat it."""
-    words = named_words(question) if detect_language(question) == "en" else []
-    words = [w for w in words if 2 * sum(not unnamed_words([w], [t], stem) for t in retrieved) <= len(retrieved)]
+    words = named_words(question) if query_language(question) == "en" else []
+    missing = [set(unnamed_words(words, [t], stem)) for t in retrieved]  # each passage read once
+    words = [w for w in words if 2 * sum(w not in m for m in missing) <= len(retrieved)]
     return Names(redaction_placeholders(question), identifiers_in(question), words)
 
 

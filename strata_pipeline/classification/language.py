@@ -83,3 +83,10 @@ def detect_language(text: str) -> str:
         return detector.detect()
     except LangDetectException:
         return ""
+
+
+@lru_cache(maxsize=256)
+def query_language(text: str) -> str:
+    """detect_language of a query, remembered: its BM25 analysis and the answerer's name check both ask
+    it of the same question (detection is seeded, so the answer cannot change)."""
+    return detect_language(text)

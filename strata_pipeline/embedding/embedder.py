@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from strata_pipeline.classification.language import detect_language
+from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.analysis import Analyzer, document_vector, guessed, query_vector
 from strata_pipeline.embedding.encoders import DenseEncoder
 from strata_pipeline.embedding.models import (
@@ -125,7 +125,7 @@ class Embedder:
         German (compounds split, English stop words dropped): "Urlaubsantrag" or "Riemen" cannot be
         told from English, and a German chunk holds only German terms. An English question is analysed
         as before, and does not load the compound splitter."""
-        language = detect_language(text)  # "" when too short to tell
+        language = query_language(text)  # "" when too short to tell
         detected = language or DEFAULT_LANGUAGE
         if self.sparse_model == BM25_MODEL:
             analyzers = [self._analyzer(code) for code in dict.fromkeys([DEFAULT_LANGUAGE, detected])]

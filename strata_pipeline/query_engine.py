@@ -51,6 +51,11 @@ from strata_pipeline.routing.dispatch import FactsSource, facts_answer, hybrid_q
 from strata_pipeline.routing.route import Routing, route
 
 
+class IndexMismatch(ValueError):
+    """The published index was built by another embedding model or index schema than this code reads:
+    querying it would silently compare vectors of two models, so it is refused, saying what to do."""
+
+
 class NoSuchDocument(LookupError):
     """No document by that id that the caller may read (the message is the same when one exists in a
     group the caller is not in, so an error tells nothing about other groups)."""
@@ -139,14 +144,15 @@ class QueryEngine:
     ) -> None:
         for version in versions.values():
             if version.model != embedder.model:
-                raise ValueError(
+                raise IndexMismatch(
                     f"Index {version.source_set}/{version.version} was built with {version.model!r} but the "
-                    f"configured embedding model is {embedder.model!r}. Set STRATA_EMBED_MODEL to match, or re-index."
+                    f"configured embedding model is {embedder.model!r}. Query it with "
+                    f"STRATA_EMBED_MODEL={version.model}, or re-index with the configured model: strata materialize."
                 )
             if version.schema != INDEX_SCHEMA:
                 # Queries are analysed the way this code indexes (INDEX_SCHEMA); an older index would
                 # quietly miss terms (e.g. German compound parts) rather than fail.
-                raise ValueError(
+                raise IndexMismatch(
                     f"Index {version.source_set}/{version.version} has index schema {version.schema}; this "
                     f"version reads schema {INDEX_SCHEMA}. Re-index it: strata materialize --source-set "
                     f"{version.source_set}."

@@ -1,4 +1,5 @@
-"""The query engine refuses an index whose sparse vectors were analysed differently from its queries."""
+"""The query engine refuses an index whose vectors its queries cannot meet: sparse vectors analysed
+differently, or dense vectors of another model."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from strata_pipeline.embedding.models import OFFLINE_MODEL
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
-from strata_pipeline.query_engine import QueryEngine
+from strata_pipeline.query_engine import IndexMismatch, QueryEngine
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.redaction.pii import Finding, PiiPolicy
 from strata_pipeline.resources import EmbedderResource, QdrantResource
@@ -28,8 +30,30 @@ def test_an_index_of_an_older_schema_is_not_queried(tmp_path: Path) -> None:
         schema=INDEX_SCHEMA - 1,  # BM25 without compound splitting: its terms no longer meet the queries'
     )
     embedder = EmbedderResource(model=DEFAULT_EMBED_MODEL, models_dir=str(tmp_path / "models"))
-    with pytest.raises(ValueError, match=f"index schema {INDEX_SCHEMA - 1}.*strata materialize --source-set fieldops"):
+    with pytest.raises(IndexMismatch, match=f"schema {INDEX_SCHEMA - 1}.*strata materialize --source-set fieldops"):
         QueryEngine(embedder, QdrantResource(), {"fieldops": version})
+
+
+def test_an_index_of_another_model_is_refused_with_the_variable_that_would_read_it(tmp_path: Path) -> None:
+    """An index built before the default model changed: the error names the setting that queries it and
+    the command that re-indexes it (the CLI prints it as an error, the API answers 503 with it)."""
+    version = IndexVersion(
+        source_set="fieldops",
+        version="v1",
+        path=str(tmp_path),
+        collection="strata_fieldops_v1",
+        model=OFFLINE_MODEL,
+        dim=384,
+        point_count=1,
+        chunker="sections-v2",
+        schema=INDEX_SCHEMA,
+    )
+    assert OFFLINE_MODEL != DEFAULT_EMBED_MODEL
+    embedder = EmbedderResource(model=DEFAULT_EMBED_MODEL, models_dir=str(tmp_path / "models"))
+    with pytest.raises(IndexMismatch) as refused:
+        QueryEngine(embedder, QdrantResource(), {"fieldops": version})
+    assert f"STRATA_EMBED_MODEL={OFFLINE_MODEL}" in str(refused.value)
+    assert "strata materialize" in str(refused.value)
 
 
 class _Vectors:

@@ -21,12 +21,13 @@ def _engine(settings: Settings, source_set: str | None) -> QueryEngine:
     """An engine over the published index (only `source_set`'s shard when one is given). Only what a
     query uses is imported: no Dagster, no reranker unless one is configured, and the PII detector
     only when the query screen or an answer's audit needs it."""
+    from strata_pipeline.query_engine import IndexMismatch
     from strata_pipeline.retrieval.rerank import RerankerUnavailable
     from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 
     try:
         return PublishedIndex.from_settings(settings).engine_for(one(source_set))
-    except (NoIndexError, RerankerUnavailable) as exc:
+    except (NoIndexError, RerankerUnavailable, IndexMismatch) as exc:
         raise click.ClickException(str(exc)) from exc
 
 

@@ -88,6 +88,22 @@ def test_api_keeps_serving_while_a_run_publishes_and_then_follows_the_new_versio
     assert hits and all(h["source_set"] == "products" for h in hits)
 
 
+def test_an_index_of_another_model_is_not_ready_and_503_names_the_setting(stack: Stack, tmp_path) -> None:
+    """A server configured for MiniLM over the e5 index (or the reverse, after an upgrade): alive, not
+    ready, and every query refused with the variable that would read the index."""
+    from strata_pipeline.embedding.models import OFFLINE_MODEL
+    from strata_pipeline.resources import EmbedderResource
+
+    other = EmbedderResource(model=OFFLINE_MODEL, models_dir=str(tmp_path / "models"))
+    with TestClient(create_app(stack.settings, overrides={"embedder": other})) as mismatched:
+        health, ready = mismatched.get("/health"), mismatched.get("/ready")
+        response = mismatched.post("/search", json={"query": "parental leave"})
+    assert health.status_code == 200 and health.json()["ready"] is False
+    assert ready.status_code == 503
+    assert response.status_code == 503
+    assert f"STRATA_EMBED_MODEL={stack.settings.embed_model}" in response.json()["detail"]
+
+
 def test_no_index_gives_503_with_instructions(tmp_path) -> None:
     import dataclasses
 

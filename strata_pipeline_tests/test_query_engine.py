@@ -17,18 +17,23 @@ from strata_pipeline.resources import EmbedderResource, QdrantResource
 from strata_pipeline.settings import DEFAULT_EMBED_MODEL
 
 
-def test_an_index_of_an_older_schema_is_not_queried(tmp_path: Path) -> None:
-    version = IndexVersion(
+def _version(tmp_path: Path, model: str = DEFAULT_EMBED_MODEL, schema: int = INDEX_SCHEMA) -> IndexVersion:
+    return IndexVersion(
         source_set="fieldops",
         version="v1",
         path=str(tmp_path),
         collection="strata_fieldops_v1",
-        model=DEFAULT_EMBED_MODEL,
+        model=model,
         dim=384,
         point_count=1,
         chunker="sections-v2",
-        schema=INDEX_SCHEMA - 1,  # BM25 without compound splitting: its terms no longer meet the queries'
+        schema=schema,
     )
+
+
+def test_an_index_of_an_older_schema_is_not_queried(tmp_path: Path) -> None:
+    # schema - 1: BM25 without compound splitting, whose terms no longer meet the queries'
+    version = _version(tmp_path, schema=INDEX_SCHEMA - 1)
     embedder = EmbedderResource(model=DEFAULT_EMBED_MODEL, models_dir=str(tmp_path / "models"))
     with pytest.raises(IndexMismatch, match=f"schema {INDEX_SCHEMA - 1}.*strata materialize --source-set fieldops"):
         QueryEngine(embedder, QdrantResource(), {"fieldops": version})
@@ -37,21 +42,10 @@ def test_an_index_of_an_older_schema_is_not_queried(tmp_path: Path) -> None:
 def test_an_index_of_another_model_is_refused_with_the_variable_that_would_read_it(tmp_path: Path) -> None:
     """An index built before the default model changed: the error names the setting that queries it and
     the command that re-indexes it (the CLI prints it as an error, the API answers 503 with it)."""
-    version = IndexVersion(
-        source_set="fieldops",
-        version="v1",
-        path=str(tmp_path),
-        collection="strata_fieldops_v1",
-        model=OFFLINE_MODEL,
-        dim=384,
-        point_count=1,
-        chunker="sections-v2",
-        schema=INDEX_SCHEMA,
-    )
     assert OFFLINE_MODEL != DEFAULT_EMBED_MODEL
     embedder = EmbedderResource(model=DEFAULT_EMBED_MODEL, models_dir=str(tmp_path / "models"))
     with pytest.raises(IndexMismatch) as refused:
-        QueryEngine(embedder, QdrantResource(), {"fieldops": version})
+        QueryEngine(embedder, QdrantResource(), {"fieldops": _version(tmp_path, model=OFFLINE_MODEL)})
     assert f"STRATA_EMBED_MODEL={OFFLINE_MODEL}" in str(refused.value)
     assert "strata materialize" in str(refused.value)
 

@@ -57,7 +57,8 @@ def named_documents(phrase: str, hits: list[Candidate]) -> tuple[list[tuple[str,
         return [], False
     wanted = {stem(w) for w in words(phrase) if w not in _FILLER and len(w) > 2}
     titles = {(h.payload.get("source_set", ""), h.payload.get("doc_id", "")): h.payload.get("title", "") for h in hits}
-    named = {d: {stem(w) for w in words(f"{d[1]} {titles.get(d) or ''}".replace("-", " "))} for d in ranked}
+    # a path's and a title's words: "runbooks/db-restore-pgbackrest.md" -> runbook, db, restore, pgbackrest, md
+    named = {d: {stem(w) for w in re.findall(r"[^\W_]+", f"{d[1]} {titles.get(d) or ''}".lower())} for d in ranked}
     sharing = [d for d in ranked if wanted & named[d]]
     head = [w for w in words(phrase) if w not in _FILLER]
     plural = bool(head) and stem(head[-1]) != head[-1].strip(".'")
@@ -97,7 +98,9 @@ def retrieval_first(question: str, intent: Intent, sources: Sources) -> tuple[An
     if split is None or not tables:
         raise IntentRefused("No documents and no table could be read from the question.")
     column = key_column(split.facts_question, tables[0])
-    candidates, plural = named_documents(split.documents, sources.search(split.documents))
+    # the spreadsheet that holds the rows names them all: the question's documents are others
+    hits = [h for h in sources.search(split.documents) if h.payload.get("doc_id") not in {t.doc_id for t in tables}]
+    candidates, plural = named_documents(split.documents, hits)
     values = sources.values(intent.table, column) if column else []
     documents, found = [], {}
     for document in candidates:
@@ -118,7 +121,7 @@ def retrieval_first(question: str, intent: Intent, sources: Sources) -> tuple[An
         return Answer("", abstained=True, reason=text, mode="facts", abstain_code="zero_rows"), f"{why}; no values"
     narrowed = dataclasses.replace(intent, filters=(*intent.filters, Filter(column, "in", tuple(sorted(found)))))
     result = sources.run(narrowed)
-    cited = [citation(value, payload) for value, payload in found.items()]
+    cited = sorted((citation(v, p) for v, p in found.items()), key=lambda c: (c.doc_id, c.line_start, c.quote))
     naming = f"{len(found)} {column} value(s) named in {read}: {', '.join(sorted(found))}"
     answer = Answer(
         "" if result.abstained else f"{result.answer}\n\nThe rows are those whose {naming}.",

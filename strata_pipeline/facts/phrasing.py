@@ -18,9 +18,11 @@ import re
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.intent import Filter
 
+# A share word followed by what it is a share of ("percentage of", "Anteil der", "pourcentage des"): "what
+# percentage discount" or "Prozent Rabatt" ask for a figure a document states, not a share of rows.
 SHARE = (
-    r"\bwhat share of\b|\bshare of\b|\bpercentage of\b|\bpercent of\b|\bproportion of\b|\bfraction of\b|"
-    r"\bwhat % of\b|\banteil\w*|\bprozent\w*|\bquelle part\b|\bla part\b|\bproportion\b|\bpourcentage\b"
+    r"\b(?:share|percentage|percent|proportion|fraction|%)\s+of\b|\banteil\w*\s+(?:der|an|von|aller)\b|"
+    r"\bprozent\s+(?:der|aller|von)\b|\b(?:pourcentage|proportion|part)\s+(?:de|des|d')"
 )
 # "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
 WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"

@@ -147,3 +147,12 @@ def test_an_in_filter_counts_the_listed_values_only(sidecars: dict[str, Path]) -
     result = execute(intent, catalogue, sidecars, EVERYONE)
     assert result.value == ["zrh-db-01", "lyo-fs-01"]
     assert "hostname in (ZRH-DB-01, lyo-fs-01, nope)" in result.answer
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What percentage discount applies to RX-1 orders?", "Wie viel Prozent Rabatt gibt es auf RX-1?"],
+)
+def test_a_percentage_a_document_states_is_no_share_of_rows(question: str, sidecars: dict[str, Path]) -> None:
+    parsed = parse(question, load_catalogue(sidecars, EVERYONE))
+    assert parsed.operation != "share" and (parsed.intent is None or parsed.intent.operation != "share")

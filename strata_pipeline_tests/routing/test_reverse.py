@@ -170,3 +170,15 @@ def test_an_unreadable_table_gives_no_values(catalogue: Catalogue, sidecars: dic
     with pytest.raises(ValueError):
         column_values(salaries, "employee", catalogue, sidecars, EVERYONE)
     assert Intent("count", salaries).table == salaries
+
+
+def test_with_claude_the_retrieval_first_split_still_decides(catalogue: Catalogue) -> None:
+    asked: list[str] = []
+
+    def claude(system: str, user: str) -> str:
+        asked.append(user)
+        return '{"route": "semantic", "reason": "reads documents"}'
+
+    routing, _ = route("How many of the servers mentioned in the restore runbook are in BSL?", catalogue, (), claude)
+    assert (routing.route, routing.direction, routing.classifier) == ("hybrid", RETRIEVAL_FIRST, "rules")
+    assert asked == []  # the split is structural: the classifier is not asked

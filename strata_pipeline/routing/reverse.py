@@ -123,8 +123,9 @@ def retrieval_first(question: str, intent: Intent, sources: Sources) -> tuple[An
     result = sources.run(narrowed)
     cited = sorted((citation(v, p) for v, p in found.items()), key=lambda c: (c.doc_id, c.line_start, c.quote))
     naming = f"{len(found)} {column} value(s) named in {read}: {', '.join(sorted(found))}"
+    rows = f"Rows read: those whose {column} is one of the {naming}."
     answer = Answer(
-        "" if result.abstained else f"{result.answer}\n\nThe rows are those whose {naming}.",
+        "" if result.abstained else f"{result.answer}\n\n{rows}",
         citations=cited,
         abstained=result.abstained,
         reason=result.answer if result.abstained else "",

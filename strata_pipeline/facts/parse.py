@@ -207,7 +207,6 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     excluded = {group, *(f.column for f in filters)}
     after = re.search(rf"(?:{EXTREMES[op]})\s+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
     tail = words(after.group(1)) if after else []
-    # "the highest list price": a measure named after the extreme word; "the most servers": a count of rows
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
     # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
     # Anything else ("which printer is the most reliable") is no figure: None.

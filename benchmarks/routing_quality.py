@@ -17,7 +17,7 @@ import dataclasses
 from strata_pipeline.evaluation.golden import load_golden
 from strata_pipeline.evaluation.report import answer_check, evaluate
 from strata_pipeline.evaluation.results import QuestionResult
-from strata_pipeline.evaluation.routing import PREFIX, RouteCheck, check_routes, routing_summary
+from strata_pipeline.evaluation.routing import PREFIX, RouteCheck, check_routes, figure, routing_summary
 from strata_pipeline.resources.factory import build_resources
 from strata_pipeline.routing import ROUTES
 from strata_pipeline.serving_index import PublishedIndex
@@ -48,7 +48,7 @@ def main() -> None:
             found = check_routes(
                 golden,
                 route=lambda q, name=name: engine.route(q, [name]).route,
-                facts=lambda q, name=name: engine.query_facts(q, [name]).value,
+                facts=lambda q, name=name: figure(engine, q, [name]),
             )
             checks += found
             if args.answers:
@@ -70,11 +70,11 @@ def main() -> None:
     names = ["router_accuracy", *(f"router_accuracy__{r}" for r in ROUTES), "aggregation_exact_match"]
     names += [f"answer_accuracy__{r}" for r in ROUTES]
     dev = routing_summary([dataclasses.replace(c, part="test") for c in checks if c.part == "dev"], results)
-    for figure in names:
-        test_value, dev_value = summary.get(PREFIX + figure), dev.get(PREFIX + figure)
+    for key in names:
+        test_value, dev_value = summary.get(PREFIX + key), dev.get(PREFIX + key)
         if test_value is not None or dev_value is not None:
             shown = [f"{v:.3f}" if v is not None else "-" for v in (test_value, dev_value)]
-            print(f"| {figure} | {shown[0]} | {shown[1]} |")
+            print(f"| {key} | {shown[0]} | {shown[1]} |")
     counts = {part: sum(1 for c in checks if c.part == part) for part in ("test", "dev")}
     labelled = {r: sum(1 for c in checks if c.expected_route == r) for r in ROUTES}
     print(f"\nquestions: {counts}; labelled routes: {labelled}")

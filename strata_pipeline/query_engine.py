@@ -47,8 +47,10 @@ from strata_pipeline.retrieval.search import (
     parents,
     query_lists,
 )
-from strata_pipeline.routing.dispatch import FactsSource, facts_answer, hybrid_query, routed, vouched
+from strata_pipeline.routing.dispatch import FactsSource, audited_reverse, facts_answer, hybrid_query, routed, vouched
+from strata_pipeline.routing.reverse import SEARCH_HITS, retrieval_first
 from strata_pipeline.routing.route import Routing, route
+from strata_pipeline.routing.split import RETRIEVAL_FIRST
 
 
 class IndexMismatch(ValueError):
@@ -398,6 +400,11 @@ class QueryEngine:
         """
         question = self.redact_query(question).text
         routing, intent = self._route(question, source_sets)
+        if routing.direction == RETRIEVAL_FIRST and intent is not None:
+            try:
+                return self._retrieval_first(question, intent, routing, source_sets)
+            except IntentRefused as exc:  # answered from passages, as a refused aggregation is
+                routing, intent = dataclasses.replace(routing, reason=f"{routing.reason}; refused: {exc}"), None
         facts = None
         if routing.route == "hybrid" and intent is not None and intent.operation == "list":
             intent = dataclasses.replace(intent, operation="distinct")  # the rows' keys, each once
@@ -426,6 +433,14 @@ class QueryEngine:
             answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
             return routed(answer, routing, f"facts+{answer.mode}")
         return routed(self._audited(answer, context), routing)
+
+    def _retrieval_first(self, question: str, intent: Intent, routing: Routing, sets: list[str] | None) -> Answer:
+        """Retrieval, then facts (routing/reverse.py): the documents named, then the rows they name."""
+        search = lambda phrase: self.admitted(self._search_redacted(phrase, SEARCH_HITS, sets))  # noqa: E731
+        sources = self.facts.sources(self.access, sets, search, self.retriever.indexes)
+        answer, why = retrieval_first(question, intent, sources)
+        routing = dataclasses.replace(routing, reason=f"{routing.reason}; {why}")
+        return routed(audited_reverse(answer, self.guard), routing, "retrieval+facts")
 
     def _audited_facts(self, answer: Answer, facts: FactResult) -> Answer:
         """A facts answer through the privacy audit; its cells come from the (redacted) sidecar."""

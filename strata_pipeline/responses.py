@@ -100,15 +100,19 @@ class RoutingOut:
     __pydantic_config__ = DESCRIBED
     route: str
     """semantic (passages), aggregation (exact figures from spreadsheet rows), lookup (an exact identifier or
-    document name) or hybrid (a filter over facts, then passages)."""
+    document name) or hybrid (a filter over facts, then passages, or the reverse: see `direction`)."""
     reason: str
     """Why this route was chosen: the intent words, tables, columns and values it matched."""
     engine: str
-    """What answered: facts, extractive, llm, or facts+extractive / facts+llm for a hybrid."""
+    """What answered: facts, extractive, llm, facts+extractive / facts+llm for a facts-first hybrid, or
+    retrieval+facts for a retrieval-first one."""
     confidence: float
     """How sure the router is (rules: a fixed value per rule; Claude's choice validated by the rules: 0.9)."""
     classifier: str = "rules"
     """rules, or claude when Claude classified and the rules accepted its choice."""
+    direction: str = ""
+    """A hybrid's order: facts_first (a facts filter, then passages about its rows) or retrieval_first (the
+    documents the question names, then an aggregate over the rows their passages name); empty otherwise."""
 
 
 @dataclass

@@ -17,7 +17,6 @@ from strata_pipeline.access.sidecar import open_sidecar, visible_clause
 if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
 
-CHUNK_BATCH = 64  # ids asked for at once while walking a document's chunks
 MAX_CHUNKS = 4096  # a document longer than this is read only this far
 
 
@@ -67,16 +66,9 @@ def find_documents(engine: QueryEngine, name: str, source_sets: list[str] | None
 
 def document_chunks(engine: QueryEngine, doc_id: str, source_set: str) -> list[dict[str, Any]]:
     """Every chunk payload of `doc_id` in order; empty when there is none the caller may read."""
-    from strata_pipeline.indexing.store import point_id  # imports polars: only a read pays for it
+    from strata_pipeline.indexing.store import document_payloads  # imports polars: only a read pays for it
 
-    store = engine.retriever.indexes[source_set]
-    found: list[dict[str, Any]] = []
-    for start in range(0, MAX_CHUNKS, CHUNK_BATCH):
-        ids = [point_id(source_set, doc_id, i) for i in range(start, start + CHUNK_BATCH)]
-        batch = store.payloads(ids)
-        found += [batch[i] for i in ids if i in batch]
-        if len(batch) < CHUNK_BATCH:
-            break
+    found = document_payloads(engine.retriever.indexes[source_set], source_set, doc_id, MAX_CHUNKS)
     return [p for p in found if engine.access.admits(p.get("groups"))]
 
 

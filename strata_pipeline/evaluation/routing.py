@@ -47,6 +47,18 @@ def values_match(expected: Any, actual: Any) -> bool:
     return str(expected) == str(actual)
 
 
+def figure(engine: Any, question: str, source_sets: list[str] | None = None) -> Any:
+    """The figure `engine` (a QueryEngine) gives for `question`: a retrieval-first hybrid's through `ask`,
+    since its rows are the ones the retrieved documents name; any other through the facts engine. Raises
+    ValueError when nothing could be counted."""
+    if engine.route(question, source_sets).direction == "retrieval_first":
+        answer = engine.ask(question, 5, source_sets)
+        if answer.facts is None:
+            raise ValueError(answer.reason or answer.routing.reason)
+        return answer.facts.value
+    return engine.query_facts(question, source_sets).value
+
+
 def check_routes(golden: GoldenSet, route: RouteFn, facts: FactsFn) -> list[RouteCheck]:
     checks = []
     for q in golden.questions:

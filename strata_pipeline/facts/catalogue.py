@@ -24,6 +24,7 @@ DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "lang
 INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
 MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
 MAX_VALUE_CHARS = 60
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,11 @@ class Column:
     name: str
     kind: str  # "number" or "text"
     values: tuple[str, ...] = ()  # distinct values when few and short (what questions name)
+
+    @property
+    def is_date(self) -> bool:
+        """A text column whose values are ISO dates ("2025-03-03"): it can be compared by order."""
+        return self.kind == "text" and bool(self.values) and all(_ISO_DAY.fullmatch(v.strip()) for v in self.values)
 
     @property
     def words(self) -> tuple[str, ...]:

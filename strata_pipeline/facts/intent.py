@@ -9,9 +9,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-OPERATIONS = ("count", "list", "sum", "avg", "min", "max", "group_by", "intersect", "distinct")
+OPERATIONS = (
+    "count", "list", "sum", "avg", "min", "max", "group_by", "intersect", "distinct", "share", "argmax", "argmin",
+)  # fmt: skip
+# share: the rows matching `filters` as a percentage of the rows matching `base`.
+# argmax/argmin: the `group_by` values whose total of `columns[0]` (their row count with no column) is highest/lowest.
 NUMERIC_OPERATIONS = ("sum", "avg", "min", "max")
-FILTER_OPS = ("eq", "ne", "gt", "ge", "lt", "le", "contains")
+FILTER_OPS = ("eq", "ne", "gt", "ge", "lt", "le", "contains", "in")  # in: one of several texts
 ORDER_OPS = ("gt", "ge", "lt", "le")
 
 
@@ -24,7 +28,7 @@ class IntentRefused(ValueError):
 class Filter:
     column: str
     op: str
-    value: str | float
+    value: str | float | tuple[str, ...]  # a tuple only for `in`
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,7 @@ class Intent:
     # intersect: a second table sharing the key column, or (one table) the values of one filtered
     # column whose key sets are intersected, e.g. warehouse in (PDX, MUC)
     tables: tuple[str, ...] = ()
+    base: tuple[Filter, ...] = ()  # share: the rows the percentage is of (every row when empty)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -46,8 +51,9 @@ class Intent:
     def from_dict(cls, data: dict[str, Any]) -> Intent:
         """An intent from a client's JSON; shape errors are refusals, not crashes."""
         try:
-            filters = tuple(
-                Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get("filters") or ()
+            filters, base = (
+                tuple(Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get(key) or ())
+                for key in ("filters", "base")
             )
             return cls(
                 operation=str(data["operation"]),
@@ -57,6 +63,7 @@ class Intent:
                 group_by=tuple(str(c) for c in data.get("group_by") or ()),
                 source_sets=tuple(str(s) for s in data.get("source_sets") or ()),
                 tables=tuple(str(t) for t in data.get("tables") or ()),
+                base=base,
             )
         except (KeyError, TypeError, AttributeError) as exc:
             raise IntentRefused(
@@ -74,16 +81,25 @@ class Intent:
             parts.append(", ".join(self.columns) + " of")
         parts.append(" ∩ ".join(tables))
         if self.filters:
-            parts.append("where " + " and ".join(f"{f.column} {_SYMBOL[f.op]} {f.value}" for f in self.filters))
+            parts.append("where " + " and ".join(_described(f) for f in self.filters))
+        if self.base:
+            parts.append("among rows where " + " and ".join(_described(f) for f in self.base))
         if self.group_by:
             parts.append("per " + ", ".join(self.group_by))
         return " ".join(parts)
 
 
-_SYMBOL = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "contains": "contains"}
+_SYMBOL = {"eq": "=", "ne": "≠", "gt": ">", "ge": "≥", "lt": "<", "le": "≤", "contains": "contains", "in": "in"}
 
 
-def _value(raw: object) -> str | float:
+def _described(f: Filter) -> str:
+    value = f"({', '.join(map(str, f.value))})" if isinstance(f.value, tuple) else f.value
+    return f"{f.column} {_SYMBOL.get(f.op, f.op)} {value}"
+
+
+def _value(raw: object) -> str | float | tuple[str, ...]:
+    if isinstance(raw, (list, tuple)):
+        return tuple(str(v) for v in raw)  # the values of an `in` filter
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
         raise TypeError(f"filter value {raw!r} is not a string or a number")
     return float(raw) if isinstance(raw, (int, float)) else raw

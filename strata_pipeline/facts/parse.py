@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import Catalogue, Column, Table
 from strata_pipeline.facts.intent import Filter, Intent
+from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, negated, share_split
 from strata_pipeline.facts.vocabulary import NUMBER_WORD, gloss, number_value
 
 OPERATION_WORDS: dict[str, str] = {
     # checked in this order: the first that matches decides
+    "share": SHARE,
     "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
     "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
     "sum": r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
@@ -125,8 +127,21 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
     )
-    filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters)
+    dated, dates = date_filters(question, table)
+    filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
+    filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
     group_by = _group_by(question, table)
+    per_group = _counts_per_group(question, table)
+    if per_group:
+        # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
+        return Parsed(None, score, operation, [*evidence, f"compares a count of {per_group!r} per group"], names_table)
+    most = extreme(question)
+    named_extreme = _extreme(question, stems, table, filters, most) if most else None
+    if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
+        # "which product has the lowest average price": an average per group, then its extreme; not supported
+        return Parsed(None, score, operation, [*evidence, "the extreme of an average per group"], names_table)
+    if named_extreme is not None:
+        return Parsed(named_extreme, score, most, [*evidence, f"names the {most[3:]}imum's group"], names_table)
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
         return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
@@ -141,6 +156,11 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         return Parsed(None, score, "", evidence, names_table)
     if op != "intersect":
         filters = _one_value_per_column(filters)
+    base: list[Filter] = []
+    if op == "share":
+        base, filters = share_split(question, filters)
+        if not filters:  # "what share of the servers?": of what, is not said
+            return Parsed(None, score, op, [*evidence, "a share that names no condition"], names_table)
     filter_columns = {f.column for f in filters}
     columns: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
@@ -165,8 +185,53 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         group_by=group_by,
         source_sets=(table.source_set,),
         tables=tables,
+        base=tuple(base),
     )
     return Parsed(intent, score, operation, evidence, names_table)
+
+
+def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter], op: str) -> Intent | None:
+    """ "Which site has the most servers": the site column's values with the highest row count; "which SKU
+    has the highest list price": the SKU with the highest total list price. None unless the asked noun
+    names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
+    asked = _asked(question)
+    label = {_stem(w) for w in words(table.label)}
+    named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
+    if not asked or not (named or asked in label):
+        return None
+    found = re.search(ASKED, question.lower())
+    phrase = {_stem(w) for w in words(question.lower()[found.start(1) :])[:3]} if found else set()
+    if label and label <= phrase:  # "which parking zone": the rows themselves, by their key column
+        named = []
+    group = (named or [table.columns[0]])[0].name
+    excluded = {group, *(f.column for f in filters)}
+    after = re.search(rf"(?:{EXTREMES[op]})\s+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
+    tail = words(after.group(1)) if after else []
+    # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
+    # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
+    # Anything else ("which printer is the most reliable") is no figure: None.
+    tail_stems = _stems(" ".join(tail[:4]))
+    numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
+    full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
+    rows = label | {asked} | {_stem(w) for w in table.columns[0].words}  # the rows, or their key ("SKUs")
+    if tail and _stem(tail[0]) in rows:
+        measured = full
+    else:
+        measured = full or _mentioned(tail_stems, table, kind="number", exclude=excluded)
+        if not measured:
+            return None
+    return Intent(op, table.name, tuple(measured[:1]), tuple(_one_value_per_column(filters)), (group,),
+                  (table.source_set,))  # fmt: skip
+
+
+def _counts_per_group(question: str, table: Table) -> str:
+    """The rows noun after a comparison ("more than 5 VLANs" in the VLAN plan): a count per group."""
+    label = {_stem(w) for w in words(table.label)}
+    for pattern in COMPARE_WORDS.values():
+        for match in re.finditer(rf"\b(?:{pattern})\s+{NUMBER}\s+([\wäöüéè\-]+)", question.lower()):
+            if _stem(match.group(2)) in label:
+                return match.group(2)
+    return ""
 
 
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
@@ -198,9 +263,20 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
 
 
 ASKED = (
-    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|list|number of|count)"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+)?([\wäöüé\-]+)"
+    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|quel|quelle|list|number of|"
+    r"count)"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüé\-]+)"
 )
+
+
+def asked_noun(question: str) -> str:
+    """The noun a count or list asks for, stemmed ("server" in "which servers ..."); "" when none."""
+    return _asked(question)
+
+
+def stem(word: str) -> str:
+    """A word's English singular, as tables and columns are matched ("warehouses" -> "warehouse")."""
+    return _stem(word)
 
 
 def _asked(question: str) -> str:
@@ -211,7 +287,7 @@ def _asked(question: str) -> str:
 
 COUNTED = (
     r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+)?([\wäöüéèàç\-]+)"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüéèàç\-]+)"
 )
 # Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
 ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
@@ -261,7 +337,8 @@ def _values(question: str, table: Table) -> list[Filter]:
         match = _value_match(question, lowered, value, text, column)
         if match is None or any(a < match.end() and match.start() < b for a, b, _ in found):
             continue
-        found.append((match.start(), match.end(), Filter(column.name, "eq", value)))
+        op = "ne" if negated(lowered, match.start(), column) else "eq"
+        found.append((match.start(), match.end(), Filter(column.name, op, value)))
     return [f for _, _, f in sorted(found, key=lambda item: item[0])]
 
 

@@ -36,10 +36,14 @@ def execute(
     matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
     if intent.operation == "intersect":
         value, matched = _intersect(intent, catalogue, frame, matched, sidecars, groups)
+    elif intent.operation == "share":
+        base = frame.filter(_conditions(intent.base, for_intersect=False))
+        matched = base.filter(_conditions(intent.filters, for_intersect=False))
+        value = _number(100.0 * matched.height / base.height) if base.height else None
     else:
         value = _compute(intent, matched)
     cited = _citations(matched, tables)
-    if matched.height == 0 or value in ([], None):
+    if (matched.height == 0 and intent.operation != "share") or value in ([], None):
         return FactResult(
             intent,
             value,
@@ -50,6 +54,16 @@ def execute(
         )
     named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
     return FactResult(intent, value, named, cited, row_count=matched.height)
+
+
+def column_values(
+    table: str, column: str, catalogue: Catalogue, sidecars: dict[str, Path], groups: frozenset[str] | None
+) -> list[str]:
+    """The distinct values of one whitelisted text column, over the rows `groups` may read (for matching
+    the values that passages name; the catalogue keeps only short value lists)."""
+    validate(Intent("distinct", table, (column,)), catalogue)
+    frame = _load(catalogue.named(table), sidecars, groups)
+    return sorted(set(_texts(frame, column)), key=str.casefold) if column in frame.columns else []
 
 
 def _load(tables: list[Table], sidecars: dict[str, Path], groups: frozenset[str] | None) -> pl.DataFrame:
@@ -100,14 +114,22 @@ def _condition(f: Filter) -> pl.Expr:
             "ge": column >= f.value, "lt": column < f.value, "le": column <= f.value,
         }[f.op].fill_null(False)  # fmt: skip
     text = column.cast(pl.Utf8).str.to_lowercase().str.strip_chars()
+    if isinstance(f.value, tuple):  # `in`: one of the listed values
+        return text.is_in([v.lower().strip() for v in f.value]).fill_null(False)
     wanted = f.value.lower().strip()
     if f.op == "contains":
         return text.str.contains(wanted, literal=True).fill_null(False)
+    if f.op in ("gt", "ge", "lt", "le"):  # ISO dates (validate allows nothing else): text order is date order
+        return {"gt": text > wanted, "ge": text >= wanted, "lt": text < wanted, "le": text <= wanted}[f.op].fill_null(
+            False
+        )
     return (text == wanted).fill_null(False) if f.op == "eq" else (text != wanted).fill_null(True)
 
 
 def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
     op = "count" if intent.operation == "group_by" else intent.operation
+    if op in ("argmax", "argmin"):
+        return _extreme(intent, rows)
     if intent.group_by:
         keys = list(intent.group_by)
         grouped = rows.group_by(keys, maintain_order=True).agg(_aggregate(op, intent.columns).alias("value"))
@@ -122,6 +144,20 @@ def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
     if rows.height == 0:
         return None
     return _number(rows.select(_aggregate(op, intent.columns)).item())
+
+
+def _extreme(intent: Intent, rows: pl.DataFrame) -> list[str]:
+    """The group values whose total (of columns[0], or their row count) is the highest or lowest; ties all."""
+    if rows.height == 0:
+        return []
+    key = intent.group_by[0]
+    totals = rows.filter(pl.col(key).is_not_null()).group_by(key).agg(_aggregate(
+        "sum" if intent.columns else "count", intent.columns).alias("value"))  # fmt: skip
+    if totals.height == 0:
+        return []
+    best = totals.get_column("value").max() if intent.operation == "argmax" else totals.get_column("value").min()
+    named = totals.filter(pl.col("value") == best).get_column(key).to_list()
+    return sorted((_text(v) for v in named), key=str.casefold)
 
 
 def _aggregate(op: str, columns: tuple[str, ...]) -> pl.Expr:
@@ -198,6 +234,10 @@ def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -
     what = intent.describe(names)
     if intent.operation in ("list", "distinct", "intersect"):
         return f"{len(value)} value(s): {figure} ({what}; {matched} row(s) read)."
+    if intent.operation in ("argmax", "argmin"):
+        return f"{figure} ({what}; {matched} row(s) read)."
+    if intent.operation == "share":
+        return f"The answer is {figure}% ({what}; {matched} row(s) matched)."
     if intent.group_by or intent.operation == "group_by":
         return f"{figure} ({what}; {matched} row(s) counted)."
     return f"The answer is {figure} ({what}; {matched} row(s) counted)."

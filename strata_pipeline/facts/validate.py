@@ -4,6 +4,7 @@ operations that suit their types. A refusal names what exists (visible tables on
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from strata_pipeline.facts.catalogue import Catalogue, Table
 from strata_pipeline.facts.intent import (
@@ -16,6 +17,8 @@ from strata_pipeline.facts.intent import (
     IntentRefused,
 )
 
+ISO_DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")  # a year, a year-month or a date
+
 
 def validate(intent: Intent, catalogue: Catalogue) -> Intent:
     """The intent with defaults filled in (the shown column of a list), or IntentRefused."""
@@ -25,8 +28,20 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
     if not tables:
         raise IntentRefused(f"No table {intent.table!r}. Tables and their columns: {catalogue.describe()}.")
     first = tables[0]
-    for name in (*intent.columns, *intent.group_by, *(f.column for f in intent.filters)):
+    for name in (*intent.columns, *intent.group_by, *(f.column for f in (*intent.filters, *intent.base))):
         _column(tables, name)
+    if intent.base and intent.operation != "share":
+        raise IntentRefused("'base' belongs to a share only: the rows its percentage is of.")
+    if intent.operation == "share" and not intent.filters:
+        raise IntentRefused(f"A share needs filters: which of the rows of {first.name} to count as a percentage.")
+    if intent.operation in ("argmax", "argmin"):
+        if len(intent.group_by) != 1:
+            raise IntentRefused(
+                f"{intent.operation} needs one group_by column (what to name); columns of {first.name}: "
+                f"{', '.join(c.name for c in first.columns)}."
+            )
+        if intent.columns and _column(tables, intent.columns[0]) != "number":
+            raise IntentRefused(f"{intent.operation} totals a numeric column; numeric columns: {_numeric(first)}.")
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(
@@ -38,12 +53,13 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
                 f"Numeric columns of {first.name}: {_numeric(first)}."
             )
     filters = tuple(_filter(tables, f) for f in intent.filters)
+    base = tuple(_filter(tables, f) for f in intent.base)
     columns = intent.columns
     if intent.operation in ("list", "distinct", "intersect") and not columns:
         columns = (first.columns[0].name,)
     if intent.operation == "intersect":
         _intersect(intent, catalogue, columns[0], filters)
-    return dataclasses.replace(intent, columns=columns, filters=filters)
+    return dataclasses.replace(intent, columns=columns, filters=filters, base=base)
 
 
 def _column(tables: list[Table], name: str) -> str:
@@ -60,6 +76,14 @@ def _filter(tables: list[Table], f: Filter) -> Filter:
     if f.op not in FILTER_OPS:
         raise IntentRefused(f"Unknown filter operator {f.op!r}; use one of {', '.join(FILTER_OPS)}.")
     kind = _column(tables, f.column)
+    if f.op == "in" or isinstance(f.value, tuple):
+        if f.op != "in" or not isinstance(f.value, tuple) or not f.value:
+            raise IntentRefused(f"{f.column!r}: a list of values needs op 'in', and 'in' needs a non-empty list.")
+        if kind == "number":
+            raise IntentRefused(f"Cannot use 'in' on {f.column!r}: it holds numbers. Use eq, gt, ge, lt or le.")
+        return dataclasses.replace(f, value=tuple(str(v) for v in f.value))
+    if f.op in ORDER_OPS and kind != "number" and _dates(tables, f):
+        return dataclasses.replace(f, value=str(f.value))  # ISO dates compare as text: "2025-07-01" > "2025"
     if f.op in ORDER_OPS or (kind == "number" and f.op in ("eq", "ne")):
         if kind != "number":
             raise IntentRefused(f"Cannot compare {f.column!r} with {f.op}: it holds text. Use eq, ne or contains.")
@@ -68,6 +92,15 @@ def _filter(tables: list[Table], f: Filter) -> Filter:
         except ValueError as exc:
             raise IntentRefused(f"{f.column!r} holds numbers; {f.value!r} is not one.") from exc
     return dataclasses.replace(f, value=str(f.value))
+
+
+def _dates(tables: list[Table], f: Filter) -> bool:
+    """An order comparison of ISO dates: the value is a year, a year-month or a date, and the column's
+    known values are dates."""
+    if not isinstance(f.value, str) or not ISO_DATE.fullmatch(f.value):
+        return False
+    columns = [c for t in tables for c in t.columns if c.name == f.column]
+    return all(c.is_date for c in columns)
 
 
 def _intersect(intent: Intent, catalogue: Catalogue, key: str, filters: tuple[Filter, ...]) -> None:

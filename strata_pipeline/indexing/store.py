@@ -137,3 +137,17 @@ def _to_record(row: dict) -> PointRecord:
         ids=(list(row.get("ids_indices") or []), list(row.get("ids_values") or [])),
         payload=payload,
     )
+
+
+def document_payloads(store: PointStore, source_set: str, doc_id: str, max_chunks: int = 4096) -> list[dict]:
+    """Every chunk payload of `doc_id` in order, fetched by point id (no vector query, no scan); the
+    caller filters them by access."""
+    found: list[dict] = []
+    batch_size = 64
+    for start in range(0, max_chunks, batch_size):
+        ids = [point_id(source_set, doc_id, i) for i in range(start, start + batch_size)]
+        batch = store.payloads(ids)
+        found += [batch[i] for i in ids if i in batch]
+        if len(batch) < batch_size:
+            break
+    return found

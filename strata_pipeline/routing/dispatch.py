@@ -4,14 +4,23 @@ routing block on every answer. Pure helpers: the engine (query_engine.py) calls 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
 from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused, format_value
 from strata_pipeline.facts.parse import parse
 from strata_pipeline.indexing.versions import IndexVersion
+from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.routing.reverse import Sources
 from strata_pipeline.routing.route import Routing
+
+if TYPE_CHECKING:
+    from strata_pipeline.access.groups import Access
+    from strata_pipeline.indexing.engine import PointStore
+    from strata_pipeline.redaction.guard import PrivacyGuard
 
 HYBRID_KEYS = 5  # key values of the filtered rows added to the hybrid's search query
 
@@ -54,6 +63,49 @@ class FactsSource:
         from strata_pipeline.facts.runner import execute  # polars: only when an aggregation runs
 
         return execute(intent, catalogue, self.sidecars, groups)
+
+    def sources(
+        self,
+        access: Access,
+        source_sets: list[str] | None,
+        search: Callable[[str], list[Candidate]],
+        stores: dict[str, PointStore],
+    ) -> Sources:
+        """What a retrieval-first hybrid reads, all of it as `access` may: the engine's scoped search, the
+        documents' chunks it admits, and this caller's catalogue, column values and facts runner."""
+        from strata_pipeline.facts.runner import column_values  # polars: only when a hybrid runs
+        from strata_pipeline.indexing.store import document_payloads
+
+        groups = access.groups
+        catalogue = self.catalogue(groups, source_sets)
+
+        def chunks(source_set: str, doc_id: str) -> list[dict]:
+            found = document_payloads(stores[source_set], source_set, doc_id)
+            return [p for p in found if access.admits(p.get("groups"))]
+
+        return Sources(
+            search=search,
+            chunks=chunks,
+            values=lambda table, column: column_values(table, column, catalogue, self.sidecars, groups),
+            run=lambda intent: self.query(intent, groups, source_sets),
+            catalogue=catalogue,
+        )
+
+
+def audited_reverse(answer: Answer, guard: PrivacyGuard | None) -> Answer:
+    """A retrieval-first answer through the privacy audit: it copies the sidecar's cells (redacted at
+    ingestion) and lines of indexed passages (likewise), which are vouched; anything else is screened."""
+    if guard is None:
+        return answer
+    quotes = [c.quote for c in answer.citations]
+    facts = vouched(answer.facts) if answer.facts is not None else []
+    if answer.text:
+        audited = guard.audit_answer(answer.text, [*facts, *quotes])
+        answer.text, answer.redactions = audited.text, audited.redactions
+    checked = [guard.audit_answer(q, [q]) for q in quotes]
+    answer.citations = [dataclasses.replace(c, quote=q.text) for c, q in zip(answer.citations, checked, strict=True)]
+    answer.redactions += sum(q.redactions for q in checked)
+    return answer
 
 
 def facts_answer(result: FactResult, routing: Routing) -> Answer:

@@ -15,8 +15,9 @@ from dataclasses import asdict, dataclass
 
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.facts.catalogue import Catalogue
-from strata_pipeline.facts.parse import Parsed, parse, words
+from strata_pipeline.facts.parse import Parsed, parse, stem, words
 from strata_pipeline.facts.vocabulary import gloss
+from strata_pipeline.routing.split import FACTS_FIRST, RETRIEVAL_FIRST, split_reverse
 
 ROUTES = ("semantic", "aggregation", "lookup", "hybrid")
 AGGREGATION_EVIDENCE = 3.0  # a table named (3), or a value (2) with a column (1)
@@ -55,6 +56,7 @@ class Routing:
     engine: str  # what answered: "facts", "extractive", "claude", "facts+extractive", ...
     confidence: float = 1.0
     classifier: str = "rules"  # "rules" or "claude" (validated by the rules)
+    direction: str = ""  # a hybrid's order: facts_first or retrieval_first ("" for other routes)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -66,7 +68,11 @@ def route(
     source_sets: tuple[str, ...] = (),
     classify: Classify | None = None,
 ) -> tuple[Routing, Parsed]:
-    """The route for `question` (engine left "" for the caller to fill) and the facts parse behind it."""
+    """The route for `question` (engine left "" for the caller to fill) and the facts parse behind it (of
+    the facts half alone when the documents come first)."""
+    reverse = _retrieval_first(question, catalogue, source_sets)
+    if reverse is not None:
+        return reverse  # documents named, then an aggregate over their rows: no classifier can do better
     parsed = parse(question, catalogue, source_sets)
     by_rules = _rules(question, parsed)
     if classify is None:
@@ -77,7 +83,31 @@ def route(
     refusal = _refuses(chosen, question, parsed)
     if refusal:
         return _with(by_rules, reason=f"{by_rules.reason} (Claude chose {chosen}, but {refusal})"), parsed
-    return Routing(chosen, f"Claude: {why}", "", 0.9, "claude"), parsed
+    direction = FACTS_FIRST if chosen == "hybrid" else ""
+    return Routing(chosen, f"Claude: {why}", "", 0.9, "claude", direction), parsed
+
+
+def _retrieval_first(
+    question: str, catalogue: Catalogue, source_sets: tuple[str, ...]
+) -> tuple[Routing, Parsed] | None:
+    """A hybrid that reads documents first: the question names documents ("mentioned in the winter
+    policy") and, without that phrase, is an aggregate whose asked noun names a table ("how many of the
+    depots are in Germany")."""
+    split = split_reverse(question)
+    if split is None:
+        return None
+    parsed = parse(split.facts_question, catalogue, source_sets)
+    if parsed.intent is None or not parsed.operation or not parsed.names_table:
+        return None
+    if parsed.intent.operation == "list" and not parsed.intent.filters:
+        return None  # "which servers were affected by the outage?": what the documents say, not a figure
+    table = next((t for t in catalogue.tables if t.name == parsed.intent.table), None)
+    label = {stem(w) for w in words(table.label)} if table else set()
+    if label and label <= {stem(w) for w in words(split.documents)}:
+        return None  # "listed in the price list": the spreadsheet itself, a plain aggregation
+    named = ", ".join(parsed.evidence)
+    why = f"names documents ({split.documents!r}), then '{parsed.operation}' over the rows they name ({named})"
+    return Routing("hybrid", why, "", 0.7, direction=RETRIEVAL_FIRST), parsed
 
 
 def _rules(question: str, parsed: Parsed) -> Routing:
@@ -85,7 +115,8 @@ def _rules(question: str, parsed: Parsed) -> Routing:
     strong = parsed.intent is not None and parsed.score >= AGGREGATION_EVIDENCE
     asks_documents = re.search(HYBRID_WORDS, question.lower()) is not None
     if strong and parsed.intent is not None and parsed.intent.filters and parsed.names_table and asks_documents:
-        return Routing("hybrid", f"a filter over facts ({named}), then what the documents say", "", 0.7)
+        why = f"a filter over facts ({named}), then what the documents say"
+        return Routing("hybrid", why, "", 0.7, direction=FACTS_FIRST)
     if strong and parsed.operation and _aggregates(question, parsed):
         return Routing("aggregation", f"intent word '{parsed.operation}' over {named}", "", 0.9)
     lookup = _lookup(question)
@@ -100,7 +131,9 @@ def _aggregates(question: str, parsed: Parsed) -> bool:
     intent = parsed.intent
     if intent is None:
         return False
-    if parsed.operation in ("list", "distinct"):
+    if parsed.operation == "distinct":  # "list the distinct owner teams of the servers": a column named
+        return parsed.names_table and bool(intent.filters or intent.columns)
+    if parsed.operation == "list":
         return parsed.names_table and bool(intent.filters)
     if parsed.operation == "count":
         # read in English: "combien de jours fériés" counts holidays, "combien de jours" asks a quantity

@@ -26,6 +26,8 @@ DOCS = {
     "Manager,B7,91000\n",
     "finance/budget.csv": "cost_centre,item,amount_eur\nPUMPS,maintenance,48000\nPUMPS,spares,12000\n"
     "VALVES,maintenance,9000\n",
+    # names one budget row's key: the retrieval-first hybrid counts only what a document names
+    "finance/review.md": "# Quarterly review\n\nThis quarter's review covers the PUMPS cost centre only.\n",
 }
 ACCESS_RULES = """access:
   - name: hr-only
@@ -36,6 +38,7 @@ ACCESS_RULES = """access:
     groups: [finance]
 """
 HR_Q = "What is the total salary per band?"
+REVERSE_Q = "What is the total amount of the cost centres mentioned in the quarterly review?"
 HR_VALUE = {"B3": 52000, "B5": 139000, "B7": 91000}
 FIN_Q = "What is the total amount per cost centre in the budget?"
 FIN_VALUE = {"PUMPS": 60000, "VALVES": 9000}
@@ -152,3 +155,34 @@ def test_the_eval_reports_router_and_aggregation_figures(plant: TwoGroups) -> No
     evaluated = plant.stack.materialization(plant.stack.results["plant"], "eval_report")
     assert evaluated["plant/routing/aggregation_exact_match"] == 1.0
     assert evaluated["plant/routing/router_accuracy"] == 1.0
+
+
+def test_a_retrieval_first_hybrid_through_the_engine_the_api_and_the_cli(plant: TwoGroups) -> None:
+    """The review names PUMPS only: the total is over PUMPS rows (60000), not the whole budget (69000). A
+    caller of the other group reads neither the review nor the budget: no route over them, nothing leaks."""
+    config = ServingConfig(keys_file=plant.keys_file, rate_limit="off")
+    with TestClient(create_app(plant.settings, config=config)) as client:
+        as_fin = {"Authorization": f"Bearer {plant.finance_key}"}
+        as_hr = {"Authorization": f"Bearer {plant.hr_key}"}
+        asked = client.post("/ask", json={"query": REVERSE_Q}, headers=as_fin).json()
+        routing = asked["routing"]
+        assert (routing["route"], routing["direction"], routing["engine"]) == (
+            "hybrid",
+            "retrieval_first",
+            "retrieval+facts",
+        )
+        assert "finance/review.md" in routing["reason"] and "PUMPS" in routing["reason"]
+        assert asked["facts"]["value"] == 60000 and asked["facts"]["row_count"] == 2
+        assert {r["doc_id"] for r in asked["facts"]["rows"]} == {"finance/budget.csv"}
+        assert [c["doc_id"] for c in asked["citations"]] == ["finance/review.md"]
+        assert "PUMPS cost centre" in asked["citations"][0]["quote"] and "60000" in asked["answer"]
+        other = client.post("/ask", json={"query": REVERSE_Q}, headers=as_hr).json()
+        assert other["routing"]["direction"] != "retrieval_first" and other["facts"] is None
+        assert not leaks(json.dumps(other), FIN_SECRETS)
+    runner = CliRunner()
+    printed = runner.invoke(main, ["ask", REVERSE_Q, "--as", "finance-app"], env=plant.cli_env())
+    assert printed.exit_code == 0, printed.output
+    assert "(route: hybrid, answered by retrieval+facts:" in printed.output and "60000" in printed.output
+    as_json = runner.invoke(main, ["ask", REVERSE_Q, "--as", "finance-app", "--json"], env=plant.cli_env())
+    assert as_json.exit_code == 0, as_json.output
+    assert json.loads(as_json.output)["routing"]["direction"] == "retrieval_first"

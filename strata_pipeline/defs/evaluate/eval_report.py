@@ -28,7 +28,7 @@ from strata_pipeline.evaluation.report import (
 )
 from strata_pipeline.evaluation.report_files import report_url, write_report
 from strata_pipeline.evaluation.results import AnswerCheck
-from strata_pipeline.evaluation.routing import check_routes, routing_markdown, routing_summary
+from strata_pipeline.evaluation.routing import check_routes, figure, routing_markdown, routing_summary
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.partitions import source_sets
 from strata_pipeline.progress import throttled
@@ -170,9 +170,7 @@ def eval_report(
             "eval_sentences_embedded": memo_embedder.sentences_embedded,
         }
         access = leak_probe(engine, version.source_set, [q.question for q in golden.questions], golden.k)
-        routes = check_routes(
-            golden, route=lambda q: engine.route(q).route, facts=lambda q: engine.query_facts(q).value
-        )
+        routes = check_routes(golden, route=lambda q: engine.route(q).route, facts=lambda q: figure(engine, q))
         # the agent on the compound questions: task success and mean steps (evaluation/agent.py)
         compound = load_compound(Path(corpus.golden_dir), context.partition_key)
         agent = agent_figures(run_compound(engine, compound, version.source_set, golden.k))

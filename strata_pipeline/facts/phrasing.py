@@ -1,0 +1,126 @@
+"""Phrasings beyond a plain count or total, read by general rules (en, de, fr):
+
+- a share: "what share of the servers are in prod", "Anteil der Drucker in BSL", "quelle proportion des ...";
+  the filters named before the verb are the rows it is a share of, those after it are counted;
+- the group with the highest or lowest figure: "which site has the most servers", "welcher Standort hat die
+  meisten Drucker", "quel site a le plus de VLAN";
+- a value negated: "not in ZRH", "nicht in ZRH", "ne sont pas sur le site BSL", "other than", "except";
+- a date range over a column of ISO dates: "since 2025-05-01", "after 2023", "vor 2025", "depuis 2024".
+
+When such a phrasing is seen but cannot be read in full, the parser refuses rather than answering
+another question (see parse.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from strata_pipeline.facts.catalogue import Column, Table
+from strata_pipeline.facts.intent import Filter
+
+# A share word followed by what it is a share of ("percentage of", "Anteil der", "pourcentage des"): "what
+# percentage discount" or "Prozent Rabatt" ask for a figure a document states, not a share of rows.
+SHARE = (
+    r"\b(?:share|percentage|percent|proportion|fraction|%)\s+of\b|\banteil\w*\s+(?:der|an|von|aller)\b|"
+    r"\bprozent\s+(?:der|aller|von)\b|\b(?:pourcentage|proportion|part)\s+(?:de|des|d')"
+)
+# "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
+WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"
+EXTREMES = {
+    "argmax": r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
+    r"\ble plus\b|\bla plus\b",
+    "argmin": r"\bfewest\b|\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
+    r"\ble moins\b|\bla moins\b",
+}
+# A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
+NEGATIONS = r"not|nicht|kein\w*|pas|except|excluding|outside|other than|apart from|außer|ausser|ausgenommen|sauf|hors"
+FILLER = (
+    "in at on of from the a im am in der in den aus von vom en au aux à dans de du des sur le la les der die das den"
+)
+# Where a subject ends and what is asked of it begins: "[the servers in ZRH] are in prod"
+VERBS = (
+    r"\b(?:are|is|were|was|have|has|run|runs|use|uses|cost|costs|hold|holds|belong|belongs|sind|ist|haben|hat|"
+    r"stehen|steht|liegen|liegt|laufen|läuft|gehören|sont|est|ont|a|se trouvent|tournent|coûtent|appartiennent)\b"
+)
+DATE_WORDS = {
+    "ge": r"since|from|as of|on or after|starting|seit|ab|depuis|à partir d[eu]",
+    "gt": r"after|later than|nach|après",
+    "lt": r"before|earlier than|prior to|vor|avant",
+    "le": r"until|through|up to|till|bis|jusqu'(?:à|au)",
+}
+DATE = r"(\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d{4})(?![\d-])"
+
+
+def negated(lowered: str, start: int, column: Column) -> bool:
+    """Whether a negation stands right before the value at `start`, past prepositions, articles and the
+    column's own name ("not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL")."""
+    filler = "|".join(re.escape(w) for w in sorted({*FILLER.split(), *column.words}, key=len, reverse=True))
+    before = lowered[max(0, start - 60) : start]
+    return re.search(rf"\b(?:{NEGATIONS})\s+(?:(?:{filler})s?\s+){{0,4}}$", before) is not None
+
+
+def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
+    """Order filters on the table's date column for "since 2025-05-01", "before 2024" ..., and the dates
+    they read (which are then no cell values). A year after "after" starts the next year; "until 2025"
+    takes in all of 2025. With several date columns, the one named in the question; none named: nothing."""
+    dated = [c for c in table.columns if c.is_date]
+    lowered = question.lower()
+    found: list[Filter] = []
+    dates: list[str] = []
+    for op, words in DATE_WORDS.items():
+        for match in re.finditer(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+)?{DATE}", lowered):
+            column = _date_column(dated, lowered)
+            if column is None:
+                continue
+            value = match.group(1)
+            if len(value) < 10 and op in ("gt", "le"):  # "after 2023" is from 2024 on, "until 2025-04" takes April
+                op, value = ("ge" if op == "gt" else "lt"), _next(value)
+            found.append(Filter(column.name, op, value))
+            dates.append(match.group(1))
+    return found, dates
+
+
+def _next(value: str) -> str:
+    """The year or month after a year ("2023") or a year-month ("2025-04")."""
+    if len(value) == 4:
+        return str(int(value) + 1)
+    year, month = int(value[:4]), int(value[5:7])
+    return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
+
+
+def _date_column(dated: list[Column], lowered: str) -> Column | None:
+    if len(dated) == 1:
+        return dated[0]
+    named = [c for c in dated if all(w in lowered for w in c.words if len(w) > 2)]
+    return named[0] if len(named) == 1 else None
+
+
+def extreme(question: str) -> str:
+    """argmax or argmin for "which X has the most/fewest Y" ("" otherwise)."""
+    lowered = question.lower()
+    if not re.search(WHICH, lowered):
+        return ""
+    return next((op for op, pattern in EXTREMES.items() if re.search(pattern, lowered)), "")
+
+
+def share_split(question: str, filters: list[Filter]) -> tuple[list[Filter], list[Filter]]:
+    """(base, counted): the filters named before the first verb after the share word are the rows the
+    share is of; the rest are counted. With no verb, every filter is counted (a share of all rows)."""
+    lowered = question.lower()
+    word = re.search(SHARE, lowered)
+    verb = re.search(VERBS, lowered[word.end() :]) if word else None
+    if verb is None or word is None:
+        return [], filters
+    cut = word.end() + verb.start()
+    base = [f for f in filters if 0 <= _position(lowered, f) < cut]
+    return base, [f for f in filters if f not in base]
+
+
+def _position(lowered: str, f: Filter) -> int:
+    """Where the question names a filter: its value, else its column's last word."""
+    value = f.value if isinstance(f.value, str) else format(f.value, "g")
+    for text in (value.lower(), f.column.lower().split("_")[-1]):
+        at = lowered.find(text)
+        if at >= 0:
+            return at
+    return -1

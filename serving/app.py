@@ -48,7 +48,8 @@ from strata_pipeline.agent import AgentBudgetExceeded, Budget, run_agent
 from strata_pipeline.evaluation.report_files import REPORTS_ROUTE, latest_report
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import verify_for
-from strata_pipeline.query_engine import AmbiguousDocument, IndexMismatch, NoSuchDocument, QueryEngine
+from strata_pipeline.indexing.readable import IndexMismatch
+from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,

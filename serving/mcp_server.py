@@ -32,7 +32,8 @@ from strata_pipeline.access.groups import Access
 from strata_pipeline.access.keys import KeyRing, load_keys
 from strata_pipeline.evidence import VerifyReport, packet_from_dict
 from strata_pipeline.evidence.service import verify_for
-from strata_pipeline.query_engine import AmbiguousDocument, IndexMismatch, NoSuchDocument, QueryEngine
+from strata_pipeline.indexing.readable import IndexMismatch
+from strata_pipeline.query_engine import AmbiguousDocument, NoSuchDocument, QueryEngine
 from strata_pipeline.redaction.guard import AnswerWithheld
 from strata_pipeline.responses import (
     AskResponse,

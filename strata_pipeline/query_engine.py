@@ -31,7 +31,8 @@ from strata_pipeline.answering.answer import (
 from strata_pipeline.answering.floors import answer_config_for
 from strata_pipeline.facts.catalogue import Catalogue
 from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
-from strata_pipeline.indexing.engine import INDEX_SCHEMA, SPARSE, PointStore, SparseVec
+from strata_pipeline.indexing.engine import SPARSE, PointStore, SparseVec
+from strata_pipeline.indexing.readable import require_readable
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
@@ -51,11 +52,6 @@ from strata_pipeline.routing.dispatch import FactsSource, audited_reverse, facts
 from strata_pipeline.routing.reverse import SEARCH_HITS, retrieval_first
 from strata_pipeline.routing.route import Routing, route
 from strata_pipeline.routing.split import RETRIEVAL_FIRST
-
-
-class IndexMismatch(ValueError):
-    """The published index was built by another embedding model or index schema than this code reads:
-    querying it would silently compare vectors of two models, so it is refused, saying what to do."""
 
 
 class NoSuchDocument(LookupError):
@@ -144,21 +140,7 @@ class QueryEngine:
         guard: PrivacyGuard | None = None,
         reranker: CrossEncoder | None = None,
     ) -> None:
-        for version in versions.values():
-            if version.model != embedder.model:
-                raise IndexMismatch(
-                    f"Index {version.source_set}/{version.version} was built with {version.model!r} but the "
-                    f"configured embedding model is {embedder.model!r}. Query it with "
-                    f"STRATA_EMBED_MODEL={version.model}, or re-index with the configured model: strata materialize."
-                )
-            if version.schema != INDEX_SCHEMA:
-                # Queries are analysed the way this code indexes (INDEX_SCHEMA); an older index would
-                # quietly miss terms (e.g. German compound parts) rather than fail.
-                raise IndexMismatch(
-                    f"Index {version.source_set}/{version.version} has index schema {version.schema}; this "
-                    f"version reads schema {INDEX_SCHEMA}. Re-index it: strata materialize --source-set "
-                    f"{version.source_set}."
-                )
+        require_readable(versions.values(), embedder.model)
         self.versions = dict(versions)
         self.facts = FactsSource(self.versions)  # the sidecars' fact tables, per caller's groups
         self.embedder = embedder

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from strata_pipeline.embedding.models import OFFLINE_MODEL
+from strata_pipeline.indexing.readable import IndexMismatch
 from strata_pipeline.indexing.store import INDEX_SCHEMA
 from strata_pipeline.indexing.versions import IndexVersion
-from strata_pipeline.query_engine import IndexMismatch, QueryEngine
+from strata_pipeline.query_engine import QueryEngine
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.redaction.pii import Finding, PiiPolicy
 from strata_pipeline.resources import EmbedderResource, QdrantResource

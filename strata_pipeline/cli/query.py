@@ -21,7 +21,7 @@ def _engine(settings: Settings, source_set: str | None) -> QueryEngine:
     """An engine over the published index (only `source_set`'s shard when one is given). Only what a
     query uses is imported: no Dagster, no reranker unless one is configured, and the PII detector
     only when the query screen or an answer's audit needs it."""
-    from strata_pipeline.query_engine import IndexMismatch
+    from strata_pipeline.indexing.readable import IndexMismatch
     from strata_pipeline.retrieval.rerank import RerankerUnavailable
     from strata_pipeline.serving_index import NoIndexError, PublishedIndex
 

@@ -34,6 +34,7 @@ def execute(
     tables = catalogue.named(intent.table, intent.source_sets)
     frame = _load(tables, sidecars, groups)
     matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
+    value: Any
     if intent.operation == "intersect":
         value, matched = _intersect(intent, catalogue, frame, matched, sidecars, groups)
     elif intent.operation == "share":

@@ -102,7 +102,8 @@ def retrieval_first(question: str, intent: Intent, sources: Sources) -> tuple[An
     hits = [h for h in sources.search(split.documents) if h.payload.get("doc_id") not in {t.doc_id for t in tables}]
     candidates, plural = named_documents(split.documents, hits)
     values = sources.values(intent.table, column) if column else []
-    documents, found = [], {}
+    documents: list[tuple[str, str]] = []
+    found: dict[str, dict] = {}
     for document in candidates:
         named = mentioned(values, sources.chunks(*document))
         if named:  # a singular phrase names one document: the best-ranked one that names rows of the table

@@ -64,10 +64,11 @@ def states_period(period: str, text: str) -> bool:
 
 # --- names of organisations ----------------------------------------------------------------
 
+# German compounds end in the noun that is asked: "Mobilfunkanbieter", "Geräthersteller".
 _ASKS_NAME = re.compile(
     r"\b(?:which|what|welche[rsmn]?|quel(?:le)?s?)\s+(?:[^\W\d_]+\s+){0,2}?"
     r"(?:providers?|brands?|vendors?|manufacturers?|suppliers?|carriers?|"
-    r"anbieter\w*|marken?|hersteller\w*|lieferanten?|fournisseurs?|marques?|fabricants?|opérateurs?)\b",
+    r"\w*anbieter\w*|marken?|\w*hersteller\w*|\w*lieferanten?|fournisseurs?|marques?|fabricants?|opérateurs?)\b",
     re.IGNORECASE,
 )
 _NAME_WORD = re.compile(r"[^\W\d_][\w&'’.\-]*")

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from strata_pipeline.answering.answer_type import states_number
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 
@@ -276,7 +277,6 @@ _WEEKDAYS = re.compile(
 _KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}  # one kind, however spelt
 _WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
 _SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
-_ANY_NUMBER = re.compile(r"\d")
 _ASKS_TIME = re.compile(
     r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
 )
@@ -323,7 +323,7 @@ def states_kind(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
     numbered = _NUMBER_WORDS.sub("2", text)
     if kind == "number":
-        return bool(_ANY_NUMBER.search(numbered))
+        return states_number(numbered)
     stated = values(numbered)
     if kind == "money":
         return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))

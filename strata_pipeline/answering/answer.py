@@ -19,14 +19,11 @@ from strata_pipeline.answering.abstention import (
     NO_SUPPORT,
     WITHHELD,
     Statement,
-    asked_kind,
     contradictions,
     identifiers_in,
-    question_names,
-    states_kind,
     unheld_identifiers,
-    unmentioned,
 )
+from strata_pipeline.answering.near_miss import Quoted, near_miss
 from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.embedding.identifiers import identifiers
@@ -298,31 +295,12 @@ def answer_extractively(
             f"< {config.min_score:.2f})."
         )
     chosen = [(score, s) for score, s in scored[: config.max_sentences] if score >= config.min_score]
-    kind = asked_kind(question)
-    if kind is not None and not any(states_kind(kind, s.sentence.scored) for _, s in chosen):
-        return abstention(
-            f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
-        )
-    names = question_names(question, [_passage_text(c) for c in pool], _stem)
-    unnamed = unmentioned(names, [_passage_text(s.candidate) for _, s in chosen], _stem)
-    if unnamed:
-        return abstention(
-            f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
-        )
-    # the asked-for value must come from a passage about what the question names: Basel's "fuel for
-    # 48 hours" quoted beside a Zürich sentence does not say how long Zürich's generator runs
-    if (
-        kind is not None
-        and names
-        and not any(
-            states_kind(kind, s.sentence.scored) and not unmentioned(names, [_passage_text(s.candidate)], _stem)
-            for _, s in chosen
-        )
-    ):
-        return abstention(
-            f"The quoted sentences that state a {kind} value are from passages that do not mention "
-            f"{names}, which the question names."
-        )
+    quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
+                     or "") for _, s in chosen]  # fmt: skip
+    titles = [c.payload.get("title") or "" for c in pool]
+    reason = near_miss(question, quoted, [_passage_text(c) for c in pool], _stem, titles, terms)
+    if reason is not None:
+        return abstention(reason)
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)
     if conflicts:
         return abstention(conflicts[0].reason, CONTRADICTORY)

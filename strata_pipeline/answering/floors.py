@@ -13,8 +13,13 @@ from strata_pipeline.answering.answer import AnswerConfig
 from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL
 
 # (min_dense_score, min_score). e5's pair had the best dev answer accuracy (abstaining on an unanswerable
-# question counts as right) of (0.25, 0.62) 0.717, (0.80, 0.88) 0.726 and (0.82, 0.92) 0.735.
-MODEL_FLOORS: dict[str, tuple[float, float]] = {MULTILINGUAL_MODEL: (0.82, 0.92)}
+# question counts as right) of (0.25, 0.62) 0.717, (0.80, 0.88) 0.726 and (0.82, 0.92) 0.735. With the
+# answer-type and twin checks (answering/near_miss.py) catching near misses by their wording, min_score
+# 0.86 had the best dev accuracy of 0.84 to 0.92 (0.746 against 0.738 at 0.92) and the fewest misses and
+# false abstentions together (7 false abstentions of 193 answerable dev questions instead of 20, 15
+# unanswerable ones answered instead of 10): a paraphrased question scores 0.84 to 0.92 as often as a
+# near miss does, so the score cannot tell them apart (docs/abstention.md).
+MODEL_FLOORS: dict[str, tuple[float, float]] = {MULTILINGUAL_MODEL: (0.82, 0.86)}
 
 
 def answer_config_for(model: str) -> AnswerConfig:

@@ -1,0 +1,161 @@
+"""Answer types beyond a unit: what a question's wording demands of the sentence that answers it.
+
+Near misses quote a sentence on the right topic that does not say what was asked. Each check here
+reads the question's wording (en, de, fr) and the quoted sentences, no score:
+
+- a rate per period ("days a week", "monthly limit", "pro Jahr") is answered by a sentence that
+  states that period: "20 working days per calendar year" does not say how many days a week;
+- a question on which provider, brand, vendor or manufacturer is answered by a sentence that names
+  one: a capitalised word the question does not hold, not a sentence's first word;
+- a question on which colours is answered by a sentence that names a colour;
+- which version is answered by a version number ("v3.2", "4.2.0");
+- a number is a numeral of its own, not the digit inside a name ("FIDO2", "IP52", "RX-300").
+
+Plain functions over text; no index, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- periods -------------------------------------------------------------------------------
+
+# The period a rate is per, as a question asks it: "per week", "a week", "each month", "in one day",
+# "pro Tag", "par semaine". An adjective alone ("annual leave", "daily stand-up") often names a thing,
+# not a rate, so the question side needs the preposition.
+_PERIODS: dict[str, str] = {
+    "day": r"days?|tag|tage?s|jours?",
+    "week": r"weeks?|woche|semaines?",
+    "month": r"months?|monat|mois",
+    "year": r"years?|jahr|ans?|années?",
+}
+_PER = r"(?:per|a|an|each|every|pro|je|im|in\s+der|par|chaque|in\s+one|in\s+a)"
+_ASKED_PERIOD = {
+    period: re.compile(
+        rf"\b{_PER}\s+(?:(?:calendar|working|business|kalender|arbeits)\s*)?(?:{words})\b", re.IGNORECASE
+    )
+    for period, words in _PERIODS.items()
+}
+# A sentence states the period by any mention of it: "20 days per calendar year", "a 40-hour week",
+# "weekly", "wöchentlich", "Monday to Friday".
+_STATED_PERIOD = {
+    "day": re.compile(r"\b(?:days?|daily|tag\w*|täglich\w*|jours?|quotidien\w*)\b|/\s?d\b", re.IGNORECASE),
+    "week": re.compile(
+        r"\b(?:weeks?|weekly|woche\w*|wöchentlich\w*|semaines?|hebdomadaire\w*|monday|montag|lundi)\b",
+        re.IGNORECASE,
+    ),
+    "month": re.compile(r"\b(?:months?|monthly|monat\w*|mois|mensuel\w*)\b", re.IGNORECASE),
+    "year": re.compile(
+        r"\b(?:years?|yearly|annual\w*|annum|jahr\w*|jährlich\w*|ans?|années?|annuel\w*)\b|\bp\.\s?a\.", re.IGNORECASE
+    ),
+}
+
+
+def asked_period(question: str) -> str | None:
+    """The period a question's rate is per ("how many days a week" -> "week"), or None."""
+    found = [period for period, pattern in _ASKED_PERIOD.items() if pattern.search(question)]
+    return found[0] if len(found) == 1 else None  # "days per week, per year" asks two things
+
+
+def states_period(period: str, text: str) -> bool:
+    """Whether `text` mentions `period` at all (a rate per week is stated with "week" in some form)."""
+    return bool(_STATED_PERIOD[period].search(text))
+
+
+# --- names of organisations ----------------------------------------------------------------
+
+# German compounds end in the noun that is asked: "Mobilfunkanbieter", "Geräthersteller".
+_ASKS_NAME = re.compile(
+    r"\b(?:which|what|welche[rsmn]?|quel(?:le)?s?)\s+(?:[^\W\d_]+\s+){0,2}?"
+    r"(?:providers?|brands?|vendors?|manufacturers?|suppliers?|carriers?|"
+    r"\w*anbieter\w*|marken?|\w*hersteller\w*|\w*lieferanten?|fournisseurs?|marques?|fabricants?|opérateurs?)\b",
+    re.IGNORECASE,
+)
+_NAME_WORD = re.compile(r"[^\W\d_][\w&'’.\-]*")
+_FUNCTION_WORDS = frozenset(
+    "a an the this that these those it its they we you our your all each every some any no in on at for from to "
+    "with by of as if when where which what who how there here please note see use only "
+    "der die das ein eine es sie wir ihr im in am an auf für mit von zu bei bitte nur "
+    "le la les un une des il elle ils nous vous en au aux du de pour avec par sur dans".split()
+)
+_AFTER_NUMBER = re.compile(r"\d\s?$")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;|]\s*|\(|\"|\*\*|^\s*[-*+]\s+)\W*$")
+
+
+def asks_name(question: str) -> bool:
+    """Whether the question asks which provider, brand, vendor or manufacturer (en, de, fr)."""
+    return bool(_ASKS_NAME.search(question))
+
+
+def states_name(text: str, question: str) -> bool:
+    """Whether `text` names something the question does not: a capitalised word that does not start
+    a sentence, a list item or a table cell, and is not a word of the question."""
+    asked = {w.casefold() for w in _NAME_WORD.findall(question)}
+    for match in _NAME_WORD.finditer(text):
+        word = match.group().rstrip(".-'’")
+        if len(word) < 2 or not word[0].isupper() or word.casefold() in asked:
+            continue
+        if _AFTER_NUMBER.search(text[: match.start()]):
+            continue  # a unit ("10 Gbit/s", "5 MB")
+        if _SENTENCE_START.search(text[: match.start()]) and word.casefold() in _FUNCTION_WORDS:
+            continue  # capitalised because it starts the sentence; a first word that is no function word
+            # may well be the name ("Swisscom supplies the link"), and then the sentence answers
+        return True
+    return False
+
+
+# --- colours -------------------------------------------------------------------------------
+
+# "Which paint colours", "In welchen Farben", "en quelles couleurs": the colour is what is asked, not
+# a word of the thing asked about ("the colour printer", "in Farbe drucken").
+_ASKS_COLOUR = re.compile(
+    r"\b(?:which|what|welche\w*|quel\w*)\s+(?:[^\W\d_]+\s+)?(?:colou?rs?|farben?|couleurs?)\b", re.IGNORECASE
+)
+_COLOUR = re.compile(
+    r"\b(?:black|white|grey|gray|silver|red|orange|yellow|green|blue|purple|violet|pink|brown|beige|"
+    r"schwarz|weiß|weiss|grau|silber|rot|gelb|grün|blau|lila|rosa|braun|noir|blanc|gris|argent|rouge|"
+    r"jaune|vert|bleu|rose|marron|RAL\s?\d{4})\w*\b",
+    re.IGNORECASE,
+)
+
+
+def asks_colour(question: str) -> bool:
+    """Whether the question asks which colour(s): "Which paint colours ...", "In welchen Farben ..."."""
+    return bool(_ASKS_COLOUR.search(question))
+
+
+def states_colour(text: str) -> bool:
+    return bool(_COLOUR.search(text))
+
+
+# --- numbers -------------------------------------------------------------------------------
+
+# A digit inside a name is no number: "FIDO2", "IP52", "RX-300", "E-4042", "v3.2", "H2-05". Digits
+# before letters are a quantity with its unit ("20min", "5GB") and stay.
+_NAMED_DIGITS = re.compile(r"[^\W\d_]+[\-_]?\d[\w.\-]*")
+
+
+def states_number(text: str) -> bool:
+    """Whether `text` states a number of its own: digits not inside a name ("FIDO2 key" states none,
+    "8 loaner laptops" and "20min" do)."""
+    return bool(re.search(r"\d", _NAMED_DIGITS.sub(" ", text)))
+
+
+# --- versions ------------------------------------------------------------------------------
+
+_ASKS_VERSION = re.compile(r"\b(?:which|what|welche\w*|quel\w*)\s+(?:[^\W\d_]+\s+){0,3}?versions?\b", re.IGNORECASE)
+# "v3.2", "4.2.0", "version 7", "7.11"
+_VERSION = re.compile(r"\b[vV]?\d+(?:\.\d+)+[a-z]?\b|\b[vV]\d+\b|\bversion\s+\d", re.IGNORECASE)
+
+
+def asked_type(question: str) -> str | None:
+    """A kind of answer the question's wording asks for beyond a unit: "version" (which version), or
+    None. (A duration for "how long" and a frequency for "how often" were tried on the dev questions:
+    they abstained only on answerable questions, whose closest sentences were wrong, and caught one
+    unanswerable one.)"""
+    return "version" if _ASKS_VERSION.search(question) else None
+
+
+def states_type(kind: str, text: str) -> bool:
+    """Whether `text` states an answer of `kind` (asked_type): a version number."""
+    return kind == "version" and bool(_VERSION.search(text))

@@ -1,0 +1,115 @@
+"""Near misses: the sentences an answer would quote are on the topic, but do not say what was asked.
+
+The offline answerer (answer.py) runs these checks on the sentences it chose, in order, and abstains
+with the first reason found (code `no_support`):
+
+1. the question asks for a kind of value (a price, hours, a time, a number) and no quoted sentence
+   states one (abstention.asked_kind, states_kind);
+   beyond units (answer_type), which version asks for a version number;
+2. a rate per period ("days a week") and no quoted sentence states that period; which provider or
+   brand and no quoted sentence names one; which colours and none names a colour (answer_type);
+3. the question names something (abstention.question_names) that no quoted passage mentions;
+4. the question names something and asks for a kind of value, and the quoted sentences that state
+   such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
+   does not say how long Zürich's generator runs), or from the template twin of a document whose
+   title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon).
+
+Plain functions over text; no index, no model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from strata_pipeline.answering.abstention import (
+    asked_kind,
+    named_words,
+    question_names,
+    states_kind,
+    unmentioned,
+)
+from strata_pipeline.answering.answer_type import (
+    asked_period,
+    asked_type,
+    asks_colour,
+    asks_name,
+    states_colour,
+    states_name,
+    states_period,
+    states_type,
+)
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """A sentence the answer would quote: verbatim, as scored (read in its section and table) and its
+    passage's text (title, heading path and text)."""
+
+    quote: str
+    scored: str
+    passage: str
+    title: str = ""  # of its document
+
+
+def near_miss(
+    question: str,
+    quoted: Sequence[Quoted],
+    retrieved: Sequence[str],
+    stem: Callable[[str], str],
+    titles: Sequence[str] = (),
+    terms: Callable[[str], set[str]] | None = None,
+) -> str | None:
+    """Why the `quoted` sentences do not answer `question`, or None when they may. `retrieved` are the
+    texts of the passages the answer was chosen from (a name most of them mention is the setting),
+    `titles` their documents' titles; `terms` (stemmed content words) finds template twins."""
+    kind = asked_kind(question) or asked_type(question)
+    if kind is not None and not any(_states(kind, q.scored) for q in quoted):
+        return f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
+    period = asked_period(question)
+    if period is not None and not any(states_period(period, q.scored) for q in quoted):
+        return f"The closest sentences state no figure per {period}, which the question asks for."
+    if asks_name(question) and not any(states_name(q.quote, question) for q in quoted):
+        return "The closest sentences name no provider, brand or maker, which the question asks for."
+    if asks_colour(question) and not any(states_colour(q.quote) for q in quoted):
+        return "The closest sentences name no colour, which the question asks for."
+    names = question_names(question, retrieved, stem)
+    unnamed = unmentioned(names, [q.passage for q in quoted], stem)
+    if unnamed:
+        return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+    if kind is None:
+        return None
+    stating = [q.passage for q in quoted if _states(kind, q.scored)]
+    # the asked-for value must come from a passage about what the question names
+    if names and all(unmentioned(names, [p], stem) for p in stating):
+        return (
+            f"The quoted sentences that state a {kind} value are from passages that do not mention "
+            f"{names}, which the question names."
+        )
+    if terms is not None and stating and all(_twin_of_named(question, q, titles, terms) for q in quoted
+                                             if _states(kind, q.scored)):  # fmt: skip
+        return (
+            f"The quoted {kind} value is from a document on another thing of the same kind "
+            f"({next(q.title for q in quoted if _states(kind, q.scored))}) than the one the question names."
+        )
+    return None
+
+
+def _twin_of_named(question: str, quoted: Quoted, titles: Sequence[str], terms: Callable[[str], set[str]]) -> bool:
+    """Whether the quoted sentence's document is the twin of a retrieved document whose title differs
+    from its own in one word only, a name of the question: "IT on-site support - Stuttgart office"
+    quoted for a question on Lyon, with "IT on-site support - Lyon office" retrieved. The question's
+    capitalised words count in any language here, and also when most passages mention them (the
+    setting): the one word that tells the twins apart is what the question picked."""
+    names = {stem for word in named_words(question) for stem in terms(word)}
+    own = terms(quoted.title)
+    for title in titles:
+        other = terms(title)
+        if len(own - other) == 1 and len(other - own) == 1 and (other - own) <= names and not own & names:
+            return True
+    return False
+
+
+def _states(kind: str, text: str) -> bool:
+    """Whether `text` states a value of `kind`: abstention.asked_kind's kinds or answer_type.asked_type's."""
+    return states_type(kind, text) if kind == "version" else states_kind(kind, text)

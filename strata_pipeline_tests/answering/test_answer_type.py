@@ -1,0 +1,168 @@
+"""Answer types beyond a unit (answering/answer_type.py) and the near-miss checks that use them
+(answering/near_miss.py, through the offline answerer). Pure functions, exact expectations."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata_pipeline.answering.abstention import states_kind
+from strata_pipeline.answering.answer import answer_extractively, terms
+from strata_pipeline.answering.answer_type import (
+    asked_period,
+    asked_type,
+    asks_colour,
+    asks_name,
+    states_colour,
+    states_name,
+    states_number,
+    states_period,
+    states_type,
+)
+from strata_pipeline.answering.near_miss import Quoted, near_miss
+from strata_pipeline.retrieval.candidate import DENSE, Candidate
+
+# --- periods -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "period"),
+    [
+        ("How many days a week may employees work from home?", "week"),
+        ("How many kilometres may an engineer drive in one day?", "day"),
+        ("Wie viele Stunden pro Woche darf man mobil arbeiten?", "week"),
+        ("Combien de jours de télétravail par semaine sont possibles ?", "week"),
+        ("What is the spending limit per calendar month?", "month"),
+        ("How many days of annual leave do employees get?", None),  # "annual leave" names a thing
+        ("How many days per week and per year?", None),  # two periods: no single one is asked
+        ("How many van bays does the depot have?", None),
+    ],
+)
+def test_the_period_a_rate_is_asked_per(question: str, period: str | None) -> None:
+    assert asked_period(question) == period
+
+
+def test_a_sentence_states_the_period_in_any_form() -> None:
+    assert not states_period("week", "Employees may work remotely for up to 20 working days per calendar year.")
+    assert states_period("week", "Employees may work from home up to 2 days a week.")
+    assert states_period("week", "Remote work is limited to a 40-hour week.")
+    assert states_period("week", "Höchstens zwei Tage wöchentlich.")
+    assert states_period("year", "Twenty days p.a.")
+
+
+# --- names of providers and brands -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "asks"),
+    [
+        ("Which internet provider supplies the primary fibre link?", True),
+        ("Which elevator controller brands does FleetOS support?", True),
+        ("Welcher Mobilfunkanbieter liefert die Diensthandys?", True),
+        ("Quel fournisseur livre les badges ?", True),
+        ("Which company car may I take home?", False),  # "company" is not asked about
+        ("How fast is the primary fibre link?", False),
+    ],
+)
+def test_questions_that_ask_which_provider_or_brand(question: str, asks: bool) -> None:
+    assert asks_name(question) is asks
+
+
+def test_a_sentence_names_a_provider_by_a_capitalised_word_the_question_does_not_hold() -> None:
+    question = "Which internet provider supplies the primary fibre link in Stuttgart?"
+    assert states_name("The primary link in Stuttgart is supplied by Swisscom.", question)
+    assert states_name("Swisscom supplies the primary link.", question)  # a first word may be the name
+    assert not states_name("The primary link in Stuttgart is 1 Gbit/s fibre.", question)  # a unit, a known name
+    assert not states_name("| Stuttgart | `stg-sdw-01` | 1 Gbit/s fibre | yes |", question)
+    assert not states_name("It uses a 4G/5G router as backup.", question)
+
+
+# --- colours, versions, numbers ----------------------------------------------------------------
+
+
+def test_colour_questions_and_sentences() -> None:
+    assert asks_colour("Which paint colors can the RX-300 be ordered in?")
+    assert asks_colour("In welchen Farben gibt es das Gehäuse?")
+    assert not asks_colour("What is the IP address of the colour printer?")  # the colour names the printer
+    assert not asks_colour("Welcher Drucker kann in Farbe drucken?")
+    assert states_colour("Available in signal white (RAL 9003) and graphite grey.")
+    assert not states_colour("The RX-300 can be ordered online around the clock.")
+
+
+def test_version_questions_need_a_version_number() -> None:
+    assert asked_type("Which minimum controller firmware version is needed?") == "version"
+    assert asked_type("How many versions are supported?") is None
+    assert states_type("version", "Requires controller firmware v3.2 or later.")
+    assert states_type("version", "Introduced in FleetOS 2.7.1.")
+    assert not states_type("version", "Update the controller firmware before mounting the wrist.")
+
+
+@pytest.mark.parametrize(
+    ("text", "states"),
+    [
+        ("**8** loaner laptops and 4 spare label printers.", True),
+        ("Runtime at full load: 20min.", True),
+        ("Walk-in services: laptop swaps, FIDO2 key handout.", False),
+        ("Protection class IP52 for the RX-300 and the E-4042 fault.", False),
+        ("Twelve seats in the training room.", False),  # words are for states_kind, which maps them
+    ],
+)
+def test_a_number_is_a_numeral_of_its_own_not_a_digit_inside_a_name(text: str, states: bool) -> None:
+    assert states_number(text) is states
+
+
+def test_the_number_kind_reads_number_words_and_skips_digits_in_names() -> None:
+    assert states_kind("number", "Twelve seats in the training room.")
+    assert not states_kind("number", "Badge linking, FIDO2 key handout.")
+
+
+# --- near misses through the answerer ----------------------------------------------------------
+
+
+def passage(name: str, title: str, text: str, heading: str = "") -> Candidate:
+    payload = {"chunk_id": f"{name}#0", "doc_id": f"{name}.md", "source_set": "itops", "title": title,
+               "heading_path": heading, "text": text}  # fmt: skip
+    return Candidate(point_id=name, payload=payload, scores={DENSE: 0.8})
+
+
+def close(question: str, sentences: list[str]) -> list[float]:
+    return [0.8] * len(sentences)  # every sentence reads as close: only the wording checks decide
+
+
+def test_a_rate_per_year_does_not_answer_a_question_per_week() -> None:
+    faq = passage("faq", "Employee FAQ", "Employees may work remotely from abroad for up to 20 working days per year.")
+    answer = answer_extractively("How many days a week may employees work from home?", [faq], close)
+    assert answer.abstained and answer.abstain_code == "no_support" and "per week" in answer.reason
+    weekly = passage("remote", "Remote work", "Employees may work from home up to 2 days per week.")
+    answered = answer_extractively("How many days a week may employees work from home?", [weekly], close)
+    assert not answered.abstained and "2 days per week" in answered.text
+
+
+def test_a_provider_question_abstains_when_no_quoted_sentence_names_one() -> None:
+    links = passage("wan", "WAN links", "The primary link in Stuttgart is 1 Gbit/s fibre with a 4G backup.")
+    question = "Which internet provider supplies the primary fibre link in Stuttgart?"
+    answer = answer_extractively(question, [links], close)
+    assert answer.abstained and "provider" in answer.reason
+    named = passage("wan2", "WAN links", "The primary fibre link in Stuttgart is supplied by Swisscom.")
+    assert "Swisscom" in answer_extractively(question, [named], close).text
+
+
+def test_a_value_from_the_twin_of_the_named_document_does_not_answer() -> None:
+    stuttgart = passage("stg", "IT on-site support - Stuttgart office", "The desk keeps 4 spare label printers.")
+    lyon = passage("lyo", "IT on-site support - Lyon office", "Walk-in services: laptop swaps and badge linking.")
+    question = "How many spare label printers can be borrowed from the Lyon IT desk?"
+    answer = answer_extractively(question, [stuttgart, lyon, lyon], close)
+    assert answer.abstained and "IT on-site support - Stuttgart office" in answer.reason
+    asked = "How many spare label printers can be borrowed from the Stuttgart IT desk?"
+    answered = answer_extractively(asked, [stuttgart, lyon, lyon], close)
+    assert not answered.abstained and "4 spare label printers" in answered.text
+
+
+def test_near_miss_is_none_when_the_quoted_sentence_states_what_was_asked() -> None:
+    quoted = [Quoted("Available in white and grey.", "Paint: Available in white and grey.", "RX-300\nPaint", "RX-300")]
+    assert (
+        near_miss("Which paint colours can the RX-300 be ordered in?", quoted, ["RX-300"], str, ["RX-300"], terms)
+        is None
+    )
+    plain = [Quoted("Order online.", "Order online.", "RX-300\nOrder online.", "RX-300")]
+    reason = near_miss("Which paint colours can the RX-300 be ordered in?", plain, ["RX-300"], str, ["RX-300"], terms)
+    assert reason is not None and "colour" in reason

@@ -37,6 +37,7 @@ from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.redaction.guard import Audited, PrivacyGuard
 from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.crosslingual import cross_language_offset
 from strata_pipeline.retrieval.rerank import RERANKED_MODE, Reranked, ScoreFn, rerank
 from strata_pipeline.retrieval.search import (
     MODES,
@@ -171,6 +172,7 @@ class QueryEngine:
             rrf_k=config.rrf_k,
             candidates=config.candidates,
             weights=fusion_weights(embedder.model),
+            cross_language=cross_language_offset(embedder.model),
         )
 
     def scoped(self, access: Access) -> QueryEngine:

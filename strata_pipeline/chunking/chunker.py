@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from strata_pipeline.chunking.context import chunk_context
+from strata_pipeline.chunking.tables import rows_below, table_summary
 
-CHUNKER_VERSION = "sections-v3"  # v3: spreadsheet rows are children, under their header row
+CHUNKER_VERSION = "sections-v4"  # v3: spreadsheet rows are children, under their header row; v4: and the header
 WHITESPACE = re.compile(r"\s+")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*$", re.MULTILINE)
 
@@ -132,9 +133,10 @@ TABLE_EXTENSIONS = frozenset({".csv", ".xlsx"})
 
 
 def row_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
-    """(start, end) of every body row of the tables in text[lo:hi]; a table's header row is not a
-    child (table_header_above puts it in every row's context). Lines that are not rows (a sheet's
-    heading) are left to the parent. A row longer than a child is cut into windows."""
+    """(start, end) of every row of the tables in text[lo:hi]. A body row's context carries the header
+    row (table_header_above); the header row is a child too, the one that stands for the whole table
+    (chunking/tables.py). Lines that are not rows (a sheet's heading) are left to the parent. A row
+    longer than a child is cut into windows."""
     hi = len(text) if hi is None else hi
     bounds: list[tuple[int, int]] = []
     position = lo
@@ -142,13 +144,29 @@ def row_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = 
         end = text.find("\n", position, hi)
         end = hi if end == -1 else end
         line = text[position:end]
-        if line.strip() and _is_row(line) and table_header_above(text, position):
+        if line.strip() and _is_row(line) and (table_header_above(text, position) or _heads_table(text, end, hi)):
             if end - position > config.size:
                 bounds += window_bounds(text, config, position, end)
             else:
                 bounds.append((position, end))
         position = end + 1
     return bounds
+
+
+def _heads_table(text: str, end: int, hi: int) -> bool:
+    """Whether the row ending at `end` is followed by another row (so it is a table's header)."""
+    following = text.find("\n", end + 1, hi)
+    return end < hi and _is_row(text[end + 1 : hi if following == -1 else following])
+
+
+def table_context(doc: dict, text: str, start: int, end: int, path: str) -> str:
+    """A chunk's context (chunk_context); for a spreadsheet's header row, the values of its
+    categorical columns on a line of their own (chunking/tables.py)."""
+    context = chunk_context(doc.get("title") or "", path, table_header_above(text, start))
+    if doc.get("extension") not in TABLE_EXTENSIONS or not _is_row(text[start:end]) or "\n" in context:
+        return context
+    summary = table_summary(text[start:end], rows_below(text, end, _is_row))
+    return f"{context}\n{summary}" if context and summary else context or summary
 
 
 def sections(text: str) -> list[tuple[int, int, str]]:
@@ -220,7 +238,7 @@ def chunk_document(doc: dict, config: ChunkingConfig) -> list[dict]:
                 "parent_end": p_end,
                 "parent_line_start": text.count("\n", 0, p_start) + 1,
                 "parent_text": text[p_start:p_end].strip(),
-                "context": chunk_context(doc.get("title") or "", path, table_header_above(text, start)),
+                "context": table_context(doc, text, start, end, path),
                 "title": doc.get("title") or "",
                 "language": doc.get("language") or "",
                 "rank_weight": doc.get("rank_weight") or 1.0,

@@ -12,10 +12,12 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
 from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.crosslingual import QueryLanguage, calibrated, places, query_language_for
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
 from strata_pipeline.retrieval.twins import named_twins_first
 
@@ -70,7 +72,17 @@ class Lists:
 # The payload fields ranking reads (ids, priors, parents): the plain lists return only these, and
 # results that need the rest fetch it (`complete_payloads`); reading every candidate's text was the
 # largest cost of a query.
-RANK_FIELDS = ["chunk_id", "doc_id", "source_set", "rank_weight", "rank_rule", "superseded", "parent_id", "groups"]
+RANK_FIELDS = [
+    "chunk_id",
+    "doc_id",
+    "source_set",
+    "rank_weight",
+    "rank_rule",
+    "superseded",
+    "parent_id",
+    "groups",
+    "language",
+]
 
 
 def query_lists(
@@ -113,29 +125,42 @@ def complete_payloads(results: list[Candidate], stores: dict[str, PointStore]) -
     ]
 
 
-def rank(lists: Lists, mode: str, historical: History | bool = False) -> list[Candidate]:
+def rank(
+    lists: Lists, mode: str, historical: History | bool = False, language: QueryLanguage | None = None
+) -> list[Candidate]:
     """Candidates in the order of one mode: Qdrant's fusion for hybrid, else one list's scores; then
     weighted by their documents' ranking priors (`historical`: the query asks about old versions)."""
     if mode not in MODES:
         raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
     if mode == "hybrid":
         fused = [lists.candidates[pid] for pid in lists.fused]
-        return hybrid_order(list(lists.candidates.values()), fused, lists.rrf_k, lists.weights, historical)
+        return hybrid_order(list(lists.candidates.values()), fused, lists.rrf_k, lists.weights, historical, language)
     key = DENSE if mode == "dense" else SPARSE
     in_list = sorted((c for c in lists.candidates.values() if key in c.ranks), key=lambda c: c.ranks[key])
     return apply_priors([dataclasses.replace(c, fused_score=c.scores[key]) for c in in_list], historical)
 
 
 def hybrid_order(
-    candidates: list[Candidate], fused: list[Candidate], k: int, weights: dict[str, float], historical: History | bool
+    candidates: list[Candidate],
+    fused: list[Candidate],
+    k: int,
+    weights: dict[str, float],
+    historical: History | bool,
+    language: QueryLanguage | None = None,
 ) -> list[Candidate]:
     """The hybrid ranking of `candidates`, given their RRF order `fused`: the ranking priors applied,
     then chunks holding a selective identifier the query names first. A non-selective identifier
-    leaves the fusion (see selective_identifier_tier)."""
+    leaves the fusion (see selective_identifier_tier). With `language`, the lists are fused again
+    here, fair to chunks in other languages than the query's (retrieval/crosslingual.py)."""
+    if language is not None:
+        candidates = calibrated(candidates, language)
     tier = selective_identifier_tier(candidates)
     words = historical.words if isinstance(historical, History) else frozenset()
+    lists = (DENSE, SPARSE, IDS)
     if tier is None and any(IDS in c.ranks for c in candidates):
-        return named_twins_first(apply_priors(fuse_without_identifiers(candidates, k, weights), historical), words)
+        lists = (DENSE, SPARSE)
+    if language is not None or lists != (DENSE, SPARSE, IDS):
+        fused = fuse_lists(candidates, k, weights, lists, language)
     ranked = named_twins_first(apply_priors(fused, historical), words)
     return exact_identifiers_first(ranked, tier) if tier else ranked
 
@@ -162,16 +187,29 @@ def exact_identifiers_first(ranked: list[Candidate], tier: list[Candidate]) -> l
     return [c for c in ranked if c.point_id in ids] + [c for c in ranked if c.point_id not in ids]
 
 
-def fuse_without_identifiers(candidates: list[Candidate], k: int, weights: dict[str, float]) -> list[Candidate]:
-    """RRF over the dense and BM25 lists only (Qdrant's formula), for a non-selective identifier."""
+def fuse_lists(
+    candidates: list[Candidate],
+    k: int,
+    weights: dict[str, float],
+    lists: tuple[str, ...] = (DENSE, SPARSE, IDS),
+    language: QueryLanguage | None = None,
+) -> list[Candidate]:
+    """RRF over `lists` only (Qdrant's formula): every candidate in at least one of them, best first.
+    With `language`, a chunk in another language than the query's may take its dense place in BM25
+    (crosslingual.places)."""
     fused = [
         dataclasses.replace(
-            c, fused_score=sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in c.ranks.items() if n != IDS)
+            c, fused_score=sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in places(c, lists, language).items())
         )
         for c in candidates
     ]
     fused = [c for c in fused if c.fused_score > 0]
     return sorted(fused, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
+
+
+def fuse_without_identifiers(candidates: list[Candidate], k: int, weights: dict[str, float]) -> list[Candidate]:
+    """RRF over the dense and BM25 lists only (Qdrant's formula), for a non-selective identifier."""
+    return fuse_lists(candidates, k, weights, (DENSE, SPARSE))
 
 
 def parents(children: list[Candidate]) -> list[Candidate]:
@@ -199,7 +237,12 @@ def rrf_term(rank: int, k: int, weight: float) -> float:
 
 
 def merge_and_fuse(
-    pool: list[Candidate], mode: str, k: int, weights: dict[str, float], historical: History | bool = False
+    pool: list[Candidate],
+    mode: str,
+    k: int,
+    weights: dict[str, float],
+    historical: History | bool = False,
+    language: QueryLanguage | None = None,
 ) -> list[Candidate]:
     """Re-rank candidates from several collections: each list by its raw score, then RRF, then the
     ranking priors."""
@@ -218,7 +261,7 @@ def merge_and_fuse(
         in_list = sorted((c for c in pool if key in c.scores), key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
         return apply_priors(in_list, historical)
     fused = sorted(pool, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
-    return hybrid_order(pool, fused, k, weights, historical)
+    return hybrid_order(pool, fused, k, weights, historical, language)
 
 
 def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
@@ -259,8 +302,11 @@ class Retriever:
         candidates: int = 40,
         weights: dict[str, float] | None = None,
         where: Where | None = None,
+        cross_language: float | None = None,
     ) -> None:
-        """`where` restricts every list of every search (the query engine's access filter)."""
+        """`where` restricts every list of every search (the query engine's access filter).
+        `cross_language`: the dense model's offset between languages when it reads several
+        (retrieval/crosslingual.py), None for an English-only model."""
         self._dense_query = dense_query
         self._sparse_query = sparse_query
         self.indexes = indexes
@@ -268,6 +314,7 @@ class Retriever:
         self.candidates = candidates
         self.weights = weights or DEFAULT_WEIGHTS
         self.where = where
+        self.cross_language = cross_language
 
     def vectors(self, query: str) -> QueryVectors:
         return QueryVectors(self._dense_query(query), self._sparse_query(query), identifier_vector(query))
@@ -294,13 +341,20 @@ class Retriever:
         depth = max(self.candidates, limit)
         results = [self.lists(n, vectors, depth) for n in names]
         historical = history_of(query)
+        # Only a multilingual model needs the query's language ("" when too short to tell): fusion then
+        # tells BM25's blindness across languages from a miss.
+        code = query_language(query) if self.cross_language is not None else ""
+        language = query_language_for(code, self.cross_language)
         if len(results) == 1:
-            ranked = {mode: rank(results[0], mode, historical)[:limit] for mode in modes}
+            ranked = {mode: rank(results[0], mode, historical, language)[:limit] for mode in modes}
         else:
             # Ranks from different collections do not compare (each has its own rank 1), so merge each
             # list across collections by its raw score, then fuse the merged lists with Qdrant's formula.
             pool = [c for lists in results for c in lists.candidates.values()]
-            ranked = {mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical)[:limit] for mode in modes}
+            ranked = {
+                mode: merge_and_fuse(pool, mode, self.rrf_k, self.weights, historical, language)[:limit]
+                for mode in modes
+            }
         stores = {name: self.indexes[name] for name in names}
         return {mode: complete_payloads(hits, stores) for mode, hits in ranked.items()}
 

@@ -307,9 +307,29 @@ def test_every_spreadsheet_row_is_a_child_under_its_header() -> None:
     )
     rows = chunk_document(doc(text, extension=".csv", title="servers"), CONFIG)
     assert [(r["text"], r["context"], r["line_start"]) for r in rows] == [
+        ("hostname | os", "servers", 2),  # the header row stands for the table (no categorical column)
         ("bsl-db-03 | RHEL 9.2", "servers\nhostname | os", 3),
         ("zrh-db-03 | Rocky 9.4", "servers\nhostname | os", 4),
+        ("code | name", "servers > sites", 7),
         ("BSL | Basel", "servers > sites\ncode | name", 8),
     ]
-    assert rows[0]["parent_id"] == rows[1]["parent_id"] != rows[2]["parent_id"]  # a sheet is the parent
-    assert "hostname | os" in rows[0]["parent_text"]
+    assert rows[0]["parent_id"] == rows[1]["parent_id"] == rows[2]["parent_id"] != rows[4]["parent_id"]
+    assert "hostname | os" in rows[1]["parent_text"]  # a sheet is the parent
+
+
+def test_a_spreadsheets_header_child_names_its_categorical_values() -> None:
+    body = "\n".join(
+        f"{name} | {site} | {env} | 10.0.0.{i}"
+        for i, (name, site, env) in enumerate(
+            [("a1", "BSL", "prod"), ("a2", "ZRH", "prod"), ("a3", "BSL", "standby"), ("a4", "ZRH", "prod")]
+        )
+    )
+    text = f"hostname | site | environment | ip_address\n{body}"
+    rows = chunk_document(doc(text, extension=".csv", title="servers"), CONFIG)
+    assert rows[0]["text"] == "hostname | site | environment | ip_address"
+    # hostnames and addresses are one per row: not what the table is about
+    assert rows[0]["context"] == "servers\nsite: BSL, ZRH; environment: prod, standby"
+    assert [r["context"] for r in rows[1:]] == ["servers\nhostname | site | environment | ip_address"] * 4
+    # the header child of a prose document's table is not made: only spreadsheets get one
+    prose = chunk_document(doc("# Servers\n\n" + text, title="servers"), CONFIG)
+    assert all("environment: prod" not in r["context"] for r in prose)

@@ -156,7 +156,7 @@ def hybrid_order(
         candidates = calibrated(candidates, language)
     tier = selective_identifier_tier(candidates)
     words = historical.words if isinstance(historical, History) else frozenset()
-    lists = (DENSE, SPARSE, IDS)
+    lists: tuple[str, ...] = (DENSE, SPARSE, IDS)
     if tier is None and any(IDS in c.ranks for c in candidates):
         lists = (DENSE, SPARSE)
     if language is not None or lists != (DENSE, SPARSE, IDS):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -87,13 +87,28 @@ def run_agent(
         answer.routing = agent_routing("claude", toolbox.steps)
         return AgentResult(question, answer, toolbox.steps, "claude")
     planned = plan(question, facts=has_facts(engine))
-    if planned.form == "single" and has_facts(engine) and engine.route(question, source_sets).route == "aggregation":
-        # the routed ask of a plain question: an aggregation is one query_facts call
-        planned = Plan("single", (PlannedStep("query_facts", {"request": question}, question),))
+    if has_facts(engine):
+        planned = routed(planned, lambda part: engine.route(part, source_sets).route == "aggregation")
     answer, context = run_plan(toolbox, planned, budget)
     answer = engine.audited_answer(answer, context)
     answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
     return AgentResult(question, answer, toolbox.steps, planned.form)
+
+
+def routed(planned: Plan, aggregation: Callable[[str], bool]) -> Plan:
+    """The plan with each part that stands on its own and that the router calls an aggregation (`aggregation`)
+    asked as one query_facts call, as a routed ask would answer it: "How many servers are in ZRH, and
+    what is the mileage rate?" counts, then searches. A part scoped to what an earlier step found, and
+    the sides of a comparison, are searches whatever they ask."""
+    if planned.form not in ("single", "two_questions", "find_then_ask"):
+        return planned
+    steps = tuple(
+        PlannedStep("query_facts", {"request": step.ask}, step.label)
+        if step.tool == "semantic_search" and not step.scope and aggregation(step.ask)
+        else step
+        for step in planned.steps
+    )
+    return Plan(planned.form, steps)
 
 
 def agent_routing(form: str, steps: list[Step], single: Any = None) -> Any:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from strata_pipeline.agent.loop import _expand, _under_heading, _values
+from strata_pipeline.agent.loop import _expand, _under_heading, _values, routed
 from strata_pipeline.agent.planner import plan
 from strata_pipeline.agent.tools import Observation, defines
 from strata_pipeline.answering.answer import Answer, Citation
@@ -108,3 +108,22 @@ def test_a_passage_defines_an_identifier_by_its_heading_or_its_table_row_key() -
     assert defines("| KF-5021 | Posting rejected | P1 |", {"kf-5021"})
     assert not defines("- **KF-5021** from more than one user is a P1.", {"kf-5021"})  # a mention
     assert not defines("| Follow-up | see KF-5021 and KF-5012 |", {"kf-5021"})  # not the row's key
+
+
+def test_a_part_the_router_calls_an_aggregation_is_one_query_facts_call() -> None:
+    counting = {"How many servers are in ZRH?", "How many public holidays are there?"}
+    two = routed(plan("How many servers are in ZRH, and what is the UPS runtime of the server room?"),
+                 lambda part: part in counting)  # fmt: skip
+    assert [(s.tool, s.arguments) for s in two.steps] == [
+        ("query_facts", {"request": "How many servers are in ZRH?"}),
+        ("semantic_search", {"query": "What is the UPS runtime of the server room?"}),
+    ]
+    single = routed(plan("How many public holidays are there?"), lambda part: part in counting)
+    assert [(s.tool, s.arguments) for s in single.steps] == [
+        ("query_facts", {"request": "How many public holidays are there?"})
+    ]
+    # a comparison's sides, and a part scoped to what the first step found, stay searches
+    compare = plan("Compare RX-200 and RX-300 on warranty")
+    assert routed(compare, lambda part: True) == compare
+    dependent = routed(plan("How many servers are in ZRH, and where are they?"), lambda part: True)
+    assert [s.tool for s in dependent.steps] == ["query_facts", "semantic_search"]

@@ -103,8 +103,13 @@ DIFFERENCE = re.compile(
     r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
     re.IGNORECASE,
 )
+# The aspect runs to the last "of|for|at|between" before the sides' "and": "the number of van bays at the
+# Munich depot and the Rotterdam depot" compares "number of van bays" of the two depots
 ASPECT_FIRST = re.compile(
-    r"^(?:the\s+)?(?P<aspect>.+?)\s+(?:of|for|at|between)\s+(?P<a>.+?)" + JOIN + r"(?P<b>.+)$", re.IGNORECASE
+    r"^(?:the\s+)?(?P<aspect>.+)\s+(?:of|for|at|between)\s+(?P<a>(?:(?!\s(?:of|for|at|between)\s).)+?)"
+    + JOIN
+    + r"(?P<b>.+)$",
+    re.IGNORECASE,
 )
 SIDES_FIRST = re.compile(
     r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by)\s+(?P<aspect>.+))?$",

@@ -37,6 +37,17 @@ def search(
             ],
         ),
         (
+            # the aspect runs to the last preposition before the sides: "number of van bays" at each depot
+            "Compare the number of van bays at the Munich depot and the Rotterdam depot",
+            "compare",
+            [
+                search("number of van bays of the Munich depot", "the Munich depot",
+                       "What is the number of van bays of the Munich depot?"),
+                search("number of van bays of the Rotterdam depot", "the Rotterdam depot",
+                       "What is the number of van bays of the Rotterdam depot?"),
+            ],
+        ),
+        (
             "Compare RX-200 and RX-300 on warranty",
             "compare",
             [

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
 from strata_pipeline.agent.planner import (
+    DOCUMENT,
     EACH_VALUE,
     FOUND_DOCUMENTS,
-    REFERRING,
     Plan,
     PlannedStep,
     entity_name,
@@ -37,6 +37,7 @@ from strata_pipeline.agent.tools import (
     has_facts,
 )
 from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.indexing.engine import DENSE
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.search import UnknownSourceSetError
@@ -86,13 +87,28 @@ def run_agent(
         answer.routing = agent_routing("claude", toolbox.steps)
         return AgentResult(question, answer, toolbox.steps, "claude")
     planned = plan(question, facts=has_facts(engine))
-    if planned.form == "single" and has_facts(engine) and engine.route(question, source_sets).route == "aggregation":
-        # the routed ask of a plain question: an aggregation is one query_facts call
-        planned = Plan("single", (PlannedStep("query_facts", {"request": question}, question),))
+    if has_facts(engine):
+        planned = routed(planned, lambda part: engine.route(part, source_sets).route == "aggregation")
     answer, context = run_plan(toolbox, planned, budget)
     answer = engine.audited_answer(answer, context)
     answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
     return AgentResult(question, answer, toolbox.steps, planned.form)
+
+
+def routed(planned: Plan, aggregation: Callable[[str], bool]) -> Plan:
+    """The plan with each part that stands on its own and that the router calls an aggregation (`aggregation`)
+    asked as one query_facts call, as a routed ask would answer it: "How many servers are in ZRH, and
+    what is the mileage rate?" counts, then searches. A part scoped to what an earlier step found, and
+    the sides of a comparison, are searches whatever they ask."""
+    if planned.form not in ("single", "two_questions", "find_then_ask"):
+        return planned
+    steps = tuple(
+        PlannedStep("query_facts", {"request": step.ask}, step.label)
+        if step.tool == "semantic_search" and not step.scope and aggregation(step.ask)
+        else step
+        for step in planned.steps
+    )
+    return Plan(planned.form, steps)
 
 
 def agent_routing(form: str, steps: list[Step], single: Any = None) -> Any:
@@ -118,9 +134,10 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
     parts: list[tuple[str, Answer]] = []
     context: list[Candidate] = []
     previous: tuple[Observation, Answer] | None = None
+    pick = ""
     for step in planned.steps:
         first: tuple[Observation, Answer] | None = None
-        for arguments, label, ask in _expand(step, previous):
+        for arguments, label, ask in _expand(step, previous, pick):
             if len(toolbox.steps) >= budget.max_steps:
                 raise AgentBudgetExceeded(
                     f"The agent's step budget ({budget.max_steps} tool calls) ran out before the question was "
@@ -128,20 +145,25 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                 )
             observation = toolbox.call(step.tool, arguments)
             about = f"{ask} {arguments.get('query', '')}"
-            answer = _part_answer(toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")))
+            answer = _part_answer(
+                toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick
+            )
             parts.append((label, answer))
             context += observation.passages
             first = first or (observation, answer)
-        previous = first
+        previous, pick = first, step.pick
     return compose(parts), context
 
 
-def _expand(step: PlannedStep, previous: tuple[Observation, Answer] | None) -> list[tuple[dict[str, Any], str, str]]:
-    """The calls one planned step makes: (arguments, label, question its passages answer)."""
+def _expand(
+    step: PlannedStep, previous: tuple[Observation, Answer] | None, pick: str = ""
+) -> list[tuple[dict[str, Any], str, str]]:
+    """The calls one planned step makes: (arguments, label, question its passages answer). `pick` is the
+    previous (query_facts) step's: "most" or "fewest" follows up only that end of its grouping."""
     observation = previous[0] if previous is not None else None
     if step.scope == EACH_VALUE:
         facts = observation.facts if observation is not None else None
-        values = _values(facts.value) if facts is not None else []
+        values = _values(facts.value, pick) if facts is not None else []
         if not values:
             # a count or a single figure names no entity: the follow-up still runs once, searching on what
             # the filter named ("wave3 runbooks patching"), or on the topic alone. Its question leaves the
@@ -160,9 +182,9 @@ def _expand(step: PlannedStep, previous: tuple[Observation, Answer] | None) -> l
         found = _found_documents(*previous)
         if found:
             arguments["doc_ids"] = [doc_id for doc_id, _ in found[:FOLLOW_DOCUMENTS]]
-            if REFERRING.search(str(arguments.get("query", ""))):
-                # "What time does it close?" is asked of what the first step found, by its name (a lookup's
-                # identifier already stands in the search: the planner put it there)
+            if step.refer == DOCUMENT:
+                # "Which depot ..., and what time does it close?" is asked of what the first step found, by
+                # its name (a lookup's identifier or a name the first question gave is already in the search)
                 entity = entity_name(found[0][1], found[0][0])
                 ask = label = resolve_back_reference(ask, entity)
                 if "query" in arguments:
@@ -180,12 +202,18 @@ def _found_documents(observation: Observation, answer: Answer) -> list[tuple[str
     return [(doc_id, titles.get(doc_id, "")) for doc_id in ordered]
 
 
-def _values(value: Any) -> list[str]:
-    """The entities a fact result names: a list's items or a grouping's keys; a single figure names none."""
+def _values(value: Any, pick: str = "") -> list[str]:
+    """The entities a fact result names, each once: a list's items or a grouping's keys; a single figure
+    names none. With `pick` ("most" or "fewest"), only the grouping's keys with the highest (lowest) figure."""
     if isinstance(value, dict):
-        return [str(v) for v in value]
+        if pick and value:
+            figures = {k: v for k, v in value.items() if isinstance(v, (int, float))}
+            if figures:
+                end = (max if pick == "most" else min)(figures.values())
+                return [str(k) for k, v in figures.items() if v == end]
+        return list(dict.fromkeys(str(v) for v in value))
     if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
+        return list(dict.fromkeys(str(v) for v in value))
     return []
 
 
@@ -206,7 +234,13 @@ def _fill(template: Any, value: str) -> Any:
 
 
 def _part_answer(
-    toolbox: Toolbox, observation: Observation, ask: str, about: str = "", tool: str = "", scoped: bool = False
+    toolbox: Toolbox,
+    observation: Observation,
+    ask: str,
+    about: str = "",
+    tool: str = "",
+    scoped: bool = False,
+    pick: str = "",
 ) -> Answer:
     """One step's answer: a fact result's figure; the table row the step names (`about`: its question
     and search, rows.py; read from any passage when they are a lookup's or `scoped` to the documents
@@ -215,8 +249,9 @@ def _part_answer(
         return Answer(text="", abstained=True, reason=observation.error, mode="agent")
     if observation.facts is not None:
         facts = observation.facts
+        top = ", ".join(_values(facts.value, pick)) if pick and isinstance(facts.value, dict) else ""
         return Answer(
-            text="" if facts.abstained else facts.answer,
+            text="" if facts.abstained else (f"{pick.capitalize()}: {top}. " if top else "") + facts.answer,
             citations=fact_citations(facts),
             abstained=facts.abstained,
             reason=facts.answer if facts.abstained else "",
@@ -232,9 +267,24 @@ def _part_answer(
     if row is not None:
         return row
     passages = observation.passages
-    if tool == "lookup":
-        passages = _read_as_asked(toolbox.engine, ask, passages)
-    return toolbox.engine.ask(ask, toolbox.k, candidates=passages)
+    if tool != "lookup":
+        return toolbox.engine.ask(ask, toolbox.k, candidates=passages)
+    answer = toolbox.engine.ask(ask, toolbox.k, candidates=_read_as_asked(toolbox.engine, ask, passages))
+    return _under_heading(answer, passages, set(identifiers(ask)))
+
+
+def _under_heading(answer: Answer, passages: list[Candidate], wanted: set[str]) -> Answer:
+    """A lookup's answer under the heading of the section it quotes, when that heading names the identifier
+    looked up: "E-101 Joint Overtemperature: **Cause:** ...". Such a heading is the identifier's own name,
+    and headings are never quoted as sentences."""
+    if answer.abstained or not answer.citations or not wanted:
+        return answer
+    cited = answer.citations[0].chunk_id
+    passage = next((p for p in passages if p.payload.get("chunk_id") == cited), None)
+    heading = str(passage.payload.get("heading_path") or "").split(" > ")[-1].strip(" #") if passage else ""
+    if heading and wanted & set(identifiers(heading)) and heading not in answer.text:
+        answer.text = f"{heading}: {answer.text}"
+    return answer
 
 
 def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> list[Candidate]:

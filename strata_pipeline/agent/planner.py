@@ -30,8 +30,14 @@ from strata_pipeline.embedding.identifiers import IDENTIFIER
 # Scopes of a step that depends on an earlier one
 EACH_VALUE = "each_value"  # one call per value the previous (query_facts) step found; "{value}" in the query
 FOUND_DOCUMENTS = "found_documents"  # restricted to the documents the previous step found
+DOCUMENT = "document"  # a back-reference that stands for what the previous step found (its document's name)
 
-WH = r"(?:what|which|who|whom|whose|when|where|how|why|is|are|was|were|does|do|did|can|could|should|must)"
+WH = (
+    r"(?:what|which|who|whom|whose|when|where|how|why|is|are|was|were|does|do|did|can|could|should|must"
+    # German and French question words: "..., und wie hoch ist ...", "..., et quel est ..."
+    r"|was|welche[rsnm]?|wer|wen|wem|wessen|wann|wo|wie|warum|wieso|weshalb|wo(?:f|r|m|h|d)\w+|gibt|ist|sind"
+    r"|que|qu['’]\w*|quel(?:le)?s?|qui|quand|où|comment|pourquoi|combien|est-ce)"
+)
 END = r"[\s?.!]*$"
 SECTION = re.compile(
     r"^(?:what\s+does|what\s+do|show(?:\s+me)?|read)\s+(?:the\s+)?[\"'“‘]?(?P<heading>.+?)[\"'”’]?\s+section\s+"
@@ -43,6 +49,53 @@ FACTS_THEN_SEARCH = re.compile(
     r"say\s+(?:about|on|regarding)\s+(?P<topic>.+?)" + END,
     re.IGNORECASE,
 )
+# The same form in German ("..., und was sagt die Urlaubsrichtlinie über Krankheitstage?") and French
+# ("..., et que dit la politique de congés sur le report ?"): (pattern, question its passages answer)
+FACTS_THEN_SEARCH_DE = re.compile(
+    r"^(?P<facts>.+?),?\s+und\s+was\s+(?:sagt|sagen|schreibt|schreiben|steht\s+in)\s+"
+    r"(?:die|der|das|den|dem|ihre|ihr|ihren|seine|sein|seinen|deren|dessen)\s+(?P<docs>[\w\s-]+?)\s+"
+    r"(?:über|zu|zum|zur|zu\s+den)\s+(?P<topic>.+?)" + END,
+    re.IGNORECASE,
+)
+FACTS_THEN_SEARCH_FR = re.compile(
+    r"^(?P<facts>.+?),?\s+et\s+(?:que|qu['’]est-ce\s+que)\s+(?:dit|disent)\s+(?:la|le|les|l['’]|leur|leurs|son|sa|ses)\s*"
+    r"(?P<docs>[\w\s'’-]+?)\s+(?:sur|concernant|à\s+propos\s+d[eu]s?|au\s+sujet\s+d[eu]s?)\s+(?P<topic>.+?)" + END,
+    re.IGNORECASE,
+)
+FACTS_ASKS = (
+    (FACTS_THEN_SEARCH, "What do the {docs} say about {topic}?"),
+    (FACTS_THEN_SEARCH_DE, "Was sagt {docs} über {topic}?"),
+    (FACTS_THEN_SEARCH_FR, "Que dit {docs} sur {topic} ?"),
+)
+# "Which site has the most servers" is a grouped count whose top group is the value the follow-up needs:
+# (pattern, the grouped request, which end of the grouping)
+SUPERLATIVES = (
+    (
+        re.compile(
+            r"^(?:which|what)\s+(?P<group>[\w-]+(?:\s+[\w-]+)?)\s+(?:has|have|had|holds|hosts)\s+the\s+"
+            r"(?P<end>most|fewest|least)\s+(?P<what>.+)$",
+            re.IGNORECASE,
+        ),
+        "Number of {what} per {group}",
+    ),
+    (
+        re.compile(
+            r"^(?:welche[rsnm]?)\s+(?P<group>[\w-]+)\s+(?:hat|haben)\s+die\s+(?P<end>meisten|wenigsten)\s+"
+            r"(?P<what>.+)$",
+            re.IGNORECASE,
+        ),
+        "Anzahl der {what} pro {group}",
+    ),
+    (
+        re.compile(
+            r"^(?:quel(?:le)?s?)\s+(?P<group>[\w-]+)\s+(?:a|ont)\s+le\s+(?P<end>plus|moins)\s+d(?:e\s+|['’])"
+            r"(?P<what>.+)$",
+            re.IGNORECASE,
+        ),
+        "Nombre de {what} par {group}",
+    ),
+)
+FEWEST = {"fewest", "least", "wenigsten", "moins"}
 JOIN = r"\s+(?:and|with|to|versus|vs\.?)\s+"
 COMPARE = re.compile(r"^(?:compare|contrast)\s+(?P<rest>.+?)" + END, re.IGNORECASE)
 DIFFERENCE = re.compile(
@@ -50,8 +103,13 @@ DIFFERENCE = re.compile(
     r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
     re.IGNORECASE,
 )
+# The aspect runs to the last "of|for|at|between" before the sides' "and": "the number of van bays at the
+# Munich depot and the Rotterdam depot" compares "number of van bays" of the two depots
 ASPECT_FIRST = re.compile(
-    r"^(?:the\s+)?(?P<aspect>.+?)\s+(?:of|for|at|between)\s+(?P<a>.+?)" + JOIN + r"(?P<b>.+)$", re.IGNORECASE
+    r"^(?:the\s+)?(?P<aspect>.+)\s+(?:of|for|at|between)\s+(?P<a>(?:(?!\s(?:of|for|at|between)\s).)+?)"
+    + JOIN
+    + r"(?P<b>.+)$",
+    re.IGNORECASE,
 )
 SIDES_FIRST = re.compile(
     r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by)\s+(?P<aspect>.+))?$",
@@ -59,8 +117,23 @@ SIDES_FIRST = re.compile(
 )
 # "..., and until when ...", "..., and in which city ...": a preposition may lead the second question
 PREPOSITION = r"(?:until|till|since|by|for|from|in|at|on|to|with)"
-SPLIT = re.compile(r"(?:,\s*|\s+)and\s+(?=(?:" + PREPOSITION + r"\s+)?" + WH + r"\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE)
-BACK_REFERENCE = re.compile(r"\b(?:it|its|they|them|their|there|this|that|these|those)\b", re.IGNORECASE)
+SPLIT = re.compile(
+    r"(?:,\s*|\s+)(?:and|und|et)\s+(?=(?:" + PREPOSITION + r"\s+)?" + WH + r"\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE
+)
+BACK_REFERENCE = re.compile(
+    r"\b(?:it|its|they|them|their|there|this|that|these|those"
+    r"|es|ihn|ihm|ihr|ihre[mnrs]?|seine[mnrs]?|dort|dessen|deren|diese[mnrs]?"  # German ("sie" is also "Sie")
+    r"|il|elle|ils|elles|lui|son|sa|ses|leurs?|celui|celle|ceux|là)\b",  # French ("le", "la", "y", "en" are ambiguous)
+    re.IGNORECASE,
+)
+# A first question that asks which thing (or who): a back-reference after it means the thing found, so it
+# stands for the found document's name. Any other first question is about what it names itself.
+ENTITY_QUESTION = re.compile(
+    r"^(?:which|who|whom|welche[rsnm]?|wer|quel(?:le)?s?|qui|lequel|laquelle)\b", re.IGNORECASE
+)
+# A proper name the first question is about: a run of capitalised words after its first word ("CarePlus")
+PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-z][\w-]*)*")
+
 LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
 REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
@@ -75,6 +148,8 @@ class PlannedStep:
     label: str  # the part of the question this step answers, as the answer shows it
     ask: str = ""  # the question its passages answer ("" for query_facts: its result states the figure)
     scope: str = ""  # "", EACH_VALUE or FOUND_DOCUMENTS
+    refer: str = ""  # DOCUMENT: its back-reference is resolved to the name of the document found before
+    pick: str = ""  # a query_facts step's grouping: "most" or "fewest" keeps only that end's key
 
 
 @dataclass(frozen=True)
@@ -93,8 +168,10 @@ def plan(question: str, facts: bool = False) -> Plan:
     return Plan("single", (_search(text, text),))
 
 
-def _search(query: str, label: str, ask: str | None = None, scope: str = "", **extra: Any) -> PlannedStep:
-    return PlannedStep("semantic_search", {"query": query, **extra}, label, ask or query, scope)
+def _search(
+    query: str, label: str, ask: str | None = None, scope: str = "", refer: str = "", **extra: Any
+) -> PlannedStep:
+    return PlannedStep("semantic_search", {"query": query, **extra}, label, ask or query, scope, refer)
 
 
 def _section(text: str) -> Plan | None:
@@ -106,21 +183,40 @@ def _section(text: str) -> Plan | None:
 
 
 def _facts_then_search(text: str) -> Plan | None:
-    m = FACTS_THEN_SEARCH.match(text)
-    if m is None:
+    found = next(((m, ask) for pattern, ask in FACTS_ASKS if (m := pattern.match(text)) is not None), None)
+    if found is None:
         return None
+    m, ask_template = found
     facts = m["facts"].strip()
     docs = m["docs"].strip()
     topic = " ".join(BACK_REFERENCE.sub(" ", m["topic"]).split())  # "about them": the values themselves
     follow = " ".join(("{value}", docs, topic)).strip()
     label = f"{{value}}: {docs}" + (f" on {topic}" if topic else "")
-    ask = (
-        f"What do the {docs} say about {topic} for {{value}}?" if topic else f"What do the {docs} say about {{value}}?"
-    )
+    if ask_template is FACTS_ASKS[0][1]:
+        ask = (
+            f"What do the {docs} say about {topic} for {{value}}?"
+            if topic
+            else f"What do the {docs} say about {{value}}?"
+        )
+    else:
+        ask = ask_template.format(docs=docs, topic=topic or "{value}")
+    request, pick = superlative(facts)
     return Plan(
         "facts_then_search",
-        (PlannedStep("query_facts", {"request": facts}, facts), _search(follow, label, ask, EACH_VALUE)),
+        (PlannedStep("query_facts", {"request": request}, facts, pick=pick), _search(follow, label, ask, EACH_VALUE)),
     )
+
+
+def superlative(facts: str) -> tuple[str, str]:
+    """A fact request that asks for the group with the most (or fewest) rows, as the grouped count it needs
+    and which end to keep: "Which site has the most servers" -> ("Number of servers per site", "most").
+    Any other request is returned as it is, with ""."""
+    for pattern, grouped in SUPERLATIVES:
+        m = pattern.match(facts.strip().rstrip("?").strip())
+        if m is not None:
+            end = "fewest" if m["end"].lower() in FEWEST else "most"
+            return grouped.format(what=m["what"].strip(), group=m["group"].strip()), end
+    return facts, ""
 
 
 def _compare(text: str) -> Plan | None:
@@ -151,6 +247,11 @@ def _two_questions(text: str) -> Plan | None:
     second = second[0].upper() + second[1:]
     if not BACK_REFERENCE.search(second):
         return Plan("two_questions", (_search(first, first), _search(second, second)))
+    if ENTITY_QUESTION.match(first):
+        # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
+        return Plan(
+            "find_then_ask", (_search(first, first), _search(second, second, scope=FOUND_DOCUMENTS, refer=DOCUMENT))
+        )
     named = [m.group() for m in IDENTIFIER.finditer(first)]
     if named:
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
@@ -158,7 +259,19 @@ def _two_questions(text: str) -> Plan | None:
         # question as asked, else the sentences that repeat the identifier outscore the one that answers
         resolved = resolve_back_reference(second, named[0])
         return Plan("lookup_then_ask", (step, _search(resolved, resolved, second, scope=FOUND_DOCUMENTS)))
-    return Plan("find_then_ask", (_search(first, first), _search(second, second, scope=FOUND_DOCUMENTS)))
+    # "How long does CarePlus extend the warranty, and until when can it be bought?": "it" is what the first
+    # question names, not the document that answered it; with no name the second is asked as it is
+    name = subject_name(first)
+    resolved = resolve_back_reference(second, name) if name else second
+    return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
+
+
+def subject_name(question: str) -> str:
+    """The proper name a question is about: its first run of capitalised words after the first word ("How
+    long does CarePlus extend the warranty?" -> "CarePlus"); "" when it names none. Only English pronouns
+    are rewritten with it (resolve_back_reference), so German nouns, capitalised too, replace nothing."""
+    m = PROPER_NAME.search(question)
+    return m.group() if m else ""
 
 
 def resolve_back_reference(question: str, entity: str) -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from strata_pipeline.answering.answer import Answer, Citation, terms
 from strata_pipeline.answering.table_text import as_record, cells
+from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 
 MAX_WINDOW = 4  # words of the question a cell may span
@@ -83,8 +84,9 @@ def _is_key(cell: str) -> bool:
     return any(ch.isdigit() for ch in cell) or "-" in cell.strip("-")
 
 
-def named_row(question: str, passage: Candidate) -> Row | None:
-    """The one row of `passage`'s tables that `question` names, or None."""
+def named_row(question: str, passage: Candidate, keys: set[str] | None = None) -> Row | None:
+    """The one row of `passage`'s tables that `question` names, or None. With `keys`, only a row keyed by
+    one of them counts: a cell that is one of `keys` and that no other row of its table shares."""
     windows = _windows(question)
     wanted = terms(question)
     best: list[tuple[tuple[float, int], Row]] = []
@@ -95,6 +97,8 @@ def named_row(question: str, passage: Candidate) -> Row | None:
                 share[key] = share.get(key, 0) + 1
         for row in rows:
             named = {_key(c) for c in row.cells if _is_key(c) and _key(c) in windows}
+            if keys is not None:
+                named = {k for k in named if k in keys and share[k] == 1}
             if not named:
                 continue
             weight = sum(1 / share[k] for k in named)
@@ -108,6 +112,17 @@ def named_row(question: str, passage: Candidate) -> Row | None:
     return best[0][1]
 
 
+def asks_column(question: str, row: Row) -> bool:
+    """Whether `question` asks for one of `row`'s columns: a column name shares a content word with it
+    ("price" in "list_price"), or abbreviates a run of its words ("os": "operating systems")."""
+    wanted = terms(question)
+    if any(wanted & terms(name.replace("_", " ")) for name in row.header):
+        return True
+    words = [w for w in re.findall(r"[^\W\d_]+", question.casefold())]
+    initials = {"".join(w[0] for w in words[i : i + n]) for n in range(2, 5) for i in range(len(words) - n + 1)}
+    return any(_key(name) in initials for name in row.header)
+
+
 def row_answer(question: str, passages: list[Candidate], anywhere: bool = False) -> Answer | None:
     """The row the question names in the passage closest to it, as "column: value; ...", cited by its
     line; None when that passage has no such row. With `anywhere` (passages already narrowed to what
@@ -117,6 +132,19 @@ def row_answer(question: str, passages: list[Candidate], anywhere: bool = False)
         return None
     read = passages if anywhere else [max(passages, key=lambda c: c.dense_score or 0.0)]  # the first of equals
     found = next(((c, row) for c in read if (row := named_row(question, c)) is not None), None)
+    if found is None and not anywhere:
+        # an identifier the question names that keys a row of any passage ("bsl-db-03" in the servers
+        # sheet) is that thing's record, whatever passage is closest in meaning (an incident about it);
+        # a value many rows share ("wave3") keys none
+        keys = {_key(i) for i in identifiers(question)}
+        found = next(
+            (
+                (c, row)
+                for c in passages
+                if (row := named_row(question, c, keys)) is not None and asks_column(question, row)
+            ),
+            None,
+        )
     if found is None:
         return None
     top, row = found

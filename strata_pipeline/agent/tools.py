@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PASSAGE_CHARS = 1200  # of each passage's text a tool result carries
 SUMMARY_CHARS = 160
+LOOKUP_DEPTH = 4  # hits a lookup reads per passage it returns: a table that defines a code ranks with its mentions
 
 
 class AgentBudgetExceeded(RuntimeError):
@@ -147,12 +148,30 @@ class Toolbox:
             data = {"documents": [d.__dict__ for d in docs[:20]]}
             return Observation(f"{len(docs)} documents: {', '.join(d.doc_id for d in docs[:4])}", data)
         wanted = set(identifiers(name)) or {name.strip().lower()}
-        found = self.engine.search(name, max(self.k, 10), self._scope(source_set))
+        found = self.engine.search(name, max(self.k * LOOKUP_DEPTH, 10), self._scope(source_set))
         held = [c for c in found if wanted & {i for i in identifiers(c.payload.get("text", ""))}]
-        passages = self.engine.context(self.engine.admitted(held))[: self.k]
+        passages = self.engine.context(self.engine.admitted(held))
+        if not any(defines(p.payload.get("text", ""), wanted) for p in passages):
+            passages = self._definitions(passages, wanted) + passages
+        # every passage holding the identifier scores alike on it: the ones that define it (its heading, its
+        # table row) are read first, then the ones that only mention it, each in rank order
+        passages = sorted(passages, key=lambda p: not defines(p.payload.get("text", ""), wanted))[: self.k]
         docs_of = list(dict.fromkeys(p.doc_id for p in passages))
         summary = f"{name!r} in {', '.join(docs_of[:4])}" if docs_of else f"no document or passage names {name!r}"
         return Observation(summary, {"passages": [passage_data(p) for p in passages]}, passages=passages)
+
+    def _definitions(self, passages: list[Candidate], wanted: set[str]) -> list[Candidate]:
+        """The sections that define an identifier in the documents whose passages mention it: a code table
+        ranks below the passages that cite one of its codes, as every one of them holds the code."""
+        seen = {p.chunk_id for p in passages}
+        found: list[Candidate] = []
+        for doc_id, source_set in dict.fromkeys(
+            (p.doc_id, p.payload.get("source_set", "")) for p in passages[: self.k]
+        ):
+            for section in sections(document_chunks(self.engine, doc_id, source_set)):
+                if section.section_id not in seen and defines(section.text, wanted):
+                    found.append(Candidate(point_id=section.section_id, payload=section.payload))
+        return sanitise(found)
 
     def read_document_section(
         self, doc_id: str, heading: str | None = None, chunk_id: str | None = None, source_set: str | None = None
@@ -198,3 +217,17 @@ def passage_data(passage: Candidate) -> dict[str, Any]:
 def _short(value: Any) -> str:
     text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def defines(text: str, wanted: set[str]) -> bool:
+    """Whether a passage defines one of the `wanted` identifiers rather than mentioning it: a heading that
+    names it ("## E-101 Joint Overtemperature") or a table row whose first cell is it ("| KF-5021 | ...")."""
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith("#") and wanted & set(identifiers(stripped)):
+            return True
+        if "|" in stripped:
+            first = next((c for c in stripped.strip("|").split("|") if c.strip()), "")
+            if wanted & set(identifiers(first)) and set(identifiers(first)) <= wanted:
+                return True
+    return False

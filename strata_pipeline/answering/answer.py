@@ -153,19 +153,22 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     p = candidate.payload
     text = p.get("text", "")
     section = chunk_context(p.get("title") or "", p.get("heading_path") or "")
-    found = []
+    found, under = [], section  # a plain-text heading in capitals heads the sentences below it too
     for start, end in split_sentences(text):
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
             continue
-        if sentence.endswith("?") or QUESTION_LINE.match(sentence) or _is_caps_heading(sentence):
+        if _is_caps_heading(sentence):
+            under = " > ".join(h for h in (section, sentence.strip().capitalize()) if h)
+            continue
+        if sentence.endswith("?") or QUESTION_LINE.match(sentence):
             continue
         if _is_header_row(text, end):
             continue  # column names alone answer nothing
         if sentence_flagged(sentence):
             continue
         readable = _row_with_header(text, start, sentence) or sentence
-        scored = f"{section}: {readable}" if section else readable
+        scored = f"{under}: {readable}" if under else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found
 

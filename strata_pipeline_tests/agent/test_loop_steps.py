@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from strata_pipeline.agent.loop import _expand
+from strata_pipeline.agent.loop import _expand, _under_heading, _values, routed
 from strata_pipeline.agent.planner import plan
-from strata_pipeline.agent.tools import Observation
+from strata_pipeline.agent.tools import Observation, defines
 from strata_pipeline.answering.answer import Answer, Citation
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.retrieval.candidate import Candidate
@@ -67,3 +67,63 @@ def test_a_looked_up_identifier_is_not_replaced_by_a_title() -> None:
     ((arguments, label, ask),) = _expand(follow, (found, Answer("")))
     assert arguments == {"query": "What payload causes N-733?", "doc_ids": ["rx-300/troubleshooting.txt"]}
     assert label == "What payload causes N-733?" and ask == "What payload causes it?"
+
+
+def test_a_superlative_follows_up_only_the_top_group_and_each_value_once() -> None:
+    follow = plan("Which site has the most servers, and what does its on-site page say about UPS runtime?",
+                  facts=True).steps[1]  # fmt: skip
+    grouped = facts({"BSL": 11, "LYO": 3, "ZRH": 18})
+    assert [a["query"] for a, _, _ in _expand(follow, (grouped, Answer("")), "most")] == [
+        "ZRH on-site page UPS runtime"
+    ]
+    assert [a["query"] for a, _, _ in _expand(follow, (grouped, Answer("")), "fewest")] == [
+        "LYO on-site page UPS runtime"
+    ]
+    assert _values(["ZRH", "BSL", "ZRH"]) == ["ZRH", "BSL"]  # a listed column names each value once
+    assert _values({"a": 2, "b": 2, "c": 1}, "most") == ["a", "b"]  # a tie keeps both
+
+
+def test_a_back_reference_to_a_named_subject_is_not_replaced_by_the_document_found() -> None:
+    follow = plan("How long is the probation period, and can it be extended?").steps[1]
+    found = Observation("1 passage", {}, passages=[passage("hr/employee-faq.txt", "Employee FAQ")])
+    ((arguments, label, _),) = _expand(follow, (found, Answer("")))
+    assert arguments == {"query": "Can it be extended?", "doc_ids": ["hr/employee-faq.txt"]}
+    assert label == "Can it be extended?"
+
+
+def test_a_lookup_answer_is_shown_under_the_heading_that_names_the_identifier() -> None:
+    section = Candidate(
+        point_id="t.md#s1",
+        payload={"chunk_id": "t.md#s1", "heading_path": "Troubleshooting > E-101 Joint Overtemperature"},
+    )
+    quote = "**Cause:** A joint motor has exceeded 80 degrees C."
+    cited = Answer(quote, [Citation("t.md#s1", "t.md", "products", 10, 10, quote)])
+    assert _under_heading(cited, [section], {"e-101"}).text.startswith("E-101 Joint Overtemperature: **Cause:**")
+    other = Answer(quote, [Citation("t.md#s1", "t.md", "products", 10, 10, quote)])
+    assert _under_heading(other, [section], {"e-204"}).text == quote  # a heading about another code: as it is
+
+
+def test_a_passage_defines_an_identifier_by_its_heading_or_its_table_row_key() -> None:
+    assert defines("## E-101 Joint Overtemperature\n\nCause: heat.", {"e-101"})
+    assert defines("| KF-5021 | Posting rejected | P1 |", {"kf-5021"})
+    assert not defines("- **KF-5021** from more than one user is a P1.", {"kf-5021"})  # a mention
+    assert not defines("| Follow-up | see KF-5021 and KF-5012 |", {"kf-5021"})  # not the row's key
+
+
+def test_a_part_the_router_calls_an_aggregation_is_one_query_facts_call() -> None:
+    counting = {"How many servers are in ZRH?", "How many public holidays are there?"}
+    two = routed(plan("How many servers are in ZRH, and what is the UPS runtime of the server room?"),
+                 lambda part: part in counting)  # fmt: skip
+    assert [(s.tool, s.arguments) for s in two.steps] == [
+        ("query_facts", {"request": "How many servers are in ZRH?"}),
+        ("semantic_search", {"query": "What is the UPS runtime of the server room?"}),
+    ]
+    single = routed(plan("How many public holidays are there?"), lambda part: part in counting)
+    assert [(s.tool, s.arguments) for s in single.steps] == [
+        ("query_facts", {"request": "How many public holidays are there?"})
+    ]
+    # a comparison's sides, and a part scoped to what the first step found, stay searches
+    compare = plan("Compare RX-200 and RX-300 on warranty")
+    assert routed(compare, lambda part: True) == compare
+    dependent = routed(plan("How many servers are in ZRH, and where are they?"), lambda part: True)
+    assert [s.tool for s in dependent.steps] == ["query_facts", "semantic_search"]

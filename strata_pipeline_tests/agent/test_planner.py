@@ -5,17 +5,22 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.agent.planner import (
+    DOCUMENT,
     EACH_VALUE,
     FOUND_DOCUMENTS,
     PlannedStep,
     entity_name,
     plan,
     resolve_back_reference,
+    subject_name,
+    superlative,
 )
 
 
-def search(query: str, label: str | None = None, ask: str | None = None, scope: str = "") -> PlannedStep:
-    return PlannedStep("semantic_search", {"query": query}, label or query, ask or query, scope)
+def search(
+    query: str, label: str | None = None, ask: str | None = None, scope: str = "", refer: str = ""
+) -> PlannedStep:
+    return PlannedStep("semantic_search", {"query": query}, label or query, ask or query, scope, refer)
 
 
 @pytest.mark.parametrize(
@@ -29,6 +34,17 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
                        "What is the Saturday opening hours of the Lisbon depot?"),
                 search("Saturday opening hours of the Porto depot", "the Porto depot",
                        "What is the Saturday opening hours of the Porto depot?"),
+            ],
+        ),
+        (
+            # the aspect runs to the last preposition before the sides: "number of van bays" at each depot
+            "Compare the number of van bays at the Munich depot and the Rotterdam depot",
+            "compare",
+            [
+                search("number of van bays of the Munich depot", "the Munich depot",
+                       "What is the number of van bays of the Munich depot?"),
+                search("number of van bays of the Rotterdam depot", "the Rotterdam depot",
+                       "What is the number of van bays of the Rotterdam depot?"),
             ],
         ),
         (
@@ -66,7 +82,7 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
             "find_then_ask",
             [
                 search("Which depot has a forklift charging bay?"),
-                search("What are its Saturday opening hours?", scope=FOUND_DOCUMENTS),
+                search("What are its Saturday opening hours?", scope=FOUND_DOCUMENTS, refer=DOCUMENT),
             ],
         ),
         (
@@ -83,8 +99,40 @@ def search(query: str, label: str | None = None, ask: str | None = None, scope: 
             "find_then_ask",
             [
                 search("How long does CarePlus extend the warranty to?"),
-                search("Until when after delivery can it be bought?", scope=FOUND_DOCUMENTS),
+                # "it" is what the first question names, not the document that answered it
+                search("Until when after delivery can CarePlus be bought?", scope=FOUND_DOCUMENTS),
             ],
+        ),
+        (
+            "How long does a field engineer certificate stay valid, and how is it renewed?",
+            "find_then_ask",
+            # no name to stand in for "it": the question is asked as it is, of the documents found
+            [search("How long does a field engineer certificate stay valid?"),
+             search("How is it renewed?", scope=FOUND_DOCUMENTS)],
+        ),
+        (
+            "Which depot runs the largest RX-300 fleet in the Benelux, and what are its Saturday opening hours?",
+            "find_then_ask",
+            # a "which" question asks for a thing: the identifier it names is not what "its" stands for
+            [search("Which depot runs the largest RX-300 fleet in the Benelux?"),
+             search("What are its Saturday opening hours?", scope=FOUND_DOCUMENTS, refer=DOCUMENT)],
+        ),
+        (
+            "Wie oft wird der Bremsentest durchgeführt, und wie hoch ist der Sollwert der Riemenspannung?",
+            "two_questions",
+            [search("Wie oft wird der Bremsentest durchgeführt?"),
+             search("Wie hoch ist der Sollwert der Riemenspannung?")],
+        ),
+        (
+            "Combien de temps dure une période d'astreinte, et quel est le montant de l'indemnité ?",
+            "two_questions",
+            [search("Combien de temps dure une période d'astreinte?"), search("Quel est le montant de l'indemnité ?")],
+        ),
+        (
+            "Welches Depot hat die Trainingszelle, und wann schließt es?",
+            "find_then_ask",
+            [search("Welches Depot hat die Trainingszelle?"),
+             search("Wann schließt es?", scope=FOUND_DOCUMENTS, refer=DOCUMENT)],
         ),
         (
             "What does the Opening hours section of sites/porto-depot.md say?",
@@ -145,6 +193,56 @@ def test_a_count_then_documents_question_is_still_facts_then_search() -> None:
     assert planned.steps[0] == PlannedStep("query_facts", {"request": "How many servers are in ZRH"},
                                            "How many servers are in ZRH")  # fmt: skip
     assert planned.steps[1].arguments == {"query": "{value} runbooks patching"} and planned.steps[1].scope == EACH_VALUE
+
+
+@pytest.mark.parametrize(
+    ("question", "request_", "docs", "ask"),
+    [
+        ("Wie viele Feiertage gelten für alle Büros, und was sagt die Urlaubsrichtlinie über Krankheitstage?",
+         "Wie viele Feiertage gelten für alle Büros", "{value} Urlaubsrichtlinie Krankheitstage",
+         "Was sagt Urlaubsrichtlinie über Krankheitstage?"),
+        ("Combien de jours fériés pour Munich, et que dit la politique de congés sur le report des congés ?",
+         "Combien de jours fériés pour Munich", "{value} politique de congés le report des congés",
+         "Que dit politique de congés sur le report des congés ?"),
+    ],
+)  # fmt: skip
+def test_german_and_french_fact_questions_with_a_documents_question_are_facts_then_search(
+    question: str, request_: str, docs: str, ask: str
+) -> None:
+    planned = plan(question, facts=True)
+    assert planned.form == "facts_then_search"
+    assert planned.steps[0].arguments == {"request": request_} and planned.steps[0].pick == ""
+    assert planned.steps[1].arguments == {"query": docs} and planned.steps[1].ask == ask
+    assert planned.steps[1].scope == EACH_VALUE
+
+
+@pytest.mark.parametrize(
+    ("facts", "grouped", "end"),
+    [
+        ("Which site has the most servers", "Number of servers per site", "most"),
+        ("Which office has the fewest public holidays?", "Number of public holidays per office", "fewest"),
+        ("Welcher Standort hat die meisten Drucker", "Anzahl der Drucker pro Standort", "most"),
+        ("Quel site a le moins d'imprimantes", "Nombre de imprimantes par site", "fewest"),
+        ("How many servers are in ZRH", "How many servers are in ZRH", ""),  # no superlative: as it is
+    ],
+)
+def test_a_superlative_becomes_a_grouped_count_and_the_end_to_keep(facts: str, grouped: str, end: str) -> None:
+    assert superlative(facts) == (grouped, end)
+    planned = plan(f"{facts}, and what do the runbooks say about patching them?", facts=True)
+    assert planned.steps[0].arguments == {"request": grouped} and planned.steps[0].pick == end
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("How long does CarePlus extend the warranty to?", "CarePlus"),
+        ("When does the Porto Depot open on Saturdays?", "Porto Depot"),
+        ("How long is the probation period?", ""),
+        ("What is the minimum password length?", ""),
+    ],
+)
+def test_the_subject_of_a_question_is_its_first_proper_name(question: str, name: str) -> None:
+    assert subject_name(question) == name
 
 
 @pytest.mark.parametrize(

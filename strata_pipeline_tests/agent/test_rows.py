@@ -73,3 +73,28 @@ def test_passages_narrowed_to_the_question_are_all_read_in_rank_order() -> None:
     assert row_answer("How is E-1024 cleared?", [notes, table]) is None  # the closest passage has no row
     answer = row_answer("How is E-1024 cleared?", [notes, table], anywhere=True)
     assert answer is not None and answer.text == "Code: E-1024; Message: EtherCAT frame loss [errors/e1000.md#s1]"
+
+
+SERVERS = (
+    "hostname | site | os | patch_wave\nbsl-db-03 | BSL | RHEL 9.2 | wave2\nzrh-db-30 | ZRH | Rocky Linux 9.4 | wave3"
+)
+
+
+def test_a_row_keyed_by_the_named_identifier_answers_a_question_about_one_of_its_columns() -> None:
+    incident = passage(
+        "| Field | Value |\n|---|---|\n| Affected host | `bsl-db-03` (Basel) |", "incidents/inc.md#s1", 0.6
+    )
+    inventory = passage(SERVERS, "inventory/servers.csv#s0", 0.2)
+    # "os" abbreviates "operating systems": the inventory row answers, though the incident is closer
+    answer = row_answer("What is the operating systems of bsl-db-03?", [incident, inventory])
+    assert answer is not None and answer.citations[0].doc_id == "inventory/servers.csv"
+    assert "os: RHEL 9.2" in answer.text
+    assert row_answer("What is the site of zrh-db-30?", [incident, inventory]).citations[0].line_start == 3
+    # a question about other documents asks for no column of the row: not answered from the inventory
+    assert row_answer("What do the incident reports say about bsl-db-03?", [incident, inventory]) is None
+
+
+def test_a_value_many_rows_share_keys_no_row() -> None:
+    inventory = passage(SERVERS + "\nstg-db-01 | STG | RHEL 9.2 | wave3", "inventory/servers.csv#s0", 0.2)
+    other = passage("Nothing tabular here.", "runbooks/x.md#s1", 0.6)
+    assert row_answer("Which os do the wave3 servers run?", [other, inventory]) is None

@@ -264,6 +264,20 @@ def test_a_capitalised_plain_text_heading_is_not_quoted_but_a_capitalised_table_
     assert [s.quote for s in _sentences(hours)] == ["| SATURDAY | CLOSED |"]
 
 
+def test_a_capitalised_plain_text_heading_heads_the_sentences_below_it_when_scored() -> None:
+    text = (
+        "Opening at 08:00.\n\nCOURIER CUT-OFF\n\nParts requested before 15:00 ship the same day.\n\n"
+        "SITE LEAD\n\nAnna runs it."
+    )
+    site = candidate("sites/rotterdam.txt#0", text, 1, 0.8, title="Rotterdam Depot")
+    scored = {s.quote: s.scored for s in _sentences(site)}
+    assert scored["Opening at 08:00."] == "Rotterdam Depot: Opening at 08:00."
+    assert scored["Parts requested before 15:00 ship the same day."] == (
+        "Rotterdam Depot > Courier cut-off: Parts requested before 15:00 ship the same day."
+    )
+    assert scored["Anna runs it."] == "Rotterdam Depot > Site lead: Anna runs it."  # the nearest heading above
+
+
 # --- LLM answers --------------------------------------------------------------------------------
 
 

@@ -1,4 +1,5 @@
-"""A small sidecar written by the real sidecar repository: three groups' spreadsheets."""
+"""A small sidecar written by the real sidecar repository: three groups' spreadsheets; and a question
+parsed and run over sidecars as the facts engine runs it."""
 
 from __future__ import annotations
 
@@ -7,6 +8,9 @@ from contextlib import closing
 from pathlib import Path
 
 from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
+from strata_pipeline.facts import FactResult, execute, load_catalogue, parse
+
+EVERYONE = frozenset({"it", "sales", "public"})  # not hr
 
 SERVERS = [
     {"hostname": "zrh-db-01", "site": "ZRH", "status": "active", "cores": 16},
@@ -52,3 +56,11 @@ def write_sidecar(path: Path) -> Path:
         write_fact_tables(db, "sales/prices.csv", json.dumps({"prices": PRICES}))
         write_fact_tables(db, "hr/salaries.csv", json.dumps({"salaries": SALARIES}))
     return path
+
+
+def run(question: str, sidecars: dict[str, Path], groups: frozenset[str] | None = EVERYONE) -> FactResult:
+    """The question parsed (it must parse) and executed as `groups` reads the sidecars."""
+    catalogue = load_catalogue(sidecars, groups)
+    parsed = parse(question, catalogue)
+    assert parsed.intent is not None, parsed
+    return execute(parsed.intent, catalogue, sidecars, groups)

@@ -8,21 +8,12 @@ import pytest
 
 from strata_pipeline.facts import Intent, IntentRefused, execute, load_catalogue, parse
 from strata_pipeline.facts.intent import Filter
-from strata_pipeline_tests.facts.sidecars import write_sidecar
-
-EVERYONE = frozenset({"it", "sales", "public"})  # not hr
+from strata_pipeline_tests.facts.sidecars import EVERYONE, run, write_sidecar
 
 
 @pytest.fixture(scope="module")
 def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return {"ops": write_sidecar(tmp_path_factory.mktemp("facts") / "sidecar.sqlite")}
-
-
-def run(question: str, sidecars: dict[str, Path], groups: frozenset[str] | None = EVERYONE):
-    catalogue = load_catalogue(sidecars, groups)
-    parsed = parse(question, catalogue)
-    assert parsed.intent is not None, parsed
-    return execute(parsed.intent, catalogue, sidecars, groups)
 
 
 @pytest.mark.parametrize(

@@ -14,9 +14,8 @@ from strata_pipeline.facts import Intent, IntentRefused, execute, load_catalogue
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.phrasing import share_split
 from strata_pipeline.routing.route import route
-from strata_pipeline_tests.facts.sidecars import write_sidecar
+from strata_pipeline_tests.facts.sidecars import EVERYONE, run, write_sidecar
 
-EVERYONE = frozenset({"it", "sales", "public"})
 ROTA = [  # weeks of an on-call rota: ISO dates are text that orders as dates
     {"week_start": "2025-03-03", "site": "ZRH"},
     {"week_start": "2025-04-28", "site": "BSL"},
@@ -35,13 +34,6 @@ def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                               "decision": "include", "status": "ok"}])  # fmt: skip
         write_fact_tables(db, "it/rota.csv", json.dumps({"rota": ROTA}))
     return {"ops": write_sidecar(root / "sidecar.sqlite"), "rota": rota}
-
-
-def run(question: str, sidecars: dict[str, Path]):
-    catalogue = load_catalogue(sidecars, EVERYONE)
-    parsed = parse(question, catalogue)
-    assert parsed.intent is not None, parsed
-    return execute(parsed.intent, catalogue, sidecars, EVERYONE)
 
 
 @pytest.mark.parametrize(

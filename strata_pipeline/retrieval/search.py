@@ -128,7 +128,8 @@ def complete_payloads(results: list[Candidate], stores: dict[str, PointStore]) -
 def rank(
     lists: Lists, mode: str, historical: History | bool = False, language: QueryLanguage | None = None
 ) -> list[Candidate]:
-    """Candidates in the order of one mode: Qdrant's fusion for hybrid, else one list's scores; then
+    """Candidates in the order of one mode: for hybrid Qdrant's fusion (fused again here without a
+    non-selective identifier, or across languages: hybrid_order), else one list's scores; then
     weighted by their documents' ranking priors (`historical`: the query asks about old versions)."""
     if mode not in MODES:
         raise ValueError(f"Unknown retrieval mode {mode!r}; use one of {', '.join(MODES)}.")
@@ -205,11 +206,6 @@ def fuse_lists(
     ]
     fused = [c for c in fused if c.fused_score > 0]
     return sorted(fused, key=lambda c: (-c.fused_score, -(c.dense_score or 0.0)))
-
-
-def fuse_without_identifiers(candidates: list[Candidate], k: int, weights: dict[str, float]) -> list[Candidate]:
-    """RRF over the dense and BM25 lists only (Qdrant's formula), for a non-selective identifier."""
-    return fuse_lists(candidates, k, weights, (DENSE, SPARSE))
 
 
 def parents(children: list[Candidate]) -> list[Candidate]:

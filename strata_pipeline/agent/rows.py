@@ -118,7 +118,7 @@ def asks_column(question: str, row: Row) -> bool:
     wanted = terms(question)
     if any(wanted & terms(name.replace("_", " ")) for name in row.header):
         return True
-    words = [w for w in re.findall(r"[^\W\d_]+", question.casefold())]
+    words = re.findall(r"[^\W\d_]+", question.casefold())
     initials = {"".join(w[0] for w in words[i : i + n]) for n in range(2, 5) for i in range(len(words) - n + 1)}
     return any(_key(name) in initials for name in row.header)
 

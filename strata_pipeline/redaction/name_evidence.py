@@ -105,3 +105,15 @@ def _compound_noun(word: str, index: NameIndex) -> bool:
     return any(
         zipf_frequency(lowered[k:], language) >= 3.5 for k in range(3, len(lowered) - 3) for language in ("de", "nl")
     )
+
+
+def _unlisted_german_word(word: str, index: NameIndex) -> bool:
+    """ "Sollwert", "Zahnriemen": a capitalised word that no name list holds but German text uses (the
+    small English NER model takes many German nouns for people). Listed names ("Vogel", "Koch") are
+    exempt."""
+    if len(word) < 5 or not word[0].isupper() or index.ranks(word) is not None:
+        return False
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return zipf_frequency(lowered, "de") >= 2.0 and zipf_frequency(lowered, "en") < 2.0

@@ -36,6 +36,7 @@ from strata_pipeline.redaction.name_evidence import (
     _hyphenated_evidence,
     _is_name_shaped,
     _leading_context,
+    _unlisted_german_word,
     word_commonness,
 )
 from strata_pipeline.redaction.name_index import NameIndex
@@ -51,6 +52,9 @@ from strata_pipeline.redaction.name_layout import (
     _reads_like_a_message,
     _title_case_line,
 )
+
+# Articles that are name particles only after another particle ("van der", "von den").
+GERMAN_ARTICLES = frozenset(("der", "des", "den"))
 
 
 def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
@@ -88,6 +92,8 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             if INITIAL.match(token.text):
                 j, words = j + 1, words + 1
                 continue
+            if token.text in GERMAN_ARTICLES and previous.text not in PARTICLES:
+                break  # "Sollwert der Riemenspannung": a genitive between nouns; "van der Berg" keeps its "van"
             if token.text in PARTICLES:
                 k = j
                 while k < n and tokens[k].text in PARTICLES and k - j < 3:
@@ -248,6 +254,9 @@ def _score_run(
     if len(words) == 1 and _compound_noun(words[0], index):
         score -= 0.6
         reasons.append("a compound noun")  # "Standplanung", "Hotelkontingente": German nouns are capitalised
+    elif len(words) == 1 and _unlisted_german_word(words[0], index):
+        score -= 0.3
+        reasons.append("an unlisted German word")
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"

@@ -65,6 +65,8 @@ def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dic
         ("Regina, Isabel and Sean joined the call.", ["Regina", "Isabel", "Sean"]),
         ("Viele Grüße\nJonas Weber", ["Jonas Weber"]),
         ("Mit freundlichen Grüßen\nJonas Weber", ["Jonas Weber"]),
+        ("Ich habe mit Walther von der Vogelweide gesprochen.", ["Walther von der Vogelweide"]),
+        ("Der Zahnriemen wurde von Herrn Vogel gewechselt.", ["Vogel"]),
         ("Cordialement,\nCamille Dubois", ["Camille Dubois"]),
         # "Last, First" filling a cell or following a label is one person
         ("Name: Müller, Hans", ["Müller, Hans"]),
@@ -118,6 +120,9 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         "hostname | site\nbsl-db-03 | BSL\nmay-app-01 | BSL",
         "Open Mon-Fri 08:00-18:00, Sa-So closed; Mo–Fr by phone.",
         "zrh-db-03 | Rocky Linux 9.4 | prod",
+        # German nouns, capitalised by grammar, with a genitive article between them
+        "Was ist der Sollwert der Riemenspannung beim RX200?",
+        "Sollwert der Riemenspannung",
     ],
 )
 def test_not_people(ner: PresidioDetector, text: str) -> None:

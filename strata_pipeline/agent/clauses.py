@@ -108,6 +108,8 @@ DEGREE = {
 }
 # "more expensive" / "less expensive" ask a price; "more" before any other adjective asks its degree
 MORE_ADJECTIVE = re.compile(r"\b(?:more|less)\s+(?P<adj>[a-z]+)\b", re.IGNORECASE)
+# Verbs whose value documents state under a noun: "weighs more" compares weights
+MEASURED = {"weigh": "weight", "cost": "price", "last": "duration", "measure": "size"}
 AUXILIARIES = {"is", "are", "was", "were", "has", "have", "does", "do", "did", "can", "may", "must"}
 # "How many days of paid annual leave do employees get" -> "days of paid annual leave"
 COUNTED = re.compile(
@@ -221,7 +223,7 @@ _BASES = {"cheap", "high", "low", "long", "short", "large", "small", "fast", "sl
 def _side(side: str, pred: str) -> Side:
     """One side's question: the degree question of the predicate's comparative, asked of the side.
     "is open longer on Saturdays" -> "How long is <side> open on Saturdays?"; "has the longer UPS runtime"
-    -> "What is the UPS runtime of <side>?"; "weighs more" -> "How much does <side> weigh?"; "has more van
+    -> "What is the UPS runtime of <side>?"; "weighs more" -> "What is the weight of <side>?"; "has more van
     bays" -> "How many van bays does <side> have?"; "is more expensive" -> "What is the price of <side>?"."""
     label = side.strip(" ,")
     words = pred.split()
@@ -248,6 +250,9 @@ def _side(side: str, pred: str) -> Side:
         verb = words[at - 1]
         base = verb[:-1] if verb.lower().endswith("s") and not verb.lower().endswith("ss") else verb
         tail = words[at + 1 :]
+        if base.lower() in MEASURED and not tail:
+            # the noun the documents state it with: "Weight: 145 kg" answers "What is the weight of ...?"
+            return Side(label, f"What is the {MEASURED[base.lower()]} of {label}?")
         return Side(label, " ".join([degree, "does", label, base, *tail]) + "?")
     return Side(label, f"{degree} is {label}?")
 

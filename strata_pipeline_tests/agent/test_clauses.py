@@ -98,8 +98,10 @@ def test_the_first_question_is_asked_of_the_other_entity(question: str, other: s
         ("Which office has the longer UPS runtime, Zürich or Basel?",
          (Side("Zürich", "What is the UPS runtime of Zürich?"), Side("Basel", "What is the UPS runtime of Basel?"))),
         ("Which weighs more, the RX-200 arm or the RX-300 robot?",
-         (Side("the RX-200 arm", "How much does the RX-200 arm weigh?"),
-          Side("the RX-300 robot", "How much does the RX-300 robot weigh?"))),
+         (Side("the RX-200 arm", "What is the weight of the RX-200 arm?"),
+          Side("the RX-300 robot", "What is the weight of the RX-300 robot?"))),
+        ("Which robot moves faster, the RX-300 or the RX-200?",  # a verb with no noun for it: asked with "does"
+         (Side("the RX-300", "How fast does the RX-300 move?"), Side("the RX-200", "How fast does the RX-200 move?"))),
         ("Which depot has more van bays, Munich or Rotterdam?",
          (Side("Munich", "How many van bays does Munich have?"),
           Side("Rotterdam", "How many van bays does Rotterdam have?"))),
@@ -159,7 +161,7 @@ def test_the_antecedent_is_the_noun_phrase_counted_or_described(question: str, p
         ("What is the ingress protection of the RX-300, and what about the RX-200?", "two_questions",
          ["What is the ingress protection of the RX-300?", "What is the ingress protection of the RX-200?"]),
         ("Which weighs more, the RX-200 arm or the RX-300 robot?", "compare",
-         ["How much does the RX-200 arm weigh?", "How much does the RX-300 robot weigh?"]),
+         ["What is the weight of the RX-200 arm?", "What is the weight of the RX-300 robot?"]),
         ("How does the Lyon depot compare to the Lille depot in courier cut-off?", "compare",
          ["courier cut-off of the Lyon depot", "courier cut-off of the Lille depot"]),
         # French subject inversion ("sont-ils") repeats the subject: no back-reference to the first question

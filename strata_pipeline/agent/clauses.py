@@ -10,7 +10,9 @@
 - `elliptic_other`: the entity an elliptic follow-up names ("what about Basel?", "und was ist mit
   Basel?", "et qu'en est-il de Bâle ?"), and `replace_entity`: the first question asked of that entity.
 - `alternatives`: a "which ..., A or B?" / "is A <comparative> than B?" comparison, as one question
-  per side built from its comparative ("Which weighs more, A or B?" -> "How much does A weigh?").
+  per side built from its comparative ("Which weighs more, A or B?" -> "What is the weight of A?"; German
+  "Welches Depot hat länger geöffnet, A oder B?" -> "Wie lange hat A geöffnet?"; French "Lequel est plus
+  lourd, A ou B ?" -> "Quel est le poids de A ?").
 - `is_definition`: whether a question asks what an identifier is or means (a lookup's question).
 - `antecedent`: what a pronoun in a follow-up most likely stands for when the first question names no
   entity: the noun phrase counted ("how many days of leave ...") or the subject of "is"/"are".
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from strata_pipeline.embedding.identifiers import IDENTIFIER
@@ -71,7 +74,7 @@ PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*\s+)*[A-Z][\w-]*[a-z][\w-]*(?:\s
 
 # "which ..., A or B?" ("welche ..., A oder B?", "lequel ..., A ou B ?"): the predicate, then the sides
 WHICH_OF_TWO = re.compile(
-    r"^(?P<wh>which|who|what|welche[rsnm]?|wer|lequel|laquelle|lesquels|lesquelles|quel(?:le)?s?|qui)\b"
+    r"^(?P<wh>which|who|what|welche[rsnm]?|wer|was|lequel|laquelle|lesquels|lesquelles|quel(?:le)?s?|qui)\b"
     r"(?P<pred>[^,:]+?)\s*[,:]\s*(?:the\s+one\s+)?(?P<a>.+?)\s+(?:or|oder|ou)\s+(?P<b>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
@@ -203,6 +206,8 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
     if m is not None and _comparative(m["pred"]):
         pred = m["pred"].strip()
         return _side(m["a"], pred), _side(m["b"], pred)
+    if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
+        return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
     m = THAN.match(text)
     if m is not None and _comparative(m["pred"]):
         pred = f"{m['aux']} {m['pred']}"
@@ -255,6 +260,59 @@ def _side(side: str, pred: str) -> Side:
             return Side(label, f"What is the {MEASURED[base.lower()]} of {label}?")
         return Side(label, " ".join([degree, "does", label, base, *tail]) + "?")
     return Side(label, f"{degree} is {label}?")
+
+
+# German comparatives and the question that asks their degree ("Welches Depot hat länger geöffnet, A oder B?")
+DEGREE_DE = {
+    "länger": "Wie lange", "kürzer": "Wie lange", "höher": "Wie hoch", "niedriger": "Wie hoch",
+    "mehr": "Wie viel", "weniger": "Wie viel", "schwerer": "Wie schwer", "leichter": "Wie schwer",
+    "teurer": "Wie teuer", "billiger": "Wie teuer", "günstiger": "Wie teuer", "größer": "Wie groß",
+    "kleiner": "Wie groß", "schneller": "Wie schnell", "langsamer": "Wie schnell", "früher": "Wann",
+    "später": "Wann", "älter": "Wie alt",
+}  # fmt: skip
+# French "plus|moins <adjective>" and the question that asks its degree, before the side
+DEGREE_FR = {
+    "long": "Quelle est la durée", "longue": "Quelle est la durée", "court": "Quelle est la durée",
+    "courte": "Quelle est la durée", "cher": "Quel est le prix", "chère": "Quel est le prix",
+    "lourd": "Quel est le poids", "lourde": "Quel est le poids", "léger": "Quel est le poids",
+    "légère": "Quel est le poids", "rapide": "Quelle est la vitesse", "lent": "Quelle est la vitesse",
+    "grand": "Quelle est la taille", "grande": "Quelle est la taille", "petit": "Quelle est la taille",
+    "petite": "Quelle est la taille", "élevé": "Quel est le montant", "élevée": "Quel est le montant",
+}  # fmt: skip
+FR_COMPARATIVE = re.compile(r"\b(?:plus|moins)\s+(?P<adj>[^\W\d_]+)", re.IGNORECASE)
+
+
+def _foreign_ask(pred: str) -> Callable[[str], str] | None:
+    """For a German or French "which ..., A or B?" predicate, the question it asks of one side: "Depot hat
+    länger geöffnet" -> "Wie lange hat <side> geöffnet?"; "est plus lourd" -> "Quel est le poids de <side> ?".
+    None when the predicate holds no comparative of either language."""
+    words = pred.split()
+    lowered = [w.lower() for w in words]
+    comparative = next((w for w in lowered if w in DEGREE_DE), "")
+    if comparative:
+        # the verb is the first lower-case word (the capitalised words before it are the noun asked about)
+        kept = [w for w, low in zip(words, lowered, strict=True) if low != comparative and not w[:1].isupper()]
+        if not kept:
+            return lambda side: f"{DEGREE_DE[comparative]} ist {side}?"
+        verb, rest = kept[0], kept[1:]
+        return lambda side: " ".join([DEGREE_DE[comparative], verb, side, *rest]) + "?"
+    m = FR_COMPARATIVE.search(pred)
+    if m is not None and m["adj"].lower() in DEGREE_FR:
+        question = DEGREE_FR[m["adj"].lower()]
+        return lambda side: f"{question} {_of(side)} ?"
+    return None
+
+
+def _of(side: str) -> str:
+    """French "de" before a side, contracted with its article: "le dépôt" -> "du dépôt"."""
+    low = side.lower()
+    if low.startswith("le "):
+        return "du " + side[3:]
+    if low.startswith("les "):
+        return "des " + side[4:]
+    if low[:1] in "aeiouéèêh":
+        return "d'" + side
+    return "de " + side
 
 
 def is_definition(question: str, identifier: str) -> bool:

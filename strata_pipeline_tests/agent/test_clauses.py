@@ -109,6 +109,15 @@ def test_the_first_question_is_asked_of_the_other_entity(question: str, other: s
          (Side("the dock", "What is the price of the dock?"), Side("the hitch", "What is the price of the hitch?"))),
         ("Is the RX-300 heavier than the RX-200?",
          (Side("the RX-300", "How heavy is the RX-300?"), Side("the RX-200", "How heavy is the RX-200?"))),
+        ("Welches Depot hat länger geöffnet, Porto oder Lissabon?",
+         (Side("Porto", "Wie lange hat Porto geöffnet?"), Side("Lissabon", "Wie lange hat Lissabon geöffnet?"))),
+        ("Was kostet mehr, der Dock oder die Kupplung?",
+         (Side("der Dock", "Wie viel kostet der Dock?"), Side("die Kupplung", "Wie viel kostet die Kupplung?"))),
+        ("Lequel est plus lourd, le RX-200 ou le RX-300 ?",
+         (Side("le RX-200", "Quel est le poids du RX-200 ?"), Side("le RX-300", "Quel est le poids du RX-300 ?"))),
+        ("Quel site est plus grand : Lyon ou Annecy ?",
+         (Side("Lyon", "Quelle est la taille de Lyon ?"), Side("Annecy", "Quelle est la taille d'Annecy ?"))),
+        ("Welche Server laufen, Basel oder Zürich?", None),  # no comparative ("Server" is a noun)
         ("Which depots stock seals, Porto or Lisbon?", None),  # no comparative: not a comparison
         ("Which servers run RHEL 9.2 or Rocky Linux 9.4?", None),
     ],

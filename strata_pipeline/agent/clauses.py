@@ -49,6 +49,12 @@ BOUNDARY = re.compile(
     r"|,\s*" + CONJUNCTION + r"\s+(?=(?:is|are|was|were|does|do|did|can|could|should|must|ist|sind|gibt)\b)",
     re.IGNORECASE,
 )
+# "What is <A> and its <B>?": one question frame over two noun phrases, the second owned by the first
+COORDINATED = re.compile(
+    r"^(?P<frame>(?:what|which|when|where|how\s+\w+)\s+(?:is|are|was|were)\s+)(?P<a>.+?)\s+and\s+"
+    r"(?P<ref>its|their)\s+(?P<b>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
 # Words that only order or join the clauses, at a clause's start
 MARKERS = re.compile(
     r"^(?:(?:and|also|then|plus|next|finally|first(?:ly)?|secondly|after\s+that|as\s+well"
@@ -144,10 +150,22 @@ class Side:
 
 
 def split_clauses(text: str) -> list[str]:
-    """The question's two clauses at its first clause boundary, each cleaned (clean_clause), or [text]."""
+    """The question's two clauses at its first clause boundary, each cleaned (clean_clause), or [text].
+    Two noun phrases under one question frame, the second owned by the first ("What are the opening
+    hours of the Saturday shift at the Porto depot and its courier cut-off?"), are two questions in that
+    frame, the owner (the first part's last name) standing in for "its": "What are the opening hours of the
+    Saturday shift at the Porto depot?", "What are Porto's courier cut-off?"; "its" stays when no name is
+    given."""
     parts = BOUNDARY.split(text, maxsplit=1)
     if len(parts) != 2:
-        return [text]
+        m = COORDINATED.match(text)
+        if m is None:
+            return [text]
+        frame = m["frame"].strip()
+        # "its" is owned by the noun phrase just before it: the last entity the first part names
+        owners = named_entities(f"{frame} {m['a']}")
+        owner = f"{owners[-1].group()}'s" if owners else m["ref"].lower()
+        parts = [f"{frame} {m['a']}", f"{frame} {owner} {m['b']}"]
     cleaned = [clean_clause(p) for p in parts]
     return cleaned if all(c.strip(" ?") for c in cleaned) else [text]
 

@@ -36,6 +36,13 @@ from strata_pipeline.agent.planner import plan
          ["Quel est le serveur?", "Au bout de combien de temps les travaux sont-ils supprimés ?"]),
         ("How heavy is a pack and how long do I wait?", ["How heavy is a pack?", "How long do I wait?"]),
         ("Is the kit in stock, and is it covered?", ["Is the kit in stock?", "Is it covered?"]),
+        # one question frame over two noun phrases, the second owned by the first
+        ("What are the Saturday opening hours of the Porto depot and its courier cut-off?",
+         ["What are the Saturday opening hours of the Porto depot?", "What are Porto's courier cut-off?"]),
+        ("What is the length of the probation period and its notice period?",
+         ["What is the length of the probation period?", "What is its notice period?"]),
+        ("How long is the RX-300 warranty and their battery life?",
+         ["How long is the RX-300 warranty?", "How long is RX-300's battery life?"]),
         # "and" between two nouns, or before an auxiliary without a comma, is no clause boundary
         ("Which depots stock seals and gearboxes?", ["Which depots stock seals and gearboxes?"]),
         ("Where are tools received and are they logged?", ["Where are tools received and are they logged?"]),
@@ -167,6 +174,8 @@ def test_the_antecedent_is_the_noun_phrase_counted_or_described(question: str, p
          ["How many days of annual leave do employees get?", "How many days of annual leave can be carried over?"]),
         ("How long does the RX-300 take to charge, and how long does it run?", "find_then_ask",
          ["How long does the RX-300 take to charge?", "How long does RX-300 run?"]),
+        ("What are the Saturday opening hours of the Porto depot and its courier cut-off?", "two_questions",
+         ["What are the Saturday opening hours of the Porto depot?", "What are Porto's courier cut-off?"]),
         ("What is the ingress protection of the RX-300, and what about the RX-200?", "two_questions",
          ["What is the ingress protection of the RX-300?", "What is the ingress protection of the RX-200?"]),
         ("Which weighs more, the RX-200 arm or the RX-300 robot?", "compare",

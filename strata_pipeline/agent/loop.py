@@ -268,8 +268,11 @@ def _part_answer(
         return row
     passages = observation.passages
     if tool != "lookup":
-        return toolbox.engine.ask(ask, toolbox.k, candidates=passages)
-    answer = toolbox.engine.ask(ask, toolbox.k, candidates=_read_as_asked(toolbox.engine, ask, passages))
+        # the request's source-sets bound the routed ask too: else its facts route reads other sets' tables
+        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages)
+    answer = toolbox.engine.ask(
+        ask, toolbox.k, toolbox.source_sets, candidates=_read_as_asked(toolbox.engine, ask, passages)
+    )
     return _under_heading(answer, passages, set(identifiers(ask)))
 
 

@@ -9,11 +9,17 @@ forms, tried in this order (docs/agent.md lists them with examples):
   <topic>".
 - `compare`: "compare <aspect> of <A> and <B>", "compare <A> and <B> on <aspect>", "what is the difference
   between <A> and <B> (in <aspect>)" -> one semantic_search per side.
-- `two_questions`: "<question 1>, and [preposition] <wh-word> ...", or two questions in a row. When the
-  second refers back (its, their, it, there, ...) it is searched within the documents the first step found
-  (`find_then_ask`), its "it"/"its"/"they"/"their" replaced by what the first step found (the document's
-  name, `resolve_back_reference`); a first part that names an identifier (E-1042, NR-4471-B) is a `lookup`
-  (`lookup_then_ask`) and the identifier replaces them in the search. Otherwise the two are searched
+- `compare` also takes "which <comparative>, A or B?" and "is A <comparative> than B?" (clauses.alternatives:
+  each side asked the degree question of the comparative) and "how does A compare to B (in <aspect>)".
+- `two_questions`: two clauses split on a clause boundary (clauses.split_clauses: "?", ";", ", then",
+  ", also", "and [up to three prepositions] <wh-word>", in en, de and fr), each without its discourse markers
+  ("first", "also") and request wrapper ("tell me how ..."). An elliptic second clause ("what about Basel?")
+  is the first question asked of the entity it names. When the second refers back (its, their, it, there, ...)
+  it is searched within the documents the first step found (`find_then_ask`), its "it"/"its"/"they"/"their"
+  replaced by what the first step found (the document's name, `resolve_back_reference`); a first part that
+  asks what an identifier is or means (E-1042, NR-4471-B) is a `lookup` (`lookup_then_ask`) and the identifier
+  replaces them in the search; otherwise they stand for the entity the first question names, else for the noun
+  phrase it counts or is about (clauses.antecedent). Without a back-reference the two are searched
   independently.
 
 Anything else is `single`: one semantic_search answered as /ask answers.
@@ -25,6 +31,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from strata_pipeline.agent.clauses import (
+    alternatives,
+    antecedent,
+    elliptic_other,
+    is_definition,
+    named_entities,
+    replace_entity,
+    split_clauses,
+)
 from strata_pipeline.embedding.identifiers import IDENTIFIER
 
 # Scopes of a step that depends on an earlier one
@@ -32,12 +47,6 @@ EACH_VALUE = "each_value"  # one call per value the previous (query_facts) step 
 FOUND_DOCUMENTS = "found_documents"  # restricted to the documents the previous step found
 DOCUMENT = "document"  # a back-reference that stands for what the previous step found (its document's name)
 
-WH = (
-    r"(?:what|which|who|whom|whose|when|where|how|why|is|are|was|were|does|do|did|can|could|should|must"
-    # German and French question words: "..., und wie hoch ist ...", "..., et quel est ..."
-    r"|was|welche[rsnm]?|wer|wen|wem|wessen|wann|wo|wie|warum|wieso|weshalb|wo(?:f|r|m|h|d)\w+|gibt|ist|sind"
-    r"|que|qu['’]\w*|quel(?:le)?s?|qui|quand|où|comment|pourquoi|combien|est-ce)"
-)
 END = r"[\s?.!]*$"
 SECTION = re.compile(
     r"^(?:what\s+does|what\s+do|show(?:\s+me)?|read)\s+(?:the\s+)?[\"'“‘]?(?P<heading>.+?)[\"'”’]?\s+section\s+"
@@ -99,7 +108,8 @@ FEWEST = {"fewest", "least", "wenigsten", "moins"}
 JOIN = r"\s+(?:and|with|to|versus|vs\.?)\s+"
 COMPARE = re.compile(r"^(?:compare|contrast)\s+(?P<rest>.+?)" + END, re.IGNORECASE)
 DIFFERENCE = re.compile(
-    r"^(?:what\s+is|what's|what\s+are)\s+the\s+differences?\s+between\s+(?P<a>.+?)" + JOIN + r"(?P<b>.+?)"
+    r"^(?:(?:what\s+is|what's|what\s+are)\s+the\s+differences?\s+between|how\s+(?:does|do)(?=.+\scompare\s))\s+"
+    r"(?P<a>.+?)(?:" + JOIN + r"|\s+compares?\s+(?:to|with)\s+)(?P<b>.+?)"
     r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
     re.IGNORECASE,
 )
@@ -115,15 +125,11 @@ SIDES_FIRST = re.compile(
     r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by)\s+(?P<aspect>.+))?$",
     re.IGNORECASE,
 )
-# "..., and until when ...", "..., and in which city ...": a preposition may lead the second question
-PREPOSITION = r"(?:until|till|since|by|for|from|in|at|on|to|with)"
-SPLIT = re.compile(
-    r"(?:,\s*|\s+)(?:and|und|et)\s+(?=(?:" + PREPOSITION + r"\s+)?" + WH + r"\b)|(?<=\?)\s+(?=\S)", re.IGNORECASE
-)
 BACK_REFERENCE = re.compile(
     r"\b(?:it|its|they|them|their|there|this|that|these|those"
     r"|es|ihn|ihm|ihr|ihre[mnrs]?|seine[mnrs]?|dort|dessen|deren|diese[mnrs]?"  # German ("sie" is also "Sie")
-    r"|il|elle|ils|elles|lui|son|sa|ses|leurs?|celui|celle|ceux|là)\b",  # French ("le", "la", "y", "en" are ambiguous)
+    # French ("le", "la", "y", "en" are ambiguous); "est-elle", "sont-ils" only invert the subject
+    r"|(?<![-‑])(?:il|elle|ils|elles)|lui|son|sa|ses|leurs?|celui|celle|ceux|là)\b",
     re.IGNORECASE,
 )
 # A first question that asks which thing (or who): a back-reference after it means the thing found, so it
@@ -137,6 +143,7 @@ PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-
 LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
 REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
+QUANTIFIED = re.compile(r"\b(?P<q>many|much)\s+of\s+(?P<p>them|it)\b", re.IGNORECASE)
 # Where a document title stops naming its subject: "Munich Depot - Site Information" -> "Munich Depot"
 TITLE_TAIL = re.compile(r"\s+[-\u2013\u2014|]\s+.*$|:\s.*$")
 
@@ -220,6 +227,10 @@ def superlative(facts: str) -> tuple[str, str]:
 
 
 def _compare(text: str) -> Plan | None:
+    options = alternatives(text)
+    if options is not None:
+        # "Which weighs more, A or B?": each side asked the degree question of the comparative
+        return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
     m = DIFFERENCE.match(text)
     if m is not None:
         a, b, aspect = m["a"], m["b"], m["aspect"]
@@ -240,11 +251,15 @@ def _compare(text: str) -> Plan | None:
 
 
 def _two_questions(text: str) -> Plan | None:
-    parts = [p.strip(" ,") for p in SPLIT.split(text, maxsplit=1)]
-    if len(parts) != 2 or not all(parts):
+    parts = split_clauses(text)
+    if len(parts) != 2:
         return None
-    first, second = (p if p.endswith("?") else p + "?" for p in parts)
-    second = second[0].upper() + second[1:]
+    first, second = parts
+    other = elliptic_other(second)
+    if other:
+        # "..., and what about Basel?": the first question asked of the other entity
+        second = replace_entity(first, other)
+        return Plan("two_questions", (_search(first, first), _search(second, second)))
     if not BACK_REFERENCE.search(second):
         return Plan("two_questions", (_search(first, first), _search(second, second)))
     if ENTITY_QUESTION.match(first):
@@ -253,15 +268,17 @@ def _two_questions(text: str) -> Plan | None:
             "find_then_ask", (_search(first, first), _search(second, second, scope=FOUND_DOCUMENTS, refer=DOCUMENT))
         )
     named = [m.group() for m in IDENTIFIER.finditer(first)]
-    if named:
+    if named and is_definition(first, named[0]):
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
         # the identifier is what "it" stands for: the search and the label name it; the passages answer the
         # question as asked, else the sentences that repeat the identifier outscore the one that answers
         resolved = resolve_back_reference(second, named[0])
         return Plan("lookup_then_ask", (step, _search(resolved, resolved, second, scope=FOUND_DOCUMENTS)))
     # "How long does CarePlus extend the warranty, and until when can it be bought?": "it" is what the first
-    # question names, not the document that answered it; with no name the second is asked as it is
-    name = subject_name(first)
+    # question names (a name or an identifier), else the noun phrase it counts or is about ("How long is
+    # parental leave, and within what period must it be taken?"); with none the second is asked as it is
+    entities = named_entities(first)
+    name = entities[0].group() if entities else antecedent(first)
     resolved = resolve_back_reference(second, name) if name else second
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
 
@@ -281,6 +298,9 @@ def resolve_back_reference(question: str, entity: str) -> str:
     entity = " ".join(entity.split())
     if not entity:
         return question
+
+    # "how many of them" counts the entity itself: "How many days of leave can be carried over?"
+    question = QUANTIFIED.sub(r"\g<q> \g<p>", question)
 
     def name(m: re.Match[str]) -> str:
         return f"{entity}'s" if m["word"].lower() in ("its", "their") else entity

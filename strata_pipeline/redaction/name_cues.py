@@ -161,6 +161,7 @@ CAMEL_CASE = re.compile(r"^(?!Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz|O['’])\w*[
 # First words of names of rooms, places and projects ("Room Aurora", "Lake Louise", "Project Phoenix").
 PLACE_HEADS = frozenset(
     "room hotel project team operation camp lake port cape mount fort villa station hall "
+    "depot warehouse plant site standort werk lager filiale "
     "klantenservice kundenservice kundendienst service support departamento servicio sala".split()
 )
 UNIT_WORDS = frozenset("apt apartment suite ste unit flat floor room box bldg building".split())

@@ -257,6 +257,14 @@ def _score_run(
     elif len(words) == 1 and _unlisted_german_word(words[0], index):
         score -= 0.3
         reasons.append("an unlisted German word")
+    elif (
+        len(words) > 1
+        and "-" not in words[-1]
+        and _compound_noun(words[-1], index)
+        and not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words[:-1])
+    ):  # "Gottfried Eberhardinger" keeps its given name's evidence
+        score -= 0.6
+        reasons.append("ends in a German noun")  # "Depot Lyon Ladepunkte": a thing, as "... Station" is
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"

@@ -67,6 +67,7 @@ def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dic
         ("Mit freundlichen Grüßen\nJonas Weber", ["Jonas Weber"]),
         ("Ich habe mit Walther von der Vogelweide gesprochen.", ["Walther von der Vogelweide"]),
         ("Der Zahnriemen wurde von Herrn Vogel gewechselt.", ["Vogel"]),
+        ("Gottfried Eberhardinger joined the team.", ["Gottfried Eberhardinger"]),
         ("Cordialement,\nCamille Dubois", ["Camille Dubois"]),
         # "Last, First" filling a cell or following a label is one person
         ("Name: Müller, Hans", ["Müller, Hans"]),
@@ -123,6 +124,8 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         # German nouns, capitalised by grammar, with a genitive article between them
         "Was ist der Sollwert der Riemenspannung beim RX200?",
         "Sollwert der Riemenspannung",
+        "Gibt es am Depot Lyon Ladepunkte für Elektrofahrzeuge?",
+        "Wie lange hat das Depot Porto geöffnet?",
     ],
 )
 def test_not_people(ner: PresidioDetector, text: str) -> None:

@@ -11,8 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from strata_pipeline.evidence.packet import (
     MAX_CITATIONS,
     MAX_QUOTE_CHARS,
+    MAX_ROWS,
     EvidenceCitation,
     EvidencePacket,
+    EvidenceRow,
 )
 from strata_pipeline.validation import (
     DOC_ID_MAX_CHARS,
@@ -216,6 +218,29 @@ class VerifyCitation(BaseModel):
         return check_doc_id(value)  # a lone surrogate could not be written back in the report
 
 
+class VerifyRow(BaseModel):
+    """One counted row of an aggregation's evidence packet, as POST /verify takes it."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    doc_id: str = Field(max_length=DOC_ID_MAX_CHARS, description=_said(EvidenceRow, "doc_id"))
+    source_set: str = Field(
+        max_length=SOURCE_SET_MAX_CHARS, pattern=SOURCE_SET_PATTERN, description=_said(EvidenceRow, "source_set")
+    )
+    table: str = Field(description=_said(EvidenceRow, "table"))
+    sheet: str = Field(description=_said(EvidenceRow, "sheet"))
+    row: int = Field(description=_said(EvidenceRow, "row"))
+    line: str = Field(max_length=MAX_QUOTE_CHARS, description=_said(EvidenceRow, "line"))
+    sha256: str = Field(description=_said(EvidenceRow, "sha256"))
+    sheet_sha256: str = Field(default="", description=_said(EvidenceRow, "sheet_sha256"))
+    index_version: str = Field(default="", description=_said(EvidenceRow, "index_version"))
+
+    @field_validator("doc_id")
+    @classmethod
+    def _doc_id(cls, value: str) -> str:
+        return check_doc_id(value)
+
+
 class VerifyRequest(BaseModel):
     """An evidence packet, exactly as POST /ask (evidence=true) and `strata ask --evidence` return it."""
 
@@ -228,6 +253,7 @@ class VerifyRequest(BaseModel):
     index_versions: dict[str, str] = Field(description=_said(EvidencePacket, "index_versions"))
     created_at: str = Field(description=_said(EvidencePacket, "created_at"))
     mode: str = Field(default="extractive", description=_said(EvidencePacket, "mode"))
+    rows: list[VerifyRow] = Field(default=[], max_length=MAX_ROWS, description=_said(EvidencePacket, "rows"))
     # the packet format this code reads (PACKET_SCHEMA); a test keeps the two the same
     schema_version: Literal["strata.evidence/1"] = Field(
         default="strata.evidence/1", description=_said(EvidencePacket, "schema_version")

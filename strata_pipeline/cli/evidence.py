@@ -20,7 +20,8 @@ def verify(packet_file: Path, as_json: bool) -> None:
     """Check an evidence packet (`strata ask --evidence FILE`) against the sources as they are now.
 
     Each citation is intact, drifted (the quote is no longer at its place; the new place when it moved)
-    or missing (the document is gone). Exits 0 when every citation is intact, 1 otherwise.
+    or missing (the document is gone); so is each spreadsheet row an aggregation counted (drifted when its
+    sheet changed, with the row's new place when it moved). Exits 0 when all are intact, 1 otherwise.
     """
     from strata_pipeline.evidence import packet_from_dict
 
@@ -29,7 +30,10 @@ def verify(packet_file: Path, as_json: bool) -> None:
         packet = packet_from_dict(data)
     except (ValueError, UnicodeDecodeError) as exc:  # json.JSONDecodeError is a ValueError
         raise click.ClickException(f"{packet_file} is not an evidence packet: {exc}") from exc
-    report = _ask_server("/verify", asdict(packet))
+    body = asdict(packet)
+    if not body["rows"]:
+        del body["rows"]  # a packet from passages alone posts as it always did (a server before rows reads it)
+    report = _ask_server("/verify", body)
     if report is None:
         from strata_pipeline.evidence.service import verify_for
 
@@ -54,8 +58,14 @@ def _table(packet: dict[str, Any], report: dict[str, Any]) -> None:
             f"{check['index']:>3}  {check['status']:<8} {cited['line_start']:>4}-{cited['line_end']:<4}  {now:>9}  "
             f"{check['source_set']}/{check['doc_id']}  ({check['reason']})"
         )
+    for check in report.get("rows") or []:
+        moved = check["moved_to_row"]
+        click.echo(
+            f"{check['index']:>3}  {check['status']:<8} {'row ' + str(check['row']):>9}  "
+            f"{'row ' + str(moved) if moved else '-':>9}  {check['source_set']}/{check['doc_id']} [{check['sheet']}]  "
+            f"({check['reason']})"
+        )
     counts = report["counts"]
-    click.echo(
-        f"{len(report['citations'])} citation(s): {counts['intact']} intact, {counts['drifted']} drifted, "
-        f"{counts['missing']} missing"
-    )
+    rows = len(report.get("rows") or [])
+    checked = f"{len(report['citations'])} citation(s)" + (f" and {rows} row(s)" if rows else "")
+    click.echo(f"{checked}: {counts['intact']} intact, {counts['drifted']} drifted, {counts['missing']} missing")

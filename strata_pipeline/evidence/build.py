@@ -7,8 +7,10 @@ from datetime import UTC, datetime
 
 from strata_pipeline.answering.answer import Answer, Citation
 from strata_pipeline.evidence.locate import locate, place
-from strata_pipeline.evidence.packet import EvidenceCitation, EvidencePacket
+from strata_pipeline.evidence.packet import EvidenceCitation, EvidencePacket, EvidenceRow
+from strata_pipeline.evidence.rows import DOCUMENTS, sheet_of, sheet_sha256
 from strata_pipeline.evidence.sources import Source
+from strata_pipeline.facts.intent import FactRow
 from strata_pipeline.indexing.versions import IndexVersion
 
 Reader = Callable[[str, str], Source | None]  # (source_set, doc_id) -> the document as it is now
@@ -42,11 +44,22 @@ def build_packet(
             read_once[key] = read(*key)
         return read_once[key]
 
+    def source_of_row(r: FactRow) -> Source | None:
+        return source_of(Citation("", r.doc_id, r.source_set, 0, 0, ""))
+
     cited = [
         _pinned(c, source_of(c), versions.get(c.source_set), recorded(c.source_set, c.doc_id) if recorded else None)
         for c in answer.citations
     ]
-    used = {name: versions[name] for name in sorted({c.source_set for c in answer.citations}) if name in versions}
+    counted = answer.facts.rows if answer.facts is not None else []
+    rows = [
+        _pinned_row(
+            r, source_of_row(r), versions.get(r.source_set), recorded(r.source_set, r.doc_id) if recorded else None
+        )
+        for r in counted
+    ]
+    named = {c.source_set for c in answer.citations} | {r.source_set for r in counted}
+    used = {name: versions[name] for name in sorted(named) if name in versions}
     return EvidencePacket(
         question=question,
         answer=answer.text,
@@ -55,6 +68,7 @@ def build_packet(
         index_versions={name: v.version for name, v in used.items()},
         created_at=created_at or now_utc(),
         mode=answer.mode,
+        rows=rows,
     )
 
 
@@ -79,3 +93,19 @@ def _pinned(c: Citation, source: Source | None, version: IndexVersion | None, re
         pinned.char_start, pinned.char_end = spot.char_start, spot.char_end
         pinned.page = spot.page if source.pages else c.page
     return pinned
+
+
+def _pinned_row(r: FactRow, source: Source | None, version: IndexVersion | None, recorded: str | None) -> EvidenceRow:
+    """A counted row pinned to its file (sha256) and, for a spreadsheet row, its sheet's cells (sha256)."""
+    frame = None if r.table == DOCUMENTS else sheet_of(source, r.sheet)
+    return EvidenceRow(
+        doc_id=r.doc_id,
+        source_set=r.source_set,
+        table=r.table,
+        sheet=r.sheet,
+        row=r.row,
+        line=r.line,
+        sha256=source.sha256 if source is not None else recorded or "",
+        sheet_sha256=sheet_sha256(frame) if frame is not None else "",
+        index_version=version.version if version else "",
+    )

@@ -20,6 +20,8 @@ PACKET_SCHEMA = "strata.evidence/1"
 # default body limit, so it is refused as invalid (422) rather than as too large (413).
 MAX_CITATIONS = 50
 MAX_QUOTE_CHARS = 10_000
+# An aggregation answer cites at most 50 rows (facts.runner.MAX_CITED_ROWS); a row is one CSV line.
+MAX_ROWS = 50
 
 _SOURCE_SET = re.compile(SOURCE_SET_PATTERN)
 
@@ -75,6 +77,32 @@ class EvidenceCitation:
 
 
 @dataclass
+class EvidenceRow:
+    doc_id: str = field(metadata=about("The spreadsheet (or, for a document facet, the document) the row is from."))
+    source_set: str = field(metadata=about("The source-set holding it."))
+    table: str = field(metadata=about("The sidecar table the row was counted in (`documents` for document facets)."))
+    sheet: str = field(metadata=about("The sheet (a CSV file's name for CSV files; `documents` for facets)."))
+    row: int = field(metadata=about("1-based data row in the sheet (the header is row 0)."))
+    line: str = field(
+        metadata=about("The row's cells as a CSV line, as counted: personal data replaced by placeholders.")
+    )
+    sha256: str = field(
+        metadata=about(
+            "sha256 of the source file's bytes when the packet was built; the published index's record of the "
+            "file when it could not be read."
+        )
+    )
+    sheet_sha256: str = field(
+        default="",
+        metadata=about(
+            "sha256 of the sheet's cells as extracted when the packet was built (an aggregate reads the whole "
+            "sheet, so any change to it may change the figure); empty for document facets or an unreadable sheet."
+        ),
+    )
+    index_version: str = field(default="", metadata=about("The published index version the row was read from."))
+
+
+@dataclass
 class EvidencePacket:
     question: str = field(
         metadata=about("The question as answered: personal data and secrets replaced by placeholders.")
@@ -84,7 +112,14 @@ class EvidencePacket:
     model: str = field(metadata=about("The embedding model of the index versions the answer was read from."))
     index_versions: dict[str, str] = field(metadata=about("Source-set -> published index version used for the answer."))
     created_at: str = field(metadata=about("When the packet was built (ISO 8601, UTC)."))
-    mode: str = field(default="extractive", metadata=about("How the answer was made: extractive or llm."))
+    mode: str = field(default="extractive", metadata=about("How the answer was made: extractive, llm or facts."))
+    rows: list[EvidenceRow] = field(
+        default_factory=list,
+        metadata=about(
+            "The spreadsheet rows (or document facets) an aggregation counted, each pinned to its source file; "
+            "empty for an answer from passages alone."
+        ),
+    )
     schema_version: str = field(
         default=PACKET_SCHEMA, metadata=about("The packet format; this code writes and reads " + PACKET_SCHEMA + ".")
     )
@@ -112,12 +147,36 @@ class CitationCheck:
 
 
 @dataclass
+class RowCheck:
+    index: int = field(metadata=about("Position of the row in the packet's `rows` (0-based)."))
+    doc_id: str = field(metadata=about("The row's document, as the packet names it."))
+    source_set: str = field(metadata=about("The row's source-set, as the packet names it."))
+    sheet: str = field(metadata=about("The row's sheet, as the packet names it."))
+    row: int = field(metadata=about("The row's 1-based data row, as the packet names it."))
+    status: Status = field(
+        metadata=about(
+            "intact: the file, or at least the row's sheet, is unchanged; drifted: the sheet changed, so the figure "
+            "may differ (the reason says whether the row is still at its place, moved or gone); missing: the "
+            "document is not there, or not one the caller may read."
+        )
+    )
+    reason: str = field(metadata=about("Why, in a few words."))
+    moved_to_row: int | None = field(
+        default=None,
+        metadata=about("The data row that now holds the same cells, when the row moved; null otherwise."),
+    )
+
+
+@dataclass
 class VerifyReport:
-    ok: bool = field(metadata=about("True when every citation is intact."))
-    counts: dict[str, int] = field(metadata=about("Citations per status: intact, drifted, missing."))
+    ok: bool = field(metadata=about("True when every citation and every row is intact."))
+    counts: dict[str, int] = field(metadata=about("Citations and rows together, per status: intact, drifted, missing."))
     citations: list[CitationCheck] = field(metadata=about("One check per citation of the packet, in its order."))
     checked_at: str = field(metadata=about("When the sources were read (ISO 8601, UTC)."))
     schema_version: str = field(default=PACKET_SCHEMA, metadata=about("The packet format that was verified."))
+    rows: list[RowCheck] = field(
+        default_factory=list, metadata=about("One check per row of the packet (an aggregation's), in its order.")
+    )
 
 
 def packet_from_dict(data: object) -> EvidencePacket:
@@ -141,7 +200,22 @@ def packet_from_dict(data: object) -> EvidencePacket:
             check_doc_id(c.doc_id)
         except ValueError as exc:
             raise ValueError(f"citations[{i}].doc_id: {exc}") from None
-    return _typed(EvidencePacket, {**data, "citations": citations}, "packet")
+    raw_rows = data.get("rows", [])
+    if not isinstance(raw_rows, list):
+        raise ValueError("`rows` must be a list")
+    if len(raw_rows) > MAX_ROWS:
+        raise ValueError(f"{len(raw_rows)} rows; at most {MAX_ROWS} are verified at once")
+    rows = [_typed(EvidenceRow, r, f"rows[{i}]") for i, r in enumerate(raw_rows)]
+    for i, r in enumerate(rows):
+        if len(r.line) > MAX_QUOTE_CHARS:
+            raise ValueError(f"rows[{i}].line has {len(r.line)} characters; at most {MAX_QUOTE_CHARS}")
+        if not _SOURCE_SET.fullmatch(r.source_set):
+            raise ValueError(f"rows[{i}].source_set is not a source-set name")
+        try:
+            check_doc_id(r.doc_id)
+        except ValueError as exc:
+            raise ValueError(f"rows[{i}].doc_id: {exc}") from None
+    return _typed(EvidencePacket, {**data, "citations": citations, "rows": rows}, "packet")
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -150,6 +224,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "int | None": (int, type(None)),
     "dict[str, str]": (dict,),
     "list[EvidenceCitation]": (list,),
+    "list[EvidenceRow]": (list,),
 }
 
 

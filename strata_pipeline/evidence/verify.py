@@ -13,16 +13,17 @@ from pathlib import Path
 from strata_pipeline.evidence.build import now_utc
 from strata_pipeline.evidence.locate import locate, match_at, place
 from strata_pipeline.evidence.packet import CitationCheck, EvidenceCitation, EvidencePacket, Place, VerifyReport
+from strata_pipeline.evidence.rows import NOT_FOUND, check_row  # NOT_FOUND: gone or another group's alike
 from strata_pipeline.evidence.sources import Source, read_source
 
 Readable = Callable[[str, str], bool]  # (source_set, doc_id) -> whether the caller may read it
-NOT_FOUND = "document not found"  # the same words whether it is gone or another group's
 
 
 def verify_packet(
     packet: EvidencePacket, corpus_root: Path, readable: Readable | None = None, checked_at: str | None = None
 ) -> VerifyReport:
-    """Check every citation of `packet` against its source under `corpus_root` as it is now.
+    """Check every citation and counted row of `packet` against its source under `corpus_root` as it is now
+    (rows: evidence.rows.check_row).
 
     - intact: the file is byte for byte the one the packet pinned (sha256 fast path: nothing is
       extracted), or its text still holds the quote at the pinned character offset (lines when the
@@ -34,23 +35,28 @@ def verify_packet(
     """
     read = partial(read_source, corpus_root)
     sources: dict[tuple[str, str], Source | None] = {}
-    checks = []
-    for index, cited in enumerate(packet.citations):
-        key = (cited.source_set, cited.doc_id)
+
+    def source_of(source_set: str, doc_id: str) -> Source | None:
+        key = (source_set, doc_id)
         if readable is not None and not readable(*key):
-            source = None
-        else:
-            if key not in sources:
-                sources[key] = read(*key)
-            source = sources[key]
-        checks.append(_check(index, cited, source))
-    counts = {status: sum(c.status == status for c in checks) for status in ("intact", "drifted", "missing")}
+            return None
+        if key not in sources:
+            sources[key] = read(*key)
+        return sources[key]
+
+    checks = [
+        _check(index, cited, source_of(cited.source_set, cited.doc_id)) for index, cited in enumerate(packet.citations)
+    ]
+    rows = [check_row(index, row, source_of(row.source_set, row.doc_id)) for index, row in enumerate(packet.rows)]
+    statuses = [c.status for c in checks] + [r.status for r in rows]
+    counts = {status: statuses.count(status) for status in ("intact", "drifted", "missing")}
     return VerifyReport(
-        ok=counts["intact"] == len(checks),
+        ok=counts["intact"] == len(statuses),
         counts=counts,
         citations=checks,
         checked_at=checked_at or now_utc(),
         schema_version=packet.schema_version,
+        rows=rows,
     )
 
 

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from strata_pipeline.facts.catalogue import Catalogue, Column, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, negated, share_split
+from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import NUMBER_WORD, gloss, number_value
 
 OPERATION_WORDS: dict[str, str] = {
@@ -59,6 +60,9 @@ UNITS = {
     "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
     "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
 }  # fmt: skip
+# What people call the `documents` table's rows and its `project` facet (a document's top folder).
+DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
+FOLDER_WORDS = frozenset("folder directory ordner verzeichnis dossier répertoire".split())
 SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "englisch": "en", "français": "fr"}
 
 
@@ -123,6 +127,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         return Parsed(None, 0.0, operation)
     score, table, evidence, filters = best
     operation = operation_of(_without_column_names(question, table))
+    if operation == "sum" and _counts_rows(question, table):
+        operation = "count"  # "total number of VLANs", "how many holidays in total": rows, not a column's sum
     # the table named by its label, its key column, or what the question asks for ("which VLAN names")
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
@@ -130,6 +136,9 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     dated, dates = date_filters(question, table)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
+    variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
+    filters += [f for f, _ in variants]
+    evidence = [*evidence, *(m.describe() for _, m in variants)]
     group_by = _group_by(question, table)
     per_group = _counts_per_group(question, table)
     if per_group:
@@ -146,6 +155,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "for each X" where X is no column: a total over every row would answer another question
         return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
     unread = _unread_counted_noun(question, table) if operation == "count" else ""
+    if unread and any(compact(unread) == compact(m.phrase) for _, m in variants):
+        unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
@@ -194,7 +205,7 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     """ "Which site has the most servers": the site column's values with the highest row count; "which SKU
     has the highest list price": the SKU with the highest total list price. None unless the asked noun
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
-    asked = _asked(question)
+    asked = _asked(question, table)
     label = {_stem(w) for w in words(table.label)}
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
     if not asked or not (named or asked in label):
@@ -237,14 +248,16 @@ def _counts_per_group(question: str, table: Table) -> str:
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
     score, evidence = 0.0, []
     label = [_stem(w) for w in words(table.label)]
-    if label and all(w in stems for w in label):
-        score += 3
+    if (label and all(w in stems for w in label)) or (table.name == DOCUMENTS and _asks_documents(question)):
+        score += 3  # its label, or for `documents` what people call documents ("how many text files")
         evidence.append(f"table {table.label!r}")
     elif len(label) > 1 and len(label[-1]) >= 5 and label[-1] in stems:
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
-    asked = _asked(question)
-    if asked and (asked in label or any(asked in {_stem(w) for w in c.words} for c in table.columns)):
+    asked = _asked(question, table)
+    # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
+    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for
+    if asked and (asked in label or any(asked == _stem(c.words[0]) for c in table.columns if c.words)):
         # what the question counts or lists ("which SKUs", "how many servers") is here; the half point
         # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
         score += 2.5
@@ -279,10 +292,20 @@ def stem(word: str) -> str:
     return _stem(word)
 
 
-def _asked(question: str) -> str:
-    """The noun after the intent word: "servers" in "how many servers ...", stemmed."""
-    found = re.search(ASKED, question.lower())
-    return _stem(found.group(1)) if found else ""
+def _asked(question: str, table: Table | None = None) -> str:
+    """The noun after the intent word: "servers" in "how many servers ...", stemmed. With `table`, an
+    intent word that is the first word of one of its columns ("list" in "the smallest list price") is
+    that column's name, not an intent word."""
+    for found in re.finditer(ASKED, question.lower()):
+        if table is None or not _starts_column(found.group(0), table):
+            return _stem(found.group(1))
+    return ""
+
+
+def _starts_column(phrase: str, table: Table) -> bool:
+    """Whether the intent word and the word after it are a column's first two words ("list price")."""
+    said = [_stem(w) for w in words(phrase)[-2:]]
+    return len(said) == 2 and any([_stem(w) for w in c.words[:2]] == said for c in table.columns)
 
 
 COUNTED = (
@@ -311,6 +334,24 @@ def _unread_counted_noun(question: str, table: Table) -> str:
     if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
         return ""
     return word
+
+
+def _asks_documents(question: str) -> bool:
+    """A count or list of documents or files: a document noun within three words of the intent word."""
+    found = re.search(ASKED, question.lower())
+    after = words(question.lower()[found.start(1) :])[:3] if found else []
+    return any(_stem(w) in DOCUMENT_NOUNS for w in after)
+
+
+def _counts_rows(question: str, table: Table) -> bool:
+    """A count word asks for the table's rows ("number of VLANs", "how many public holidays"), not for a
+    quantity held in a number column ("how many units are reserved in total")."""
+    found = re.search(COUNTED, question.lower())
+    if not found:
+        return False
+    counted = _stem(found.group(1))
+    label = {_stem(w) for w in words(table.label)}
+    return counted in label or (table.name == DOCUMENTS and _asks_documents(question))
 
 
 def _unit_named(stems: set[str], column: Column) -> bool:
@@ -426,6 +467,8 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
 def _group_by(question: str, table: Table) -> tuple[str, ...]:
     for match in re.finditer(GROUP_WORDS, question.lower()):
         word = _stem(match.group(1))
+        if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
+            return ("project",)  # "per folder": the project facet is the document's top folder
         for column in table.columns:
             if word in {_stem(w) for w in column.words if len(w) > 1}:
                 return (column.name,)

@@ -67,13 +67,23 @@ def _number(text: str) -> str:
     return f"{value:g}"
 
 
+# German and French units of time, as _unit leaves them, in English: a German question over an English
+# passage asks for "Jahre" and is answered "5 years".
+_IN_ENGLISH = {
+    "tag": "day", "woch": "week", "monat": "month", "jahr": "year", "stund": "hour", "nächt": "night",
+    "jour": "day", "semain": "week", "moi": "month", "ans": "year", "anné": "year", "heur": "hour",
+}  # fmt: skip
+
+
 def _unit(word: str) -> str:
-    """Singular, lower-case unit: "days" and "day", "Wochen" and "Woche" are one kind."""
+    """Singular, lower-case unit, in English for units of time: "days" and "day", "Wochen", "semaines"
+    and "weeks" are one kind."""
     word = word.lower()
     for ending in ("en", "es", "s", "n", "e"):
         if len(word) > len(ending) + 2 and word.endswith(ending):
-            return word[: -len(ending)]
-    return word
+            word = word[: -len(ending)]
+            break
+    return _IN_ENGLISH.get(word, word)
 
 
 # Units a quantity's noun may follow an adjective for ("5 paid days", "24 study places"); otherwise

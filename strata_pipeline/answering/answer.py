@@ -23,9 +23,11 @@ from strata_pipeline.answering.abstention import (
     identifiers_in,
     unheld_identifiers,
 )
+from strata_pipeline.answering.cross_language import floor
 from strata_pipeline.answering.near_miss import Quoted, near_miss
 from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.chunking.context import chunk_context
+from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
@@ -94,6 +96,10 @@ class AnswerConfig:
     # Contradictions (answering/abstention.py): statements within this score of the best, from
     # different current documents, that give different values for the same thing.
     conflict_margin: float = 0.08
+    # The floors for a passage in another language than the question (answering/cross_language.py);
+    # None holds it to the same floors (MiniLM, whose cosines across languages mean little).
+    cross_language_min_dense_score: float | None = None
+    cross_language_min_score: float | None = None
 
 
 def terms(text: str) -> set[str]:
@@ -254,11 +260,20 @@ def answer_extractively(
     """
     if not candidates:
         return abstention("No indexed passage matched the question.")
-    best_dense = max((c.dense_score or 0.0) for c in candidates)
-    if best_dense < config.min_dense_score:
+    asked_in = query_language(question)
+
+    def dense_floor(cand: Candidate) -> float:
+        return floor(config.min_dense_score, config.cross_language_min_dense_score, asked_in,
+                     cand.payload.get("language"))  # fmt: skip
+
+    def score_floor(cand: Candidate) -> float:
+        return floor(config.min_score, config.cross_language_min_score, asked_in, cand.payload.get("language"))
+
+    closest = max(candidates, key=lambda c: (c.dense_score or 0.0) - dense_floor(c))
+    if (best_dense := closest.dense_score or 0.0) < dense_floor(closest):
         return abstention(
             f"The closest passage is too far from the question (similarity {best_dense:.3f} "
-            f"< {config.min_dense_score:.3f})."
+            f"< {dense_floor(closest):.3f})."
         )
     wanted = terms(question)
     named = set(identifiers(question))
@@ -292,12 +307,14 @@ def answer_extractively(
         # Higher-ranked chunks win ties.
         scored.append((sim + config.lexical_weight * s.coverage + exact - 0.005 * s.rank, s))
     scored.sort(key=lambda s: -s[0])
-    if scored[0][0] < config.min_score:
+    # each sentence is held to the floor of its passage's language (cross_language.py)
+    passing = [(score, s) for score, s in scored if score >= score_floor(s.candidate)]
+    if not passing:
         return abstention(
             f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
-            f"< {config.min_score:.2f})."
+            f"< {score_floor(scored[0][1].candidate):.2f})."
         )
-    chosen = [(score, s) for score, s in scored[: config.max_sentences] if score >= config.min_score]
+    chosen = passing[: config.max_sentences]
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]

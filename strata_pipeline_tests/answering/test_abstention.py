@@ -38,7 +38,8 @@ def statement(quote: str, doc_id: str, title: str, score: float = 0.8, supersede
         ("Client meals are reimbursed up to $120 per person.", {"USD": {"120"}}),
         ("The fee is 37.00 EUR and the reach is 1,100 mm.", {"EUR": {"37"}, "mm": {"1100"}}),
         ("Effective 2026-01-01, the cap is 80 %.", {"date": {"2026-01-01"}, "%": {"80"}}),
-        ("Die Frist beträgt 14 Tage.", {"tag": {"14"}}),
+        ("Die Frist beträgt 14 Tage.", {"day": {"14"}}),  # units of time in English, any language
+        ("Le délai est de 3 semaines et 2 heures.", {"week": {"3"}, "hour": {"2"}}),
         ("Colour copies cost 2.50 EUR; pick-up from 14.30 Uhr or 9h15.", {"EUR": {"2.5"}, "time": {"14:30", "09:15"}}),
         ("Call 3 of them, 2 to 4 times.", {}),  # numbers without a unit state no comparable value
     ],
@@ -135,7 +136,8 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
         ("What is the list price of the NR-4471-D kit?", "money"),
         ("Was kostet ein Reisepass?", "money"),
         ("How many hours does the generator have fuel for?", "hour"),
-        ("Wie viele Tage Urlaub gibt es?", "tag"),
+        ("Wie viele Tage Urlaub gibt es?", "day"),
+        ("Combien de semaines de préavis ?", "week"),
         ("What are the opening hours of the Porto depot?", "time"),
         # a count of things that are no unit: any number answers it ("6 persons", "a group of six")
         ("How many robots are in the fleet?", "number"),

@@ -23,7 +23,21 @@ HISTORY_WORDS = (
     r"|ancien(ne)?s?|précédente?s?|archivée?s?|obsolètes?|auparavant|autrefois"
     r"|anterior(es)?|antigu[oa]s?|obsolet[oa]s?|precedente|vecchi[oa]|oud(e|ere)?|vorige"
 )
-_HISTORY = re.compile(rf"\b({HISTORY_WORDS})\b", re.IGNORECASE)
+# A time before a change the query names in the past tense: "before the SafeCheck app was
+# introduced", "bevor die Replikation eingeführt wurde". Only past forms: "before replacing the belt"
+# and "bevor das Teil ersetzt wird" are steps of a current procedure.
+CHANGE_VERBS = (
+    r"(was|were|had been) (introduced|replaced|launched|rolled out|switched|migrated|set up|installed)"
+    r"|existed|took effect|came into (force|effect)"
+    r"|(eingeführt|ersetzt|umgestellt|abgelöst|eingerichtet|installiert) (wurde|wurden)|gab|existierte"
+)
+BEFORE_A_CHANGE = (
+    rf"(before|until|bevor|bis)\b[^.?!;]{{0,60}}?\b({CHANGE_VERBS})"
+    r"|vor (der|dem) (einführung|umstellung|änderung|ablösung|wechsel)\w*"
+    r"|back then|in the past|at that time|damals|seinerzeit|ehemals|à l'époque"
+    r"|avant (l'introduction|la mise en place|le passage)"
+)
+_HISTORY = re.compile(rf"\b({HISTORY_WORDS}|{BEFORE_A_CHANGE})\b", re.IGNORECASE)
 
 
 def asks_about_history(query: str) -> bool:

@@ -12,6 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.twins import query_words
 
@@ -58,11 +59,13 @@ class History:
     names: frozenset[str] = frozenset()  # years and versions it names, lower-cased ("2023", "v2")
     # every word of the query, as file names may spell it (retrieval/twins.py)
     words: frozenset[str] = field(default=frozenset(), compare=False)
+    # the identifiers it names, lower-cased (retrieval/records.py)
+    identifiers: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 def history_of(query: str) -> History:
     names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
-    return History(asks_about_history(query), names, query_words(query))
+    return History(asks_about_history(query), names, query_words(query), frozenset(identifiers(query)))
 
 
 def names_this_version(payload: dict, history: History) -> bool:

@@ -12,6 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.twins import query_words
 
@@ -23,7 +24,21 @@ HISTORY_WORDS = (
     r"|ancien(ne)?s?|précédente?s?|archivée?s?|obsolètes?|auparavant|autrefois"
     r"|anterior(es)?|antigu[oa]s?|obsolet[oa]s?|precedente|vecchi[oa]|oud(e|ere)?|vorige"
 )
-_HISTORY = re.compile(rf"\b({HISTORY_WORDS})\b", re.IGNORECASE)
+# A time before a change the query names in the past tense: "before the SafeCheck app was
+# introduced", "bevor die Replikation eingeführt wurde". Only past forms: "before replacing the belt"
+# and "bevor das Teil ersetzt wird" are steps of a current procedure.
+CHANGE_VERBS = (
+    r"(was|were|had been) (introduced|replaced|launched|rolled out|switched|migrated|set up|installed)"
+    r"|existed|took effect|came into (force|effect)"
+    r"|(eingeführt|ersetzt|umgestellt|abgelöst|eingerichtet|installiert) (wurde|wurden)|gab|existierte"
+)
+BEFORE_A_CHANGE = (
+    rf"(before|until|bevor|bis)\b[^.?!;]{{0,60}}?\b({CHANGE_VERBS})"
+    r"|vor (der|dem) (einführung|umstellung|änderung|ablösung|wechsel)\w*"
+    r"|back then|in the past|at that time|damals|seinerzeit|ehemals|à l'époque"
+    r"|avant (l'introduction|la mise en place|le passage)"
+)
+_HISTORY = re.compile(rf"\b({HISTORY_WORDS}|{BEFORE_A_CHANGE})\b", re.IGNORECASE)
 
 
 def asks_about_history(query: str) -> bool:
@@ -44,11 +59,13 @@ class History:
     names: frozenset[str] = frozenset()  # years and versions it names, lower-cased ("2023", "v2")
     # every word of the query, as file names may spell it (retrieval/twins.py)
     words: frozenset[str] = field(default=frozenset(), compare=False)
+    # the identifiers it names, lower-cased (retrieval/records.py)
+    identifiers: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 def history_of(query: str) -> History:
     names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
-    return History(asks_about_history(query), names, query_words(query))
+    return History(asks_about_history(query), names, query_words(query), frozenset(identifiers(query)))
 
 
 def names_this_version(payload: dict, history: History) -> bool:

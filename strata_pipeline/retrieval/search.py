@@ -19,6 +19,7 @@ from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQue
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.crosslingual import QueryLanguage, calibrated, places, query_language_for
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
+from strata_pipeline.retrieval.records import records_of, records_second
 from strata_pipeline.retrieval.twins import named_twins_first
 
 RRF_K = 60
@@ -163,6 +164,10 @@ def hybrid_order(
     if language is not None or lists != (DENSE, SPARSE, IDS):
         fused = fuse_lists(candidates, k, weights, lists, language)
     ranked = named_twins_first(apply_priors(fused, historical), words)
+    if tier is None and isinstance(historical, History):
+        # A named identifier too common to steer the fusion still brings up its own record (a table row).
+        records = records_of(fused, historical.identifiers)
+        return records_second(ranked, records) if len(records) <= EXACT_MATCH_MAX else ranked
     return exact_identifiers_first(ranked, tier) if tier else ranked
 
 

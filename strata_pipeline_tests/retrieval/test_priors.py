@@ -20,6 +20,17 @@ from strata_pipeline.retrieval.search import Lists, diversify, merge_and_fuse, r
         ("How many days do I have to send back a defective part?", False),
         ("Wie breit muss ein Fahrweg sein?", False),
         ("Where is the folder of bolds and golden samples?", False),  # "old" inside words does not count
+        # a time before a change named in the past tense
+        ("Before the new check-in app was introduced, how often did engineers call in?", True),
+        ("What was the recovery target before the second data centre existed?", True),
+        ("Welche Frist galt, bevor das neue Portal eingeführt wurde?", True),
+        ("Wie lief das vor der Umstellung auf das neue Werkzeug?", True),
+        ("Comment faisait-on avant la mise en place du portail ?", True),
+        # ... but not a step of a current procedure, nor a deadline
+        ("What must be done before replacing the toothed belt?", False),
+        ("Bevor das Teil ersetzt wird, was ist zu tun?", False),
+        ("Bis wann muss ich Ersatzteile bestellen?", False),
+        ("What must I check before the maintenance window starts?", False),
     ],
 )
 def test_asks_about_history(query: str, historical: bool) -> None:

@@ -3,8 +3,6 @@ every answer is audited by the same detectors before it leaves the service, fail
 
 from __future__ import annotations
 
-import dataclasses
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -43,38 +41,7 @@ class _UnlessShown:
         self.name = getattr(inner, "name", "detector")
 
     def detect(self, text: str) -> list[Finding]:
-        kept: list[Finding] = []
-        for f in self.inner.detect(text):
-            if not self.shown(text[f.start : f.end]):
-                kept += unshown_parts(text, f, self.shown)
-        return kept
-
-
-_WORD = re.compile(r"\S+")
-
-
-def unshown_parts(text: str, finding: Finding, shown: Callable[[str], bool]) -> list[Finding]:
-    """The runs of words of a multi-word finding that the corpus does not show in clear, each a finding
-    of its own; the finding itself when it is one word.
-
-    An English NER model reads a run of capitalised German nouns as a name: in "Gibt es am Depot Lyon
-    Ladepunkte?" it finds the PERSON "Depot Lyon Ladepunkte". Masked whole, the query loses the very
-    place it asks about. Words the indexed (already redacted) passages print in clear protect nobody,
-    as for a whole value (PrivacyGuard.redact_query); the rest of the span is still replaced.
-    """
-    words = [m for m in _WORD.finditer(text, finding.start, finding.end)]
-    if len(words) < 2:
-        return [finding]
-    parts: list[Finding] = []
-    run: list[re.Match[str]] = []
-    for word in [*words, None]:
-        if word is not None and not shown(word.group().strip(".,;:!?()\"'")):
-            run.append(word)
-            continue
-        if run:
-            parts.append(dataclasses.replace(finding, start=run[0].start(), end=run[-1].end()))
-            run = []
-    return parts
+        return [f for f in self.inner.detect(text) if not self.shown(text[f.start : f.end])]
 
 
 class PrivacyGuard:

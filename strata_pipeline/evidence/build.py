@@ -38,23 +38,23 @@ def build_packet(
     """
     read_once: dict[tuple[str, str], Source | None] = {}
 
-    def source_of(c: Citation) -> Source | None:
-        key = (c.source_set, c.doc_id)
+    def source_of(source_set: str, doc_id: str) -> Source | None:
+        key = (source_set, doc_id)
         if key not in read_once:
             read_once[key] = read(*key)
         return read_once[key]
 
-    def source_of_row(r: FactRow) -> Source | None:
-        return source_of(Citation("", r.doc_id, r.source_set, 0, 0, ""))
+    def recorded_of(source_set: str, doc_id: str) -> str | None:
+        return recorded(source_set, doc_id) if recorded else None
 
     cited = [
-        _pinned(c, source_of(c), versions.get(c.source_set), recorded(c.source_set, c.doc_id) if recorded else None)
+        _pinned(c, source_of(c.source_set, c.doc_id), versions.get(c.source_set), recorded_of(c.source_set, c.doc_id))
         for c in answer.citations
     ]
     counted = answer.facts.rows if answer.facts is not None else []
     rows = [
         _pinned_row(
-            r, source_of_row(r), versions.get(r.source_set), recorded(r.source_set, r.doc_id) if recorded else None
+            r, source_of(r.source_set, r.doc_id), versions.get(r.source_set), recorded_of(r.source_set, r.doc_id)
         )
         for r in counted
     ]

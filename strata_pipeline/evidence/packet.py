@@ -185,37 +185,30 @@ def packet_from_dict(data: object) -> EvidencePacket:
         raise ValueError("an evidence packet is a JSON object")
     if data.get("schema_version", PACKET_SCHEMA) != PACKET_SCHEMA:
         raise ValueError(f"unknown packet schema {data.get('schema_version')!r}; this code reads {PACKET_SCHEMA}")
-    raw = data.get("citations")
-    if not isinstance(raw, list):
-        raise ValueError("`citations` must be a list")
-    if len(raw) > MAX_CITATIONS:
-        raise ValueError(f"{len(raw)} citations; at most {MAX_CITATIONS} are verified at once")
-    citations = [_typed(EvidenceCitation, c, f"citations[{i}]") for i, c in enumerate(raw)]
-    for i, c in enumerate(citations):
-        if len(c.quote) > MAX_QUOTE_CHARS:
-            raise ValueError(f"citations[{i}].quote has {len(c.quote)} characters; at most {MAX_QUOTE_CHARS}")
-        if not _SOURCE_SET.fullmatch(c.source_set):
-            raise ValueError(f"citations[{i}].source_set is not a source-set name")
-        try:
-            check_doc_id(c.doc_id)
-        except ValueError as exc:
-            raise ValueError(f"citations[{i}].doc_id: {exc}") from None
-    raw_rows = data.get("rows", [])
-    if not isinstance(raw_rows, list):
-        raise ValueError("`rows` must be a list")
-    if len(raw_rows) > MAX_ROWS:
-        raise ValueError(f"{len(raw_rows)} rows; at most {MAX_ROWS} are verified at once")
-    rows = [_typed(EvidenceRow, r, f"rows[{i}]") for i, r in enumerate(raw_rows)]
-    for i, r in enumerate(rows):
-        if len(r.line) > MAX_QUOTE_CHARS:
-            raise ValueError(f"rows[{i}].line has {len(r.line)} characters; at most {MAX_QUOTE_CHARS}")
-        if not _SOURCE_SET.fullmatch(r.source_set):
-            raise ValueError(f"rows[{i}].source_set is not a source-set name")
-        try:
-            check_doc_id(r.doc_id)
-        except ValueError as exc:
-            raise ValueError(f"rows[{i}].doc_id: {exc}") from None
+    citations = _entries(data.get("citations"), "citations", EvidenceCitation, MAX_CITATIONS, "quote")
+    rows = _entries(data.get("rows", []), "rows", EvidenceRow, MAX_ROWS, "line")
     return _typed(EvidencePacket, {**data, "citations": citations, "rows": rows}, "packet")
+
+
+def _entries(raw: object, key: str, kind: type, limit: int, text_field: str) -> list[Any]:
+    """The packet's list `key` (citations or rows) as `kind`, each checked like the other: its text
+    (`text_field`) within MAX_QUOTE_CHARS, a source-set name and a safe document id."""
+    if not isinstance(raw, list):
+        raise ValueError(f"`{key}` must be a list")
+    if len(raw) > limit:
+        raise ValueError(f"{len(raw)} {key}; at most {limit} are verified at once")
+    entries = [_typed(kind, item, f"{key}[{i}]") for i, item in enumerate(raw)]
+    for i, entry in enumerate(entries):
+        text = getattr(entry, text_field)
+        if len(text) > MAX_QUOTE_CHARS:
+            raise ValueError(f"{key}[{i}].{text_field} has {len(text)} characters; at most {MAX_QUOTE_CHARS}")
+        if not _SOURCE_SET.fullmatch(entry.source_set):
+            raise ValueError(f"{key}[{i}].source_set is not a source-set name")
+        try:
+            check_doc_id(entry.doc_id)
+        except ValueError as exc:
+            raise ValueError(f"{key}[{i}].doc_id: {exc}") from None
+    return entries
 
 
 _TYPES: dict[str, tuple[type, ...]] = {

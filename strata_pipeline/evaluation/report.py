@@ -9,13 +9,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from strata_pipeline.answering.answer import citations_valid
+from strata_pipeline.agent.documents import document_chunks, pick_section, sections
+from strata_pipeline.answering.answer import Answer, citations_valid
 from strata_pipeline.evaluation.abstention import abstention_figures
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
 from strata_pipeline.evaluation.metrics import dedupe_docs, ndcg_at_k, precision_at_k, recall_at_k, reciprocal_rank
 from strata_pipeline.evaluation.ragas_metrics import ragas_markdown
 from strata_pipeline.evaluation.results import AnswerCheck, AnswerFn, QuestionResult
 from strata_pipeline.progress import Progress
+from strata_pipeline.retrieval.candidate import Candidate
 
 CUTOFFS = (1, 5, 10)
 MAX_CUTOFF = max(CUTOFFS)
@@ -24,11 +26,16 @@ SearchFn = Callable[[str, int], dict[str, list[str]]]  # (question, chunk limit)
 
 
 def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | None = None) -> AnswerCheck:
-    """How the eval checks one answer: the top k hits of a QueryEngine are answered from, and the
-    answer's citations are verified against the passages it was given."""
+    """How the eval checks one answer: the top k hits of a QueryEngine are answered from, and every
+    citation is verified against the passage it names, verbatim.
+
+    A hybrid answer reads passages of its own filtered search, so a citation naming a passage that was
+    not supplied is looked up in the index (the cited document's sections the caller may read) rather
+    than counted invalid; those sections join the contexts that faithfulness is judged against.
+    """
     supplied = engine.search(question, k, source_sets)
     result = engine.ask(question, k, candidates=supplied)
-    passages = engine.context(supplied)
+    passages = engine.context(supplied) + cited_elsewhere(engine, result, engine.context(supplied))
     return AnswerCheck(
         result.abstained,
         result.text,
@@ -36,6 +43,20 @@ def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | No
         context_ids=tuple(p.doc_id for p in passages),
         contexts=tuple(p.payload.get("text", "") for p in passages),
     )
+
+
+def cited_elsewhere(engine: Any, answer: Answer, supplied: list[Candidate]) -> list[Candidate]:
+    """The sections of the index that `answer` cites outside `supplied`, as passages (each once)."""
+    known = {c.chunk_id for c in supplied}
+    found: dict[str, Candidate] = {}
+    for citation in answer.citations:
+        if citation.chunk_id in known or citation.chunk_id in found or citation.source_set not in engine.versions:
+            continue
+        chunks = document_chunks(engine, citation.doc_id, citation.source_set)
+        section = pick_section(sections(chunks), None, citation.chunk_id)
+        if section is not None:
+            found[citation.chunk_id] = Candidate(citation.chunk_id, section.payload | {"chunk_id": citation.chunk_id})
+    return list(found.values())
 
 
 def _norm(text: str) -> str:

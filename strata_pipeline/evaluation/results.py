@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 class AnswerCheck:
     abstained: bool
     text: str
-    citations_valid: bool  # every citation points at a supplied passage and quotes it verbatim
+    citations_valid: bool  # every citation names a passage (supplied, or of the index) and quotes it verbatim
     context_ids: tuple[str, ...] = ()  # document of each supplied passage, in order (ragas ID metrics)
     contexts: tuple[str, ...] = ()  # the supplied passages' text (ragas faithfulness)
 

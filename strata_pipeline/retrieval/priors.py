@@ -12,7 +12,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from strata_pipeline.embedding.identifiers import identifiers
+from strata_pipeline.embedding.identifiers import IDENTIFIER, identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.twins import query_words
 
@@ -61,11 +61,14 @@ class History:
     words: frozenset[str] = field(default=frozenset(), compare=False)
     # the identifiers it names, lower-cased (retrieval/records.py)
     identifiers: frozenset[str] = field(default=frozenset(), compare=False)
+    lookup: bool = field(default=False, compare=False)  # the query is nothing but identifiers ("zrh-db-03")
 
 
 def history_of(query: str) -> History:
     names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
-    return History(asks_about_history(query), names, query_words(query), frozenset(identifiers(query)))
+    named = frozenset(identifiers(query))
+    lookup = bool(named) and not re.search(r"\w", IDENTIFIER.sub(" ", query))
+    return History(asks_about_history(query), names, query_words(query), named, lookup)
 
 
 def names_this_version(payload: dict, history: History) -> bool:

@@ -9,7 +9,8 @@ question's other words ("Which operating system runs on bsl-db-03?").
 
 Records come second: right after the fusion's first choice, which they do not displace (a question
 about an incident on a host wants the incident report; the host's row is the next best evidence).
-Only rows count: prose opening with a product name ("RX-300 battery swap ...") is no record of the
+A query that is nothing but identifiers ("zrh-db-03") asks for the entity itself, so there its
+records come first. Only rows count: prose opening with a product name ("RX-300 battery swap ...") is no record of the
 RX-300, and a Markdown table (leading "|") lists codes beside prose about them.
 """
 
@@ -39,11 +40,12 @@ def records_of(candidates: Iterable[Candidate], identifiers: Iterable[str]) -> l
     return [c for c in candidates if row_key(c.payload.get("text") or "") in wanted]
 
 
-def records_second(ranked: list[Candidate], records: list[Candidate]) -> list[Candidate]:
-    """`ranked` with the `records` right after the first candidate (or first, when it is one)."""
+def records_second(ranked: list[Candidate], records: list[Candidate], first: bool = False) -> list[Candidate]:
+    """`ranked` with the `records` right after the first candidate (or first, when it is one), or
+    ahead of every candidate when `first` (a query naming only identifiers)."""
     if not ranked or not records:
         return ranked
     ids = {c.point_id for c in records}
-    head = ranked[:1]
-    moved = [c for c in ranked[1:] if c.point_id in ids]
-    return head + moved + [c for c in ranked[1:] if c.point_id not in ids]
+    head = [] if first else ranked[:1]
+    rest = ranked[len(head) :]
+    return head + [c for c in rest if c.point_id in ids] + [c for c in rest if c.point_id not in ids]

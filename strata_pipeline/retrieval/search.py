@@ -167,7 +167,10 @@ def hybrid_order(
     if tier is None and isinstance(historical, History):
         # A named identifier too common to steer the fusion still brings up its own record (a table row).
         records = records_of(fused, historical.identifiers)
-        return records_second(ranked, records) if len(records) <= EXACT_MATCH_MAX else ranked
+        return records_second(ranked, records, historical.lookup) if len(records) <= EXACT_MATCH_MAX else ranked
+    if tier and isinstance(historical, History) and historical.lookup:
+        # A bare identifier: of the chunks holding it, the entity's own record (a table row) first.
+        return records_second(exact_identifiers_first(ranked, tier), records_of(tier, historical.identifiers), True)
     return exact_identifiers_first(ranked, tier) if tier else ranked
 
 

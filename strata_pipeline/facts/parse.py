@@ -14,10 +14,13 @@ import re
 from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
-from strata_pipeline.facts.intent import Filter, Intent
-from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, negated, share_split
+from strata_pipeline.facts.cells import CODE_NAMES, LANGUAGES, NOT_VALUES, cell_values, unknown_value
+from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
+from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
+from strata_pipeline.facts.periods import read_periods
+from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, price_columns, share_split
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import NUMBER_WORD, gloss, number_value
+from strata_pipeline.facts.vocabulary import gloss
 
 OPERATION_WORDS: dict[str, str] = {
     # checked in this order: the first that matches decides
@@ -46,15 +49,6 @@ STRONG_GROUP_WORDS = (
     r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
     r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
 )
-COMPARE_WORDS: dict[str, str] = {
-    "ge": r"at least|mindestens|au moins|no less than",
-    "le": r"at most|höchstens|au plus|no more than",
-    "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à",
-    "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à",
-}
-NUMBER = rf"(\d+(?:[.,]\d+)?|(?:{NUMBER_WORD})(?![\w-]))"  # "40", "2,5", "one", "zwei", "trois"
-# Words a value is never matched on alone: they are also ordinary words of questions.
-NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
 # Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
 UNITS = {
     "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
@@ -63,7 +57,6 @@ UNITS = {
 # What people call the `documents` table's rows and its `project` facet (a document's top folder).
 DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
 FOLDER_WORDS = frozenset("folder directory ordner verzeichnis dossier répertoire".split())
-SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "englisch": "en", "français": "fr"}
 
 
 @dataclass(frozen=True)
@@ -86,9 +79,9 @@ def _stems(text: str) -> set[str]:
     for word in words(text):
         parts = [word, *re.split(r"[-_]", word)] if re.search(r"[-_]", word) else [word]
         found |= (
-            {_stem(w) for w in parts} | {SYNONYMS.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
+            {_stem(w) for w in parts} | {LANGUAGES.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
         )
-    return found
+    return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
 
 
 def _stem(word: str) -> str:
@@ -134,11 +127,19 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         stems, table.columns[0]
     )
     dated, dates = date_filters(question, table)
+    if not any(c.is_date for c in table.columns) and read_periods(question)[0]:
+        # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
+        return Parsed(None, score, operation, [*evidence, "names a period, but the table holds no dates"], False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
+    unknown = unknown_value(question, table, filters)
+    if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
+        return Parsed(
+            None, score, operation, [*evidence, f"names {unknown!r}, a value the column does not hold"], names_table
+        )
     group_by = _group_by(question, table)
     per_group = _counts_per_group(question, table)
     if per_group:
@@ -155,7 +156,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "for each X" where X is no column: a total over every row would answer another question
         return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
     unread = _unread_counted_noun(question, table) if operation == "count" else ""
-    if unread and any(compact(unread) == compact(m.phrase) for _, m in variants):
+    if unread and (unread in CODE_NAMES or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
@@ -176,7 +177,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     if op in ("sum", "avg", "min", "max"):
-        measured = _mentioned(stems, table, kind="number", exclude=filter_columns | set(group_by))
+        # a column compared with a number may still be the one measured ("the average price of SKUs over $1,000")
+        kept = {f.column for f in filters if f.op not in ORDER_OPS}
+        measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
+        measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         columns = (measured[0],) if measured else ()
     elif op in ("list", "distinct", "intersect"):
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
@@ -207,6 +211,8 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     asked = _asked(question, table)
     label = {_stem(w) for w in words(table.label)}
+    if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
+        asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
     if not asked or not (named or asked in label):
         return None
@@ -228,11 +234,20 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     if tail and _stem(tail[0]) in rows:
         measured = full
     else:
-        measured = full or _mentioned(tail_stems, table, kind="number", exclude=excluded)
+        measured = (
+            full or _mentioned(tail_stems, table, kind="number", exclude=excluded) or price_columns(question, table)
+        )
         if not measured:
             return None
     return Intent(op, table.name, tuple(measured[:1]), tuple(_one_value_per_column(filters)), (group,),
                   (table.source_set,))  # fmt: skip
+
+
+def _word_after(question: str, word: str) -> str:
+    """The stemmed word right after `word` in the question ("" when none)."""
+    said = words(question.lower())
+    at = next((i for i, w in enumerate(said) if _stem(w) == word), -1)
+    return _stem(said[at + 1]) if 0 <= at < len(said) - 1 else ""
 
 
 def _counts_per_group(question: str, table: Table) -> str:
@@ -269,7 +284,7 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     named = [column for column in table.columns if _column_named(stems, column) or _unit_named(stems, column)]
     score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
     evidence += [f"column {column.name!r}" for column in named]
-    filters = _values(question, table)
+    filters = cell_values(question, table)
     score += 2 * len(filters)
     evidence += [f"value {f.column}={f.value!r}" for f in filters]
     return score, evidence, filters
@@ -310,7 +325,8 @@ def _starts_column(phrase: str, table: Table) -> bool:
 
 COUNTED = (
     r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüéèàç\-]+)"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
+    r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
 )
 # Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
 ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
@@ -364,40 +380,6 @@ def _column_named(stems: set[str], column: Column) -> bool:
     return bool(named) and all(w in stems for w in named[:2])
 
 
-def _values(question: str, table: Table) -> list[Filter]:
-    """Known cell values the question names, longest first, each span used once."""
-    lowered = question.lower()
-    for word, code in SYNONYMS.items():
-        lowered = re.sub(rf"\b{word}\b", code, lowered)
-    found: list[tuple[int, int, Filter]] = []
-    candidates = [(v, c) for c in table.columns for v in c.values]
-    for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
-        text = value.lower().strip().lstrip(".")
-        if not text:
-            continue
-        match = _value_match(question, lowered, value, text, column)
-        if match is None or any(a < match.end() and match.start() < b for a, b, _ in found):
-            continue
-        op = "ne" if negated(lowered, match.start(), column) else "eq"
-        found.append((match.start(), match.end(), Filter(column.name, op, value)))
-    return [f for _, _, f in sorted(found, key=lambda item: item[0])]
-
-
-def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:
-    """Where the question names `value` of `column`. Ordinary words ("all", "yes") and short codes in
-    lower case ("de") count only next to the column's name ("all offices", "zone a"); language codes
-    also as "in German"; two-letter codes with a capital ("US", "P1") as written."""
-    head = re.escape(column.words[-1] if column.words else column.name.lower())
-    beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
-    if column.name == "language" and text in ("de", "en", "fr"):
-        return re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered) or re.search(beside, lowered)
-    if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
-        return re.search(beside, lowered)
-    if len(text) == 2:
-        return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
-    return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
-
-
 def _without_column_names(question: str, table: Table) -> str:
     """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
     not ask for a minimum."""
@@ -447,20 +429,19 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     if not numeric:
         return []
     found = []
-    for op, pattern in COMPARE_WORDS.items():
-        for match in re.finditer(rf"\b(?:{pattern})\s+(?:\$|€)?{NUMBER}", question.lower()):
-            after = _stems(question[match.end() : match.end() + 40])
-            before = _stems(question[max(0, match.start() - 40) : match.start()])
-            # the column named right after the number, then right before it, then by unit, then anywhere
-            named = (
-                [c for c in numeric if _column_named(after, c)]
-                or [c for c in numeric if _column_named(before, c)]
-                or [c for c in numeric if _unit_named(after, c)]
-                or [c for c in numeric if _column_named(stems, c)]
-                or [c for c in numeric if _unit_named(stems, c)]
-            )
-            if named:
-                found.append(Filter(named[0].name, op, number_value(match.group(1))))
+    for compared in comparisons(question):
+        after = _stems(question[compared.end : compared.end + 40])
+        before = _stems(question[max(0, compared.start - 40) : compared.start])
+        # the column named right after the number, then right before it, then by unit, then anywhere
+        named = (
+            [c for c in numeric if _column_named(after, c)]
+            or [c for c in numeric if _column_named(before, c)]
+            or [c for c in numeric if _unit_named(after, c)]
+            or [c for c in numeric if _column_named(stems, c)]
+            or [c for c in numeric if _unit_named(stems, c)]
+        )
+        if named:
+            found.append(Filter(named[0].name, compared.op, compared.value))
     return found
 
 
@@ -472,7 +453,18 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
         for column in table.columns:
             if word in {_stem(w) for w in column.words if len(w) > 1}:
                 return (column.name,)
+        following = words(question.lower()[match.start(1) :])[:3]
+        for column in table.columns:
+            if _initials(column.name, following):
+                return (column.name,)
     return ()
+
+
+def _initials(name: str, following: list[str]) -> bool:
+    """A column named by the initials of the words after "per": "os" for "operating system", "ip" for
+    "internet protocol" (two or three words, the column name two or three letters)."""
+    short = name.lower()
+    return 2 <= len(short) <= 3 and short.isalpha() and "".join(w[0] for w in following[: len(short)]) == short
 
 
 def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.phrasing import negated
+from strata_pipeline.facts.vocabulary import value_word
 
 TIERS = ("same", "head", "prefix", "skeleton")
 MIN_CLIP, MAX_CLIP = 3, 8  # a clipped value's length: "dev" .. "nonprod"
@@ -156,15 +157,22 @@ def _ranked(start: int, written: str, phrase: str, columns: list[Column]) -> lis
     """(tier rank, minus value length, match) for each value the span names."""
     ranked = []
     single = " " not in written.strip()
+    english = compact(value_word(written)) if single else ""  # "Reparatur" is also read as "repair"
     for column in columns:
-        heads = tuple(v for v in column.values if _head(phrase, v))
+        heads = tuple(v for v in column.values if _head(phrase, v) or (english and _head(english, v)))
         if len(heads) > 1:
             ranked.append((TIERS.index("head"), -len(phrase), ValueMatch(column.name, heads, written, "head", start)))
         for value in column.values:
-            how = tier(phrase, compact(value), clippable(value))
+            how = _best(tier(phrase, compact(value), clippable(value)), tier(english, compact(value), clippable(value)))
             if how and (how == "same" or single):  # a clipped value reads one word
                 ranked.append((TIERS.index(how), -len(value), ValueMatch(column.name, value, written, how, start)))
     return ranked
+
+
+def _best(*tiers: str) -> str:
+    """The best of the tiers found ("" when none)."""
+    found = [t for t in tiers if t]
+    return min(found, key=TIERS.index) if found else ""
 
 
 def _head(phrase: str, value: str) -> bool:

@@ -66,6 +66,11 @@ class Parsed:
     operation: str  # the operation the intent words named ("" when none did)
     evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
     names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
+    why: str = ""  # why no intent was read although a table was (for the refusal message)
+
+
+def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
+    return Parsed(None, score, operation, [*evidence, why], names_table, why)
 
 
 def words(text: str) -> list[str]:
@@ -129,7 +134,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     dated, dates = date_filters(question, table)
     if not any(c.is_date for c in table.columns) and read_periods(question)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
-        return Parsed(None, score, operation, [*evidence, "names a period, but the table holds no dates"], False)
+        return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
@@ -137,31 +142,29 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     evidence = [*evidence, *(m.describe() for _, m in variants)]
     unknown = unknown_value(question, table, filters)
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
-        return Parsed(
-            None, score, operation, [*evidence, f"names {unknown!r}, a value the column does not hold"], names_table
-        )
+        return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
     group_by = _group_by(question, table)
     per_group = _counts_per_group(question, table)
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
-        return Parsed(None, score, operation, [*evidence, f"compares a count of {per_group!r} per group"], names_table)
+        return _refused(score, operation, evidence, f"compares a count of {per_group!r} per group", names_table)
     most = extreme(question)
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
-        return Parsed(None, score, operation, [*evidence, "the extreme of an average per group"], names_table)
+        return _refused(score, operation, evidence, "the extreme of an average per group", names_table)
     if named_extreme is not None:
         return Parsed(named_extreme, score, most, [*evidence, f"names the {most[3:]}imum's group"], names_table)
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
-        return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
+        return _refused(score, operation, evidence, "a grouping that names no column", names_table)
     unread = _unread_counted_noun(question, table) if operation == "count" else ""
     if unread and (unread in CODE_NAMES or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
-        return Parsed(None, score, operation, [*evidence, f"counts {unread!r}, no column or value"], names_table)
+        return _refused(score, operation, evidence, f"counts {unread!r}, no column or value", names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
@@ -172,7 +175,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     if op == "share":
         base, filters = share_split(question, filters)
         if not filters:  # "what share of the servers?": of what, is not said
-            return Parsed(None, score, op, [*evidence, "a share that names no condition"], names_table)
+            return _refused(score, op, evidence, "a share that names no condition", names_table)
     filter_columns = {f.column for f in filters}
     columns: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
@@ -455,7 +458,9 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
                 return (column.name,)
         following = words(question.lower()[match.start(1) :])[:3]
         for column in table.columns:
-            if _initials(column.name, following):
+            # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
+            clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
+            if _initials(column.name, following) or clipped:
                 return (column.name,)
     return ()
 

@@ -26,13 +26,11 @@ CODE_NAMES = frozenset({*LANGUAGES, *COUNTRIES, *FORMATS})  # a counted word tha
 
 def cell_values(question: str, table: Table) -> list[Filter]:
     """Known cell values the question names, longest first, each span used once."""
-    # names for codes, in the question as written and in lower case alike (the same offsets in both):
-    # "in German" -> "in de", "Germany" -> "DE", "Markdown" -> ".md"
-    for names, upper in ((LANGUAGES, False), (COUNTRIES, True), (FORMATS, False)):
-        for name, code in names.items():
-            pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
-            question = re.sub(pattern, code if upper else code.lower(), question, flags=re.IGNORECASE)
-    lowered = question.lower()
+    # names for codes, padded to the name's length so that offsets stay those of the question: "in German"
+    # -> "in de", "Markdown" -> ".md" in both forms; "Germany" -> "DE" only in the question as written, where
+    # a capital code is matched, so that "in Germany" is never the language code "in de"
+    lowered = _named_codes(_named_codes(question.lower(), LANGUAGES), FORMATS)
+    question = _named_codes(_named_codes(_named_codes(question, LANGUAGES), FORMATS), COUNTRIES)
     found: list[tuple[int, int, Filter]] = []
     candidates = [(v, c) for c in table.columns for v in c.values]
     for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
@@ -45,6 +43,13 @@ def cell_values(question: str, table: Table) -> list[Filter]:
         op = "ne" if negated(lowered, match.start(), column) else "eq"
         found.append((match.start(), match.end(), Filter(column.name, op, value)))
     return [f for _, _, f in sorted(found, key=lambda item: item[0])]
+
+
+def _named_codes(text: str, names: dict[str, str]) -> str:
+    for name, code in names.items():
+        pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
+        text = re.sub(pattern, lambda m, code=code: code.ljust(len(m.group())), text, flags=re.IGNORECASE)
+    return text
 
 
 def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:

@@ -99,8 +99,13 @@ def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
     spans, texts = read_periods(question)
     column = _date_column(dated, lowered) if spans else None
     if column is not None:  # "in March 2025", "Q2 2025", "between 2025-05-01 and 2025-07-31"
-        for start_op, start, end_op, end in spans:
-            found += [Filter(column.name, start_op, start), Filter(column.name, end_op, end)]
+        for (start_op, start, end_op, end), text in zip(spans, texts, strict=True):
+            bounds = [(start_op, start), (end_op, end)]
+            said = _date_word(lowered[: max(0, lowered.find(text))])  # "until March 2025": one bound
+            bounds = {"ge": bounds[:1], "gt": [("ge", end)], "lt": [("lt", start)], "le": [(end_op, end)]}.get(
+                said, bounds
+            )
+            found += [Filter(column.name, op, value) for op, value in bounds]
         dates += [d for text in texts for d in re.findall(r"\d{4}(?:-\d{2}){0,2}", text)]
         lowered = _blank(lowered, texts)
     for op, words in DATE_WORDS.items():
@@ -114,6 +119,14 @@ def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
             found.append(Filter(column.name, op, value))
             dates.append(match.group(1))
     return found, dates
+
+
+def _date_word(before: str) -> str:
+    """The order a date word right before a period asks for ("since", "until" ...), "" when none."""
+    for op, words in DATE_WORDS.items():
+        if re.search(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+|(?:of\s+)?)?$", before):
+            return op
+    return ""
 
 
 def _blank(lowered: str, texts: list[str]) -> str:

@@ -12,6 +12,8 @@ import pytest
 
 from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import IntentRefused, load_catalogue, parse
+from strata_pipeline.facts.cells import cell_values
+from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.numbers import comparisons, parse_number
 from strata_pipeline.facts.periods import read_periods
 from strata_pipeline.routing.dispatch import FactsSource
@@ -104,6 +106,10 @@ def test_comparisons_before_after_and_between() -> None:
         ("How many depots opened in March 2025?", 1),
         ("Wie viele Depots wurden im 1. Quartal 2025 eröffnet?", 2),
         ("Which depots opened between 2025-02-01 and 2025-05-31?", ["D2", "D3", "D4"]),
+        ("How many depots opened until March 2025?", 3),
+        ("Wie viele Depots wurden seit März 2025 eröffnet?", 3),
+        ("Combien de depots ouverts avant mars 2025 ?", 2),
+        ("How many depots opened after Q1 2025?", 2),
         # numbers with separators and units, ranges, "or more"
         ("How many depots have a fee of more than 1.000 €?", 4),
         ("How many depots have a fee between 1 000 and 5 000 euros?", 3),
@@ -142,3 +148,11 @@ def test_unreadable_conditions_are_refused_with_the_reason_and_the_columns(
         source.query(question, frozenset({"it"}))
     message = str(refused.value)
     assert why in message and "host, os, site, env, state, cores" in message
+
+
+def test_a_country_is_never_read_as_its_language_code(sidecars: dict[str, Path]) -> None:
+    documents = load_catalogue(sidecars, frozenset({"it"})).named("documents")[0]
+    assert cell_values("What may an engineer in Germany approve?", documents) == []
+    assert cell_values("Which documents are in German?", documents) == [Filter("language", "eq", "de")]
+    depots = next(t for t in load_catalogue(sidecars, frozenset({"it"})).tables if t.label == "depots")
+    assert cell_values("depots outside Germany", depots) == [Filter("country", "ne", "DE")]

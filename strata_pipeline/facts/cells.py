@@ -48,7 +48,7 @@ def cell_values(question: str, table: Table) -> list[Filter]:
 def _named_codes(text: str, names: dict[str, str]) -> str:
     for name, code in names.items():
         pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
-        text = re.sub(pattern, lambda m, code=code: code.ljust(len(m.group())), text, flags=re.IGNORECASE)
+        text = re.sub(pattern, code.ljust(len(name)), text, flags=re.IGNORECASE)  # same length: same offsets
     return text
 
 

@@ -17,7 +17,7 @@ from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
 from strata_pipeline.facts.cells import CODE_NAMES, LANGUAGES, NOT_VALUES, cell_values, unknown_value
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
-from strata_pipeline.facts.periods import read_periods
+from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, price_columns, share_split
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import gloss
@@ -111,7 +111,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     """The best-supported intent for `question` over `catalogue` (None when no table is named).
     German and French data words are read in English (`gloss`); every other word as written."""
     stems = _stems(question)
-    question = gloss(question)
+    question = iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
     operation = operation_of(question)
     stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None

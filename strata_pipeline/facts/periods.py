@@ -12,6 +12,7 @@ year in it is not read again as a cell value or a document's number.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 MONTHS: dict[str, int] = {
     # en, de, fr; abbreviations people write with or without a dot
@@ -104,3 +105,25 @@ def _months(year: int, first: int, count: int) -> tuple[str, str, str, str]:
     """[first month of year, the month `count` later)."""
     end = first - 1 + count
     return ("ge", f"{year:04d}-{first:02d}", "lt", f"{year + end // 12:04d}-{end % 12 + 1:02d}")
+
+
+_DAY = r"(0?[1-9]|[12]\d|3[01])"
+DAY_DATES: tuple[tuple[str, str], ...] = (  # (pattern, order of day, month, year in its groups)
+    (rf"(?<![\w.-]){_DAY}\.(0?[1-9]|1[0-2])\.{YEAR}(?![\w.])", "dmy"),  # 01.03.2025, 1.3.2025
+    (rf"(?<![\w.-]){_DAY}(?:\.|er)?\s+({_MONTH})\.?\s+{YEAR}(?!\d)", "dMy"),  # 1. März 2025, 1er mars 2025
+    (rf"(?<![\w-])({_MONTH})\.?\s+{_DAY}(?:st|nd|rd|th)?,?\s+{YEAR}(?!\d)", "Mdy"),  # March 3, 2025
+)
+
+
+def iso_dates(text: str) -> str:
+    """Day dates as ISO dates, so they compare with a column of ISO dates: "01.03.2025", "1. März 2025",
+    "3 mars 2025", "March 3, 2025" -> "2025-03-01" ... (a month and year alone stay: they are periods)."""
+    for pattern, order in DAY_DATES:
+        text = re.sub(pattern, partial(_iso, order=order), text, flags=re.IGNORECASE)
+    return text
+
+
+def _iso(match: re.Match[str], order: str) -> str:
+    parts = dict(zip(order, match.groups(), strict=True))
+    month = int(parts["m"]) if "m" in parts else MONTHS[parts["M"].lower()]
+    return f"{int(parts['y']):04d}-{month:02d}-{int(parts['d']):02d}"

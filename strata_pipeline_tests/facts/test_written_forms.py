@@ -110,6 +110,9 @@ def test_comparisons_before_after_and_between() -> None:
         ("Wie viele Depots wurden seit März 2025 eröffnet?", 3),
         ("Combien de depots ouverts avant mars 2025 ?", 2),
         ("How many depots opened after Q1 2025?", 2),
+        ("Wie viele Depots wurden seit dem 17.02.2025 eröffnet?", 4),
+        ("Combien de depots ouverts avant le 1er mars 2025 ?", 2),
+        ("How many depots opened since March 3, 2025?", 3),
         # numbers with separators and units, ranges, "or more"
         ("How many depots have a fee of more than 1.000 €?", 4),
         ("How many depots have a fee between 1 000 and 5 000 euros?", 3),

@@ -89,10 +89,21 @@ def _stems(text: str) -> set[str]:
     return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
 
 
+# German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
+# for bezirk, "Zonen" for zone): read only after a name of at least four letters.
+GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
+UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def _said(name: str, stems: set[str]) -> bool:
+    """Whether the question's stems hold `name` (a stemmed name word), or it with a German ending."""
+    return name in stems or (len(name) >= 4 and any(name + e in stems for e in GERMAN_ENDINGS))
+
+
 def _stem(word: str) -> str:
     """English plural to singular, the same for a question's words and a column's: "warehouses" and
     "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
-    word = word.strip(".'")
+    word = word.strip(".'").translate(UMLAUTS)  # "gebühr" and "gebuehr" are one word
     if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
         return word
     if word.endswith("ies"):
@@ -266,10 +277,10 @@ def _counts_per_group(question: str, table: Table) -> str:
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
     score, evidence = 0.0, []
     label = [_stem(w) for w in words(table.label)]
-    if (label and all(w in stems for w in label)) or (table.name == DOCUMENTS and _asks_documents(question)):
+    if (label and all(_said(w, stems) for w in label)) or (table.name == DOCUMENTS and _asks_documents(question)):
         score += 3  # its label, or for `documents` what people call documents ("how many text files")
         evidence.append(f"table {table.label!r}")
-    elif len(label) > 1 and len(label[-1]) >= 5 and label[-1] in stems:
+    elif len(label) > 1 and len(label[-1]) >= 5 and _said(label[-1], stems):
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
     asked = _asked(question, table)
@@ -380,7 +391,7 @@ def _unit_named(stems: set[str], column: Column) -> bool:
 
 def _column_named(stems: set[str], column: Column) -> bool:
     named = [_stem(w) for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
-    return bool(named) and all(w in stems for w in named[:2])
+    return bool(named) and all(_said(w, stems) for w in named[:2])
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -478,7 +489,7 @@ def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        hits = sum(1 for w in column.words if len(w) > 1 and _stem(w) in stems)
+        hits = sum(1 for w in column.words if len(w) > 1 and _said(_stem(w), stems))
         if hits:
             ranked.append((-(hits / len(column.words)), -hits, position, column.name))
     return [name for *_, name in sorted(ranked)]

@@ -159,3 +159,29 @@ def test_a_country_is_never_read_as_its_language_code(sidecars: dict[str, Path])
     assert cell_values("Which documents are in German?", documents) == [Filter("language", "eq", "de")]
     depots = next(t for t in load_catalogue(sidecars, frozenset({"it"})).tables if t.label == "depots")
     assert cell_values("depots outside Germany", depots) == [Filter("country", "ne", "DE")]
+
+
+ZONES = [  # German column names, one spelled without umlauts
+    {"zone": "A1", "bezirk": "Nord", "gebuehr_eur": 30},
+    {"zone": "A2", "bezirk": "Nord", "gebuehr_eur": 45},
+    {"zone": "B1", "bezirk": "Süd", "gebuehr_eur": 20},
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Summe der Gebühren je Bezirk", {"Nord": 75, "Süd": 20}),
+        ("Höchste Gebühr im Bezirk Nord?", 45),
+        ("Durchschnittliche Gebühren der Zonen", 31.67),
+    ],
+)
+def test_german_names_are_read_with_their_endings_and_umlauts(question: str, value: object, tmp_path: Path) -> None:
+    path = tmp_path / "sidecar.sqlite"
+    with closing(connect(path)) as db:
+        write_documents(db, [{"doc_id": "zonen.csv", "source_set": "city", "project": "", "extension": ".csv",
+                              "title": "zonen", "category": "", "language": "de", "groups": ["it"],
+                              "decision": "include", "status": "ok"}])  # fmt: skip
+        write_fact_tables(db, "zonen.csv", json.dumps({"zonen": ZONES}))
+    result = run(question, {"city": path}, frozenset({"it"}))
+    assert result.value == pytest.approx(value, abs=0.01) if isinstance(value, float) else result.value == value

@@ -85,3 +85,29 @@ def unknown_value(question: str, table: Table, filters: list[Filter]) -> str:
 
 def _compact(text: str) -> str:
     return re.sub(r"[^0-9a-zäöüß]", "", text.lower())
+
+
+def one_value_per_column(question: str, filters: list[Filter]) -> list[Filter]:
+    """One eq filter per column, the first named; two values of one column joined by "or" ("in ZRH or BSL",
+    "BSL oder STG", "ZRH ou LYO") are one `in` filter."""
+    lowered = question.lower()
+    kept: list[Filter] = []
+    for f in filters:
+        same = next((i for i, k in enumerate(kept) if k.column == f.column), -1)
+        if f.op != "eq" or same < 0:
+            kept.append(f)
+            continue
+        first = kept[same]
+        values = first.value if first.op == "in" and isinstance(first.value, tuple) else (str(first.value),)
+        if first.op in ("eq", "in") and _joined_by_or(lowered, values[-1], str(f.value)):
+            kept[same] = Filter(f.column, "in", (*values, str(f.value)))
+    return kept
+
+
+def _joined_by_or(lowered: str, first: str, second: str) -> bool:
+    """Whether `second` follows `first` in the question with an "or" between them, close by."""
+    a, b = lowered.find(first.lower()), lowered.find(second.lower())
+    if a < 0 or b <= a:
+        return False
+    between = lowered[a + len(first) : b]
+    return len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None

@@ -29,7 +29,13 @@ DIGITS = r"\d{1,3}(?:[.,  ]\d{3})+(?:[.,]\d+)?(?!\d)|\d+(?:[.,]\d+)?"
 NUMBER = rf"((?:{DIGITS})|(?:{NUMBER_WORD})(?![\w-]))"  # "40", "2,5", "1.000", "one", "zwei", "trois"
 CURRENCY = r"(?:\$|€|£|usd\s*|eur\s*|chf\s*)?"
 UNIT = r"(?:\s*(?:[$€£%]|[a-zäöüéè]+\.?)){0,2}"  # "hours", "€", "Stunden", "USD" between number and "or more"
+_AFTER = "|".join(AFTER_WORDS.values())
 BETWEEN = rf"\b(?:between|zwischen|entre)\s+{CURRENCY}{NUMBER}{UNIT}?\s+(?:and|und|et)\s+{CURRENCY}{NUMBER}"
+
+
+# A number said with a unit after "of", "with", "have": "a warranty of 24 months", "mit 6 Wochen", "have 2
+# cores": equal to it, when the unit ends a number column's name (parse.py checks)
+EQUALS = rf"\b(?:of|with|have|has|von|mit|haben|hat|de|d'|avec|ont)\s+{CURRENCY}{NUMBER}\s*([a-zäöüéè]+|[$€])"
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Compared:
     value: float
     start: int  # where the condition is written (the column is looked for around it)
     end: int
+    unit: str = ""  # eq only: the unit said after the number, which must end the column's name
 
 
 def parse_number(text: str) -> float:
@@ -77,6 +84,9 @@ def comparisons(question: str) -> list[Compared]:
         for match in re.finditer(rf"\b(?:{pattern})\s+{CURRENCY}{NUMBER}", lowered):
             if not _inside(match, found):
                 found.append(Compared(op, parse_number(match.group(1)), match.start(), match.end()))
+    for match in re.finditer(EQUALS, lowered):
+        if not _inside(match, found) and not re.match(rf"\s+(?:{_AFTER})\b", lowered[match.end() :]):
+            found.append(Compared("eq", parse_number(match.group(1)), match.start(), match.end(), match.group(2)))
     return found
 
 

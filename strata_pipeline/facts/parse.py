@@ -14,41 +14,22 @@ import re
 from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
-from strata_pipeline.facts.cells import CODE_NAMES, LANGUAGES, NOT_VALUES, cell_values, unknown_value
+from strata_pipeline.facts.cells import (
+    CODE_NAMES,
+    LANGUAGES,
+    NOT_VALUES,
+    cell_values,
+    one_value_per_column,
+    unknown_value,
+)
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
+from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
 from strata_pipeline.facts.periods import iso_dates, read_periods
-from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, price_columns, share_split
+from strata_pipeline.facts.phrasing import EXTREMES, date_filters, extreme, price_columns, share_split
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import gloss
 
-OPERATION_WORDS: dict[str, str] = {
-    # checked in this order: the first that matches decides
-    "share": SHARE,
-    "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
-    "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
-    "sum": r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
-    "max": r"\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
-    r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
-    "min": r"\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|\bniedrigste\w*|\bkleinste\w*|"
-    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
-    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
-    r"\bnombre d(?:e\b|')",
-    "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
-    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
-    r"donne\w*|énumère\w*)\b",
-}
-GROUP_WORDS = (
-    r"\b(?:per|by|for each|for every|pro|je|nach|par|pour chaque|broken down by|grouped by|split by|"
-    r"aufgeschlüsselt nach|gruppiert nach|réparti\w* par|ventilé\w* par)\s+(?:the\s+|each\s+|le\s+|la\s+)?"
-    r"([\wäöüßéè\-]+)"
-)
-# Phrases that always ask for one figure per group (unlike "per hour" or "owned by"): when what follows
-# is no column, the question is refused rather than answered with one total.
-STRONG_GROUP_WORDS = (
-    r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
-    r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
-)
 # Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
 UNITS = {
     "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
@@ -181,7 +162,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     if not op:
         return Parsed(None, score, "", evidence, names_table)
     if op != "intersect":
-        filters = _one_value_per_column(filters)
+        filters = one_value_per_column(question, filters)
     base: list[Filter] = []
     if op == "share":
         base, filters = share_split(question, filters)
@@ -253,7 +234,7 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
         )
         if not measured:
             return None
-    return Intent(op, table.name, tuple(measured[:1]), tuple(_one_value_per_column(filters)), (group,),
+    return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
                   (table.source_set,))  # fmt: skip
 
 
@@ -427,17 +408,6 @@ def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) 
     return found
 
 
-def _one_value_per_column(filters: list[Filter]) -> list[Filter]:
-    seen: set[str] = set()
-    kept = []
-    for f in filters:
-        if f.op == "eq" and f.column in seen:
-            continue
-        seen.add(f.column)
-        kept.append(f)
-    return kept
-
-
 def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     numeric = [c for c in table.columns if c.kind == "number"]
     if not numeric:
@@ -446,6 +416,12 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     for compared in comparisons(question):
         after = _stems(question[compared.end : compared.end + 40])
         before = _stems(question[max(0, compared.start - 40) : compared.start])
+        if compared.op == "eq":  # "a warranty of 24 months": the column whose name ends with the unit said
+            unit = UNITS.get(compared.unit, _stem(compared.unit))
+            ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
+            ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends
+            found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
+            continue
         # the column named right after the number, then right before it, then by unit, then anywhere
         named = (
             [c for c in numeric if _column_named(after, c)]

@@ -6,10 +6,11 @@ known synonyms. A question span (one word, or two or three joined) and a value a
 form (case folded, accents and ß folded, everything but letters and digits dropped), in three tiers:
 
 1. same: equal, or equal once an English plural is dropped ("wave 3" = `wave3`, "repairs" = `repair`);
-   head: the first word(s) shared by two or more values that add only a number, date or version
-   ("decommissioned" for `decommissioned 2025-01` and `decommissioned 2024-04`, "RHEL" for `RHEL 9.4`:
-   all of them, an `in` filter); a value that goes on in words ("Office wired clients") is a phrase of
-   its own, which one word of it does not name;
+   head: the first word(s) of values that add only numbers, dates or versions ("decommissioned" for
+   `decommissioned 2025-01` and `decommissioned 2024-04`, "Windows Server" for `Windows Server 2012 R2` and
+   `Windows Server 2022`: all of them, an `in` filter; "Rocky Linux" for the one `Rocky Linux 9.4`); a
+   value that goes on in words ("Office wired clients") is a phrase of its own, which one word of it does
+   not name;
 2. prefix: the value clips the word ("prod" in "production", "nonprod" in "non-production");
 3. skeleton: a value with no vowel after its first letter (an abbreviation made by dropping vowels)
    whose letters occur in the word in order from its first letter ("stg" in "staging", "mgmt" in
@@ -162,6 +163,10 @@ def _ranked(start: int, written: str, phrase: str, columns: list[Column]) -> lis
         heads = tuple(v for v in column.values if _head(phrase, v) or (english and _head(english, v)))
         if len(heads) > 1:
             ranked.append((TIERS.index("head"), -len(phrase), ValueMatch(column.name, heads, written, "head", start)))
+        elif heads:  # the one value with a version after the name: "Rocky Linux" for `Rocky Linux 9.4`
+            ranked.append(
+                (TIERS.index("head"), -len(phrase), ValueMatch(column.name, heads[0], written, "head", start))
+            )
         for value in column.values:
             how = _best(tier(phrase, compact(value), clippable(value)), tier(english, compact(value), clippable(value)))
             if how and (how == "same" or single):  # a clipped value reads one word
@@ -176,9 +181,12 @@ def _best(*tiers: str) -> str:
 
 
 def _head(phrase: str, value: str) -> bool:
-    """Whether the compact `phrase` is the first word(s) of `value` and the one word left holds a digit."""
+    """Whether the compact `phrase` is the first word(s) of `value` and every word left holds a digit
+    ("Windows Server" in "Windows Server 2012 R2", "RHEL" in "RHEL 9.4")."""
     parts = value.split()
-    return len(parts) > 1 and any(ch.isdigit() for ch in parts[-1]) and compact(" ".join(parts[:-1])) == phrase
+    while len(parts) > 1 and any(ch.isdigit() for ch in parts[-1]):
+        parts.pop()
+    return len(parts) < len(value.split()) and compact(" ".join(parts)) == phrase
 
 
 def variant_filters(

@@ -122,6 +122,15 @@ def test_comparisons_before_after_and_between() -> None:
         ("Which depot is the cheapest?", ["D2"]),
         ("Number of hosts per operating system", {"RHEL 9": 3, "Windows": 2}),
         ("Number of hosts per environment", {"dev": 2, "prod": 2, "test": 1}),
+        # "each"/"jeder" groups, values joined by "or", a number said with its unit, a name without its version
+        ("How many hosts are there in each site?", {"BSL": 2, "LYO": 1, "ZRH": 2}),
+        ("Wie viele Hosts hat jeder Standort?", {"BSL": 2, "LYO": 1, "ZRH": 2}),
+        ("How many hosts are in ZRH or LYO?", 3),
+        ("Combien de hosts à BSL ou à LYO ?", 3),
+        ("How many hosts have 2 cores?", 2),
+        ("How many hosts are there with 16 cores?", 1),
+        ("How many hosts run RHEL?", 3),
+        ("What is the max number of cores at ZRH?", 16),
         # a format's name for an extension, a language's name for its code
         ("How many Markdown files are there?", 2),
         ("Wie viele Dokumente sind auf Deutsch?", 1),

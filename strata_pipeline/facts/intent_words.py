@@ -33,3 +33,10 @@ STRONG_GROUP_WORDS = (
     r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
     r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
 )
+# A grouping by a period of a date column ("per month", "pro Monat", "par mois"): no column holds the
+# month, so such a question is refused rather than answered with one total over all rows.
+PERIOD_GROUP = (
+    r"\b(?:per|by|for each|each|every|pro|je|jede\w*|nach|par|chaque)\s+(?:the\s+|calendar\s+)?"
+    r"(?:month|quarter|year|week|weekday|day|monat|quartal|jahr|woche|wochentag|tag|mois|trimestre|année|an|"
+    r"semaine|jour)s?\b"
+)

@@ -18,6 +18,7 @@ COMPARE_WORDS: dict[str, str] = {
     "le": r"at most|höchstens|au plus|no more than|not more than",
     "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à|größer als",
     "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à|kleiner als",
+    "eq": r"exactly|equal to|genau|exakt|gleich|exactement|égale? à",
 }
 AFTER_WORDS: dict[str, str] = {  # after the number (and its unit): "40 hours or more"
     "ge": r"or more|or above|or higher|or over|and more|and above|and up|oder mehr|und mehr|oder darüber|"

@@ -23,7 +23,7 @@ from strata_pipeline.facts.cells import (
     unknown_value,
 )
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
-from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, STRONG_GROUP_WORDS
+from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import EXTREMES, date_filters, extreme, price_columns, share_split
@@ -147,6 +147,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         return _refused(score, operation, evidence, "the extreme of an average per group", names_table)
     if named_extreme is not None:
         return Parsed(named_extreme, score, most, [*evidence, f"names the {most[3:]}imum's group"], names_table)
+    if not group_by and any(c.is_date for c in table.columns) and re.search(PERIOD_GROUP, question.lower()):
+        return _refused(score, operation, evidence, "a grouping by a period of the dates, which no column holds", True)
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
         return _refused(score, operation, evidence, "a grouping that names no column", names_table)
@@ -387,7 +389,7 @@ def _without_column_names(question: str, table: Table) -> str:
 
 
 FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
-NEGATION = r"\b(?:not|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
+NEGATION = r"\b(?:not|\w+n't|\w+n’t|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
 
 
 def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
@@ -416,7 +418,7 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     for compared in comparisons(question):
         after = _stems(question[compared.end : compared.end + 40])
         before = _stems(question[max(0, compared.start - 40) : compared.start])
-        if compared.op == "eq":  # "a warranty of 24 months": the column whose name ends with the unit said
+        if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
             unit = UNITS.get(compared.unit, _stem(compared.unit))
             ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
             ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends

@@ -38,16 +38,17 @@ EXTREMES = {
 }
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
 NEGATIONS = (
-    r"not|nicht|kein\w*|pas|except|excluding|outside(?: of)?|other than|apart from|außer|ausser|außerhalb(?: von)?|"
+    r"not|\w+n't|\w+n’t|nicht|kein\w*|pas|except|excluding|outside(?: of)?|other than|apart from|außer|ausser|"
+    r"außerhalb(?: von)?|"
     r"ausgenommen|sauf|hors(?: de)?|en dehors d[eu]"
 )
-# A verb may stand between the negation and the value when a preposition follows it: "do not apply to
-# the US offices", "gelten nicht für", "ne sont pas situés en"
+# A verb may stand between the negation and the value, a preposition after it: "do not apply to the US
+# offices", "don't run Windows", "laufen nicht unter Windows", "ne sont pas situés en"
 NEGATED_VERB = r"(?:[a-zäöüéèàç]+\s+)?"
 FILLER = (
     "in at on of from the a im am in der in den aus von vom en au aux à dans de du des sur le la les der die das den"
 )
-PREPOSITIONS = r"to|for|in|at|on|from|für|an|auf|bei|pour|à|en|dans|sur"
+PREPOSITIONS = r"to|for|in|at|on|from|under|with|für|an|auf|bei|unter|mit|pour|à|en|dans|sur|sous|avec"
 # Where a subject ends and what is asked of it begins: "[the servers in ZRH] are in prod"
 VERBS = (
     r"\b(?:are|is|were|was|have|has|run|runs|use|uses|cost|costs|hold|holds|belong|belongs|sind|ist|haben|hat|"
@@ -84,7 +85,7 @@ def negated(lowered: str, start: int, column: Column) -> bool:
     before = lowered[max(0, start - 60) : start]
     if re.search(rf"\b(?:{NEGATIONS})\s+(?:(?:{filler})s?\s+){{0,4}}$", before):
         return True
-    after_verb = rf"\b(?:{NEGATIONS})\s+{NEGATED_VERB}(?:{PREPOSITIONS})\s+(?:(?:{filler})s?\s+){{0,3}}$"
+    after_verb = rf"\b(?:{NEGATIONS})\s+{NEGATED_VERB}(?:(?:{PREPOSITIONS})\s+)?(?:(?:{filler})s?\s+){{0,3}}$"
     return re.search(after_verb, before) is not None
 
 

@@ -193,8 +193,8 @@ def variant_filters(
     question: str, table: Table, filters: list[Filter], ordinary: frozenset[str] = frozenset()
 ) -> list[tuple[Filter, ValueMatch]]:
     """The filters for values the question names in another form, on columns no filter in `filters` uses
-    yet: eq (ne after a negation), or `in` for a head's values. The table's and its columns' names, and
-    values already read as written, are never read again."""
+    yet: eq (ne after a negation), or `in` for a head's values (one ne for each after a negation). The
+    table's and its columns' names, and values already read as written, are never read again."""
     named = [*re.split(r"[^\w]+", table.label), *(w for c in table.columns for w in (*c.words, c.name))]
     named += [f.value for f in filters if isinstance(f.value, str)]
     skip = {compact(w) for w in named} | {singular(compact(w)) for w in named}
@@ -202,9 +202,12 @@ def variant_filters(
     for m in match_values(question, table, skip, {f.column for f in filters}, ordinary):
         column = table.column(m.column)
         negative = column is not None and negated(question.lower(), m.start, column)
-        if isinstance(m.value, tuple):
-            if not negative:  # "not decommissioned" over several values: no filter says it
-                found.append((Filter(m.column, "in", m.value), m))
+        if isinstance(m.value, tuple):  # "not decommissioned": none of them (filters hold together)
+            found += (
+                [(Filter(m.column, "ne", v), m) for v in m.value]
+                if negative
+                else [(Filter(m.column, "in", m.value), m)]
+            )
             continue
         found.append((Filter(m.column, "ne" if negative else "eq", m.value), m))
     return found

@@ -131,6 +131,11 @@ def test_comparisons_before_after_and_between() -> None:
         ("How many hosts are there with 16 cores?", 1),
         ("How many hosts run RHEL?", 3),
         ("What is the max number of cores at ZRH?", 16),
+        # negations as contractions or before a verb, over several stored forms; "exactly"
+        ("How many hosts aren't in ZRH?", 3),
+        ("Which hosts don't run RHEL 9?", ["a3", "a5"]),
+        ("Wie viele Hosts laufen nicht unter Windows?", 3),
+        ("How many hosts have exactly 16 cores?", 1),
         # a format's name for an extension, a language's name for its code
         ("How many Markdown files are there?", 2),
         ("Wie viele Dokumente sind auf Deutsch?", 1),
@@ -145,6 +150,7 @@ def test_written_forms_give_exact_values(question: str, value: object, sidecars:
     ("question", "why"),
     [
         ("How many hosts are at site Basel?", "names 'site Basel', a value the column does not hold"),
+        ("How many depots opened per month?", "a grouping by a period of the dates, which no column holds"),
         ("How many hosts were moved to production in May 2025?", "names a period, but the table holds no dates"),
     ],
 )

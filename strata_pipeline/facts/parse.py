@@ -28,7 +28,7 @@ from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import EXTREMES, date_filters, extreme, price_columns, share_split
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import gloss
+from strata_pipeline.facts.vocabulary import english, gloss
 
 # Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
 UNITS = {
@@ -67,6 +67,7 @@ def _stems(text: str) -> set[str]:
         found |= (
             {_stem(w) for w in parts} | {LANGUAGES.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
         )
+        found |= {_stem(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
     return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
 
 
@@ -103,7 +104,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     """The best-supported intent for `question` over `catalogue` (None when no table is named).
     German and French data words are read in English (`gloss`); every other word as written."""
     stems = _stems(question)
-    question = iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
+    said, question = question, iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
     operation = operation_of(question)
     stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
@@ -135,7 +136,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     unknown = unknown_value(question, table, filters)
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
-    group_by = _group_by(question, table)
+    group_by = _group_by(question, table) or _group_by(said, table)  # "je Bezirk" over a column `bezirk`
     per_group = _counts_per_group(question, table)
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
@@ -259,11 +260,13 @@ def _counts_per_group(question: str, table: Table) -> str:
 
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
     score, evidence = 0.0, []
-    label = [_stem(w) for w in words(table.label)]
-    if (label and all(_said(w, stems) for w in label)) or (table.name == DOCUMENTS and _asks_documents(question)):
+    heads = [_stem(w) for w in words(table.label)]
+    said = all(any(_said(f, stems) for f in _forms(w)) for w in words(table.label))  # "orders": `Bestellungen`
+    label = heads + [f for w in words(table.label) for f in _forms(w) if f not in heads]
+    if (heads and said) or (table.name == DOCUMENTS and _asks_documents(question)):
         score += 3  # its label, or for `documents` what people call documents ("how many text files")
         evidence.append(f"table {table.label!r}")
-    elif len(label) > 1 and len(label[-1]) >= 5 and _said(label[-1], stems):
+    elif len(heads) > 1 and len(heads[-1]) >= 5 and _said(heads[-1], stems):
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
     asked = _asked(question, table)
@@ -337,12 +340,12 @@ def _unread_counted_noun(question: str, table: Table) -> str:
     if not found:
         return ""
     word = found.group(1)
-    known = {_stem(w) for w in words(table.label)} | ROW_WORDS
+    known = {f for w in words(table.label) for f in _forms(w)} | ROW_WORDS
     known |= {_stem(w) for c in table.columns for w in c.words}
     known |= {v.lower() for c in table.columns for v in c.values} | {
         _stem(w) for c in table.columns for v in c.values for w in words(v)
     }
-    if all(part in known or _stem(part) in known or part.isdigit() for part in word.split("-") if part):
+    if all(part in known or _forms(part) & known or part.isdigit() for part in word.split("-") if part):
         return ""  # every part of "sla-entries" is known
     if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
         return ""
@@ -362,9 +365,8 @@ def _counts_rows(question: str, table: Table) -> bool:
     found = re.search(COUNTED, question.lower())
     if not found:
         return False
-    counted = _stem(found.group(1))
-    label = {_stem(w) for w in words(table.label)}
-    return counted in label or (table.name == DOCUMENTS and _asks_documents(question))
+    label = {f for w in words(table.label) for f in _forms(w)}
+    return bool(_forms(found.group(1)) & label) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
 def _unit_named(stems: set[str], column: Column) -> bool:
@@ -373,8 +375,14 @@ def _unit_named(stems: set[str], column: Column) -> bool:
 
 
 def _column_named(stems: set[str], column: Column) -> bool:
-    named = [_stem(w) for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
-    return bool(named) and all(_said(w, stems) for w in named[:2])
+    named = [w for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
+    return bool(named) and all(any(_said(f, stems) for f in _forms(w)) for w in named[:2])
+
+
+def _forms(word: str) -> set[str]:
+    """A column word as matched: its stem, and the stem of its English word when it is German or French
+    ("lieferant": lieferant, supplier), so that "per supplier" names a column `Lieferant` too."""
+    return {_stem(word)} | ({_stem(english(word))} if english(word) else set())
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -439,11 +447,12 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
 
 def _group_by(question: str, table: Table) -> tuple[str, ...]:
     for match in re.finditer(GROUP_WORDS, question.lower()):
+        said = _forms(match.group(1))  # "je Lieferant": lieferant, supplier
         word = _stem(match.group(1))
         if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
             return ("project",)  # "per folder": the project facet is the document's top folder
         for column in table.columns:
-            if word in {_stem(w) for w in column.words if len(w) > 1}:
+            if said & {f for w in column.words if len(w) > 1 for f in _forms(w)}:
                 return (column.name,)
         following = words(question.lower()[match.start(1) :])[:3]
         for column in table.columns:
@@ -467,7 +476,7 @@ def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        hits = sum(1 for w in column.words if len(w) > 1 and _said(_stem(w), stems))
+        hits = sum(1 for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w)))
         if hits:
             ranked.append((-(hits / len(column.words)), -hits, position, column.name))
     return [name for *_, name in sorted(ranked)]

@@ -79,10 +79,37 @@ FORMATS: dict[str, str] = {
 }  # fmt: skip
 
 
+def english(word: str) -> str:
+    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none."""
+    found = DATA_WORDS.get(word.lower()) or COLUMN_WORDS.get(word.lower(), "")
+    return found if " " not in found else ""
+
+
 def value_word(word: str) -> str:
     """A German or French value word's English form ("Reparatur" -> "repair"), or "" when none is listed."""
     return VALUE_WORDS.get(word.lower(), "")
 
+
+# Common column nouns (de, fr) and their English words, only where the word is no English word too. They
+# are not glossed in the question (a German column "Bezirk" is named as written, and its values beside it):
+# `english` gives a question's or a column's word its English form for matching names only.
+COLUMN_WORDS: dict[str, str] = {
+    "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer", "kunde": "customer",
+    "kunden": "customers", "bezirk": "district", "bezirke": "districts", "abteilung": "department",
+    "abteilungen": "departments", "eigentümer": "owner", "besitzer": "owner", "betrag": "amount",
+    "beträge": "amounts", "gebühr": "fee", "gebühren": "fees", "mitarbeiter": "employees", "datum": "date",
+    "jahr": "year", "monat": "month", "typ": "type", "gewicht": "weight", "dauer": "duration",
+    "fahrzeug": "vehicle", "fahrzeuge": "vehicles", "bestellung": "order", "bestellungen": "orders",
+    "rechnung": "invoice", "rechnungen": "invoices", "vertrag": "contract", "verträge": "contracts",
+    "filiale": "branch", "filialen": "branches", "modell": "model", "modelle": "models",
+    "fournisseur": "supplier", "fournisseurs": "suppliers", "fabricant": "manufacturer", "quartier": "district",
+    "quartiers": "districts", "arrondissement": "district", "arrondissements": "districts",
+    "propriétaire": "owner", "montant": "amount", "montants": "amounts", "coût": "cost", "coûts": "costs",
+    "employé": "employee", "employés": "employees", "année": "year", "poids": "weight", "durée": "duration",
+    "véhicule": "vehicle", "véhicules": "vehicles", "commande": "order", "commandes": "orders",
+    "facture": "invoice", "factures": "invoices", "contrat": "contract", "contrats": "contracts",
+    "agence": "branch", "agences": "branches", "modèle": "model", "modèles": "models",
+}  # fmt: skip
 
 NUMBER_WORDS: dict[str, str] = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",

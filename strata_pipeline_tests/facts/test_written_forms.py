@@ -200,3 +200,35 @@ def test_german_names_are_read_with_their_endings_and_umlauts(question: str, val
         write_fact_tables(db, "zonen.csv", json.dumps({"zonen": ZONES}))
     result = run(question, {"city": path}, frozenset({"it"}))
     assert result.value == pytest.approx(value, abs=0.01) if isinstance(value, float) else result.value == value
+
+
+ORDERS = [
+    {"order": "O1", "supplier": "Acme", "amount_eur": 100},
+    {"order": "O2", "supplier": "Acme", "amount_eur": 50},
+    {"order": "O3", "supplier": "Bolt", "amount_eur": 70},
+]
+BESTELLUNGEN = [{"nummer": o["order"], "lieferant": o["supplier"], "betrag_eur": o["amount_eur"]} for o in ORDERS]
+
+
+@pytest.mark.parametrize("sheet", ["orders", "bestellungen"])
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Total amount per supplier", {"Acme": 150, "Bolt": 70}),
+        ("Summe der Beträge je Lieferant", {"Acme": 150, "Bolt": 70}),
+        ("Montant total par fournisseur", {"Acme": 150, "Bolt": 70}),
+        ("Number of orders per supplier", {"Acme": 2, "Bolt": 1}),
+        ("Wie viele Bestellungen je Lieferant?", {"Acme": 2, "Bolt": 1}),
+    ],
+)
+def test_a_grouping_is_read_across_english_german_and_french_column_names(
+    sheet: str, question: str, value: object, tmp_path: Path
+) -> None:
+    path = tmp_path / "sidecar.sqlite"
+    rows = ORDERS if sheet == "orders" else BESTELLUNGEN
+    with closing(connect(path)) as db:
+        write_documents(db, [{"doc_id": f"{sheet}.csv", "source_set": "buy", "project": "", "extension": ".csv",
+                              "title": sheet, "category": "", "language": "en", "groups": ["it"],
+                              "decision": "include", "status": "ok"}])  # fmt: skip
+        write_fact_tables(db, f"{sheet}.csv", json.dumps({sheet: rows}))
+    assert run(question, {"buy": path}, frozenset({"it"})).value == value

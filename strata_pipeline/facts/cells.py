@@ -106,8 +106,8 @@ def one_value_per_column(question: str, filters: list[Filter]) -> list[Filter]:
 
 def _joined_by_or(lowered: str, first: str, second: str) -> bool:
     """Whether `second` follows `first` in the question with an "or" between them, close by."""
-    a, b = lowered.find(first.lower()), lowered.find(second.lower())
+    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))  # ".pdf": "PDF"
     if a < 0 or b <= a:
         return False
-    between = lowered[a + len(first) : b]
+    between = lowered[a + len(first.lstrip(".")) : b]
     return len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None

@@ -341,6 +341,7 @@ def _unread_counted_noun(question: str, table: Table) -> str:
         return ""
     word = found.group(1)
     known = {f for w in words(table.label) for f in _forms(w)} | ROW_WORDS
+    known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
     known |= {_stem(w) for c in table.columns for w in c.words}
     known |= {v.lower() for c in table.columns for v in c.values} | {
         _stem(w) for c in table.columns for v in c.values for w in words(v)

@@ -138,6 +138,7 @@ def test_comparisons_before_after_and_between() -> None:
         ("How many hosts have exactly 16 cores?", 1),
         # a format's name for an extension, a language's name for its code
         ("How many Markdown files are there?", 2),
+        ("How many CSV or TXT files are there?", 3),
         ("Wie viele Dokumente sind auf Deutsch?", 1),
     ],
 )

@@ -14,47 +14,22 @@ import re
 from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
-from strata_pipeline.facts.intent import Filter, Intent
-from strata_pipeline.facts.phrasing import EXTREMES, SHARE, date_filters, extreme, negated, share_split
+from strata_pipeline.facts.cells import (
+    CODE_NAMES,
+    LANGUAGES,
+    NOT_VALUES,
+    cell_values,
+    one_value_per_column,
+    unknown_value,
+)
+from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
+from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
+from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
+from strata_pipeline.facts.periods import iso_dates, read_periods
+from strata_pipeline.facts.phrasing import EXTREMES, date_filters, extreme, price_columns, share_split
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import NUMBER_WORD, gloss, number_value
+from strata_pipeline.facts.vocabulary import english, gloss
 
-OPERATION_WORDS: dict[str, str] = {
-    # checked in this order: the first that matches decides
-    "share": SHARE,
-    "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
-    "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
-    "sum": r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
-    "max": r"\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
-    r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
-    "min": r"\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|\bniedrigste\w*|\bkleinste\w*|"
-    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
-    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
-    r"\bnombre d(?:e\b|')",
-    "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
-    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
-    r"donne\w*|énumère\w*)\b",
-}
-GROUP_WORDS = (
-    r"\b(?:per|by|for each|for every|pro|je|nach|par|pour chaque|broken down by|grouped by|split by|"
-    r"aufgeschlüsselt nach|gruppiert nach|réparti\w* par|ventilé\w* par)\s+(?:the\s+|each\s+|le\s+|la\s+)?"
-    r"([\wäöüßéè\-]+)"
-)
-# Phrases that always ask for one figure per group (unlike "per hour" or "owned by"): when what follows
-# is no column, the question is refused rather than answered with one total.
-STRONG_GROUP_WORDS = (
-    r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
-    r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
-)
-COMPARE_WORDS: dict[str, str] = {
-    "ge": r"at least|mindestens|au moins|no less than",
-    "le": r"at most|höchstens|au plus|no more than",
-    "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à",
-    "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à",
-}
-NUMBER = rf"(\d+(?:[.,]\d+)?|(?:{NUMBER_WORD})(?![\w-]))"  # "40", "2,5", "one", "zwei", "trois"
-# Words a value is never matched on alone: they are also ordinary words of questions.
-NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
 # Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
 UNITS = {
     "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
@@ -63,7 +38,6 @@ UNITS = {
 # What people call the `documents` table's rows and its `project` facet (a document's top folder).
 DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
 FOLDER_WORDS = frozenset("folder directory ordner verzeichnis dossier répertoire".split())
-SYNONYMS = {"german": "de", "english": "en", "french": "fr", "deutsch": "de", "englisch": "en", "français": "fr"}
 
 
 @dataclass(frozen=True)
@@ -73,6 +47,11 @@ class Parsed:
     operation: str  # the operation the intent words named ("" when none did)
     evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
     names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
+    why: str = ""  # why no intent was read although a table was (for the refusal message)
+
+
+def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
+    return Parsed(None, score, operation, [*evidence, why], names_table, why)
 
 
 def words(text: str) -> list[str]:
@@ -86,15 +65,27 @@ def _stems(text: str) -> set[str]:
     for word in words(text):
         parts = [word, *re.split(r"[-_]", word)] if re.search(r"[-_]", word) else [word]
         found |= (
-            {_stem(w) for w in parts} | {SYNONYMS.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
+            {_stem(w) for w in parts} | {LANGUAGES.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
         )
-    return found
+        found |= {_stem(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
+    return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
+
+
+# German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
+# for bezirk, "Zonen" for zone): read only after a name of at least four letters.
+GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
+UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+
+
+def _said(name: str, stems: set[str]) -> bool:
+    """Whether the question's stems hold `name` (a stemmed name word), or it with a German ending."""
+    return name in stems or (len(name) >= 4 and any(name + e in stems for e in GERMAN_ENDINGS))
 
 
 def _stem(word: str) -> str:
     """English plural to singular, the same for a question's words and a column's: "warehouses" and
     "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
-    word = word.strip(".'")
+    word = word.strip(".'").translate(UMLAUTS)  # "gebühr" and "gebuehr" are one word
     if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
         return word
     if word.endswith("ies"):
@@ -113,7 +104,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     """The best-supported intent for `question` over `catalogue` (None when no table is named).
     German and French data words are read in English (`gloss`); every other word as written."""
     stems = _stems(question)
-    question = gloss(question)
+    said, question = question, iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
     operation = operation_of(question)
     stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
@@ -134,49 +125,60 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         stems, table.columns[0]
     )
     dated, dates = date_filters(question, table)
+    if not any(c.is_date for c in table.columns) and read_periods(question)[0]:
+        # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
+        return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
-    group_by = _group_by(question, table)
+    unknown = unknown_value(question, table, filters)
+    if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
+        return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
+    group_by = _group_by(question, table) or _group_by(said, table)  # "je Bezirk" over a column `bezirk`
     per_group = _counts_per_group(question, table)
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
-        return Parsed(None, score, operation, [*evidence, f"compares a count of {per_group!r} per group"], names_table)
+        return _refused(score, operation, evidence, f"compares a count of {per_group!r} per group", names_table)
     most = extreme(question)
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
-        return Parsed(None, score, operation, [*evidence, "the extreme of an average per group"], names_table)
+        return _refused(score, operation, evidence, "the extreme of an average per group", names_table)
     if named_extreme is not None:
         return Parsed(named_extreme, score, most, [*evidence, f"names the {most[3:]}imum's group"], names_table)
+    if not group_by and any(c.is_date for c in table.columns) and re.search(PERIOD_GROUP, question.lower()):
+        return _refused(score, operation, evidence, "a grouping by a period of the dates, which no column holds", True)
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
-        return Parsed(None, score, operation, [*evidence, "a grouping that names no column"], names_table)
+        return _refused(score, operation, evidence, "a grouping that names no column", names_table)
     unread = _unread_counted_noun(question, table) if operation == "count" else ""
-    if unread and any(compact(unread) == compact(m.phrase) for _, m in variants):
+    if unread and (unread in CODE_NAMES or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
-        return Parsed(None, score, operation, [*evidence, f"counts {unread!r}, no column or value"], names_table)
+        return _refused(score, operation, evidence, f"counts {unread!r}, no column or value", names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
         return Parsed(None, score, "", evidence, names_table)
     if op != "intersect":
-        filters = _one_value_per_column(filters)
+        filters = one_value_per_column(question, filters)
     base: list[Filter] = []
     if op == "share":
         base, filters = share_split(question, filters)
         if not filters:  # "what share of the servers?": of what, is not said
-            return Parsed(None, score, op, [*evidence, "a share that names no condition"], names_table)
+            return _refused(score, op, evidence, "a share that names no condition", names_table)
     filter_columns = {f.column for f in filters}
     columns: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
     if op in ("sum", "avg", "min", "max"):
-        measured = _mentioned(stems, table, kind="number", exclude=filter_columns | set(group_by))
+        # a column compared with a number may still be the one measured ("the average price of SKUs over $1,000")
+        kept = {f.column for f in filters if f.op not in ORDER_OPS}
+        measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
+        measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         columns = (measured[0],) if measured else ()
     elif op in ("list", "distinct", "intersect"):
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
@@ -207,6 +209,8 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     asked = _asked(question, table)
     label = {_stem(w) for w in words(table.label)}
+    if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
+        asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
     if not asked or not (named or asked in label):
         return None
@@ -228,11 +232,20 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     if tail and _stem(tail[0]) in rows:
         measured = full
     else:
-        measured = full or _mentioned(tail_stems, table, kind="number", exclude=excluded)
+        measured = (
+            full or _mentioned(tail_stems, table, kind="number", exclude=excluded) or price_columns(question, table)
+        )
         if not measured:
             return None
-    return Intent(op, table.name, tuple(measured[:1]), tuple(_one_value_per_column(filters)), (group,),
+    return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
                   (table.source_set,))  # fmt: skip
+
+
+def _word_after(question: str, word: str) -> str:
+    """The stemmed word right after `word` in the question ("" when none)."""
+    said = words(question.lower())
+    at = next((i for i, w in enumerate(said) if _stem(w) == word), -1)
+    return _stem(said[at + 1]) if 0 <= at < len(said) - 1 else ""
 
 
 def _counts_per_group(question: str, table: Table) -> str:
@@ -247,11 +260,13 @@ def _counts_per_group(question: str, table: Table) -> str:
 
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
     score, evidence = 0.0, []
-    label = [_stem(w) for w in words(table.label)]
-    if (label and all(w in stems for w in label)) or (table.name == DOCUMENTS and _asks_documents(question)):
+    heads = [_stem(w) for w in words(table.label)]
+    said = all(any(_said(f, stems) for f in _forms(w)) for w in words(table.label))  # "orders": `Bestellungen`
+    label = heads + [f for w in words(table.label) for f in _forms(w) if f not in heads]
+    if (heads and said) or (table.name == DOCUMENTS and _asks_documents(question)):
         score += 3  # its label, or for `documents` what people call documents ("how many text files")
         evidence.append(f"table {table.label!r}")
-    elif len(label) > 1 and len(label[-1]) >= 5 and label[-1] in stems:
+    elif len(heads) > 1 and len(heads[-1]) >= 5 and _said(heads[-1], stems):
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
     asked = _asked(question, table)
@@ -269,7 +284,7 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     named = [column for column in table.columns if _column_named(stems, column) or _unit_named(stems, column)]
     score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
     evidence += [f"column {column.name!r}" for column in named]
-    filters = _values(question, table)
+    filters = cell_values(question, table)
     score += 2 * len(filters)
     evidence += [f"value {f.column}={f.value!r}" for f in filters]
     return score, evidence, filters
@@ -310,7 +325,8 @@ def _starts_column(phrase: str, table: Table) -> bool:
 
 COUNTED = (
     r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüéèàç\-]+)"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
+    r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
 )
 # Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
 ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
@@ -324,12 +340,13 @@ def _unread_counted_noun(question: str, table: Table) -> str:
     if not found:
         return ""
     word = found.group(1)
-    known = {_stem(w) for w in words(table.label)} | ROW_WORDS
+    known = {f for w in words(table.label) for f in _forms(w)} | ROW_WORDS
+    known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
     known |= {_stem(w) for c in table.columns for w in c.words}
     known |= {v.lower() for c in table.columns for v in c.values} | {
         _stem(w) for c in table.columns for v in c.values for w in words(v)
     }
-    if all(part in known or _stem(part) in known or part.isdigit() for part in word.split("-") if part):
+    if all(part in known or _forms(part) & known or part.isdigit() for part in word.split("-") if part):
         return ""  # every part of "sla-entries" is known
     if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
         return ""
@@ -349,9 +366,8 @@ def _counts_rows(question: str, table: Table) -> bool:
     found = re.search(COUNTED, question.lower())
     if not found:
         return False
-    counted = _stem(found.group(1))
-    label = {_stem(w) for w in words(table.label)}
-    return counted in label or (table.name == DOCUMENTS and _asks_documents(question))
+    label = {f for w in words(table.label) for f in _forms(w)}
+    return bool(_forms(found.group(1)) & label) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
 def _unit_named(stems: set[str], column: Column) -> bool:
@@ -360,42 +376,14 @@ def _unit_named(stems: set[str], column: Column) -> bool:
 
 
 def _column_named(stems: set[str], column: Column) -> bool:
-    named = [_stem(w) for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
-    return bool(named) and all(w in stems for w in named[:2])
+    named = [w for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
+    return bool(named) and all(any(_said(f, stems) for f in _forms(w)) for w in named[:2])
 
 
-def _values(question: str, table: Table) -> list[Filter]:
-    """Known cell values the question names, longest first, each span used once."""
-    lowered = question.lower()
-    for word, code in SYNONYMS.items():
-        lowered = re.sub(rf"\b{word}\b", code, lowered)
-    found: list[tuple[int, int, Filter]] = []
-    candidates = [(v, c) for c in table.columns for v in c.values]
-    for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
-        text = value.lower().strip().lstrip(".")
-        if not text:
-            continue
-        match = _value_match(question, lowered, value, text, column)
-        if match is None or any(a < match.end() and match.start() < b for a, b, _ in found):
-            continue
-        op = "ne" if negated(lowered, match.start(), column) else "eq"
-        found.append((match.start(), match.end(), Filter(column.name, op, value)))
-    return [f for _, _, f in sorted(found, key=lambda item: item[0])]
-
-
-def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:
-    """Where the question names `value` of `column`. Ordinary words ("all", "yes") and short codes in
-    lower case ("de") count only next to the column's name ("all offices", "zone a"); language codes
-    also as "in German"; two-letter codes with a capital ("US", "P1") as written."""
-    head = re.escape(column.words[-1] if column.words else column.name.lower())
-    beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
-    if column.name == "language" and text in ("de", "en", "fr"):
-        return re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered) or re.search(beside, lowered)
-    if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
-        return re.search(beside, lowered)
-    if len(text) == 2:
-        return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
-    return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
+def _forms(word: str) -> set[str]:
+    """A column word as matched: its stem, and the stem of its English word when it is German or French
+    ("lieferant": lieferant, supplier), so that "per supplier" names a column `Lieferant` too."""
+    return {_stem(word)} | ({_stem(english(word))} if english(word) else set())
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -410,7 +398,7 @@ def _without_column_names(question: str, table: Table) -> str:
 
 
 FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
-NEGATION = r"\b(?:not|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
+NEGATION = r"\b(?:not|\w+n't|\w+n’t|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
 
 
 def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
@@ -431,48 +419,56 @@ def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) 
     return found
 
 
-def _one_value_per_column(filters: list[Filter]) -> list[Filter]:
-    seen: set[str] = set()
-    kept = []
-    for f in filters:
-        if f.op == "eq" and f.column in seen:
-            continue
-        seen.add(f.column)
-        kept.append(f)
-    return kept
-
-
 def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
     numeric = [c for c in table.columns if c.kind == "number"]
     if not numeric:
         return []
     found = []
-    for op, pattern in COMPARE_WORDS.items():
-        for match in re.finditer(rf"\b(?:{pattern})\s+(?:\$|€)?{NUMBER}", question.lower()):
-            after = _stems(question[match.end() : match.end() + 40])
-            before = _stems(question[max(0, match.start() - 40) : match.start()])
-            # the column named right after the number, then right before it, then by unit, then anywhere
-            named = (
-                [c for c in numeric if _column_named(after, c)]
-                or [c for c in numeric if _column_named(before, c)]
-                or [c for c in numeric if _unit_named(after, c)]
-                or [c for c in numeric if _column_named(stems, c)]
-                or [c for c in numeric if _unit_named(stems, c)]
-            )
-            if named:
-                found.append(Filter(named[0].name, op, number_value(match.group(1))))
+    for compared in comparisons(question):
+        after = _stems(question[compared.end : compared.end + 40])
+        before = _stems(question[max(0, compared.start - 40) : compared.start])
+        if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
+            unit = UNITS.get(compared.unit, _stem(compared.unit))
+            ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
+            ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends
+            found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
+            continue
+        # the column named right after the number, then right before it, then by unit, then anywhere
+        named = (
+            [c for c in numeric if _column_named(after, c)]
+            or [c for c in numeric if _column_named(before, c)]
+            or [c for c in numeric if _unit_named(after, c)]
+            or [c for c in numeric if _column_named(stems, c)]
+            or [c for c in numeric if _unit_named(stems, c)]
+        )
+        if named:
+            found.append(Filter(named[0].name, compared.op, compared.value))
     return found
 
 
 def _group_by(question: str, table: Table) -> tuple[str, ...]:
     for match in re.finditer(GROUP_WORDS, question.lower()):
+        said = _forms(match.group(1))  # "je Lieferant": lieferant, supplier
         word = _stem(match.group(1))
         if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
             return ("project",)  # "per folder": the project facet is the document's top folder
         for column in table.columns:
-            if word in {_stem(w) for w in column.words if len(w) > 1}:
+            if said & {f for w in column.words if len(w) > 1 for f in _forms(w)}:
+                return (column.name,)
+        following = words(question.lower()[match.start(1) :])[:3]
+        for column in table.columns:
+            # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
+            clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
+            if _initials(column.name, following) or clipped:
                 return (column.name,)
     return ()
+
+
+def _initials(name: str, following: list[str]) -> bool:
+    """A column named by the initials of the words after "per": "os" for "operating system", "ip" for
+    "internet protocol" (two or three words, the column name two or three letters)."""
+    short = name.lower()
+    return 2 <= len(short) <= 3 and short.isalpha() and "".join(w[0] for w in following[: len(short)]) == short
 
 
 def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:
@@ -481,7 +477,7 @@ def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        hits = sum(1 for w in column.words if len(w) > 1 and _stem(w) in stems)
+        hits = sum(1 for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w)))
         if hits:
             ranked.append((-(hits / len(column.words)), -hits, position, column.name))
     return [name for *_, name in sorted(ranked)]

@@ -5,7 +5,8 @@
 - the group with the highest or lowest figure: "which site has the most servers", "welcher Standort hat die
   meisten Drucker", "quel site a le plus de VLAN";
 - a value negated: "not in ZRH", "nicht in ZRH", "ne sont pas sur le site BSL", "other than", "except";
-- a date range over a column of ISO dates: "since 2025-05-01", "after 2023", "vor 2025", "depuis 2024".
+- a date range over a column of ISO dates: "since 2025-05-01", "after 2023", "vor 2025", "depuis 2024", and the
+  periods of periods.py ("in March 2025", "Q2 2025", "between 2025-05-01 and 2025-07-31").
 
 When such a phrasing is seen but cannot be read in full, the parser refuses rather than answering
 another question (see parse.py).
@@ -17,6 +18,7 @@ import re
 
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.periods import read_periods
 
 # A share word followed by what it is a share of ("percentage of", "Anteil der", "pourcentage des"): "what
 # percentage discount" or "Prozent Rabatt" ask for a figure a document states, not a share of rows.
@@ -27,16 +29,26 @@ SHARE = (
 # "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
 WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"
 EXTREMES = {
-    "argmax": r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
+    "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
+    r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
     r"\ble plus\b|\bla plus\b",
-    "argmin": r"\bfewest\b|\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
+    "argmin": r"\bcheapest\b|\bgünstigste\w*|\bbilligste\w*|\ble moins cher\b|\bla moins chère\b|\bfewest\b|"
+    r"\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
     r"\ble moins\b|\bla moins\b",
 }
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
-NEGATIONS = r"not|nicht|kein\w*|pas|except|excluding|outside|other than|apart from|außer|ausser|ausgenommen|sauf|hors"
+NEGATIONS = (
+    r"not|\w+n't|\w+n’t|nicht|kein\w*|pas|except|excluding|outside(?: of)?|other than|apart from|außer|ausser|"
+    r"außerhalb(?: von)?|"
+    r"ausgenommen|sauf|hors(?: de)?|en dehors d[eu]"
+)
+# A verb may stand between the negation and the value, a preposition after it: "do not apply to the US
+# offices", "don't run Windows", "laufen nicht unter Windows", "ne sont pas situés en"
+NEGATED_VERB = r"(?:[a-zäöüéèàç]+\s+)?"
 FILLER = (
     "in at on of from the a im am in der in den aus von vom en au aux à dans de du des sur le la les der die das den"
 )
+PREPOSITIONS = r"to|for|in|at|on|from|under|with|für|an|auf|bei|unter|mit|pour|à|en|dans|sur|sous|avec"
 # Where a subject ends and what is asked of it begins: "[the servers in ZRH] are in prod"
 VERBS = (
     r"\b(?:are|is|were|was|have|has|run|runs|use|uses|cost|costs|hold|holds|belong|belongs|sind|ist|haben|hat|"
@@ -51,12 +63,30 @@ DATE_WORDS = {
 DATE = r"(\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d{4})(?![\d-])"
 
 
+# Extreme words that say the measure is a price: "the cheapest", "am teuersten", "le moins cher"
+PRICE_EXTREMES = (
+    r"\b(?:cheapest|most expensive|günstigste\w*|billigste\w*|teuerste\w*|"
+    r"moins ch[eè]re?|plus ch[eè]re?)\b"
+)
+PRICE_WORDS = frozenset("price cost fee amount preis kosten gebühr prix coût tarif".split())
+
+
+def price_columns(question: str, table: Table) -> list[str]:
+    """The number columns that hold a price, when the question asks for the cheapest or dearest rows."""
+    if not re.search(PRICE_EXTREMES, question.lower()):
+        return []
+    return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
+
+
 def negated(lowered: str, start: int, column: Column) -> bool:
     """Whether a negation stands right before the value at `start`, past prepositions, articles and the
     column's own name ("not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL")."""
     filler = "|".join(re.escape(w) for w in sorted({*FILLER.split(), *column.words}, key=len, reverse=True))
     before = lowered[max(0, start - 60) : start]
-    return re.search(rf"\b(?:{NEGATIONS})\s+(?:(?:{filler})s?\s+){{0,4}}$", before) is not None
+    if re.search(rf"\b(?:{NEGATIONS})\s+(?:(?:{filler})s?\s+){{0,4}}$", before):
+        return True
+    after_verb = rf"\b(?:{NEGATIONS})\s+{NEGATED_VERB}(?:(?:{PREPOSITIONS})\s+)?(?:(?:{filler})s?\s+){{0,3}}$"
+    return re.search(after_verb, before) is not None
 
 
 def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
@@ -67,6 +97,18 @@ def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
     lowered = question.lower()
     found: list[Filter] = []
     dates: list[str] = []
+    spans, texts = read_periods(question)
+    column = _date_column(dated, lowered) if spans else None
+    if column is not None:  # "in March 2025", "Q2 2025", "between 2025-05-01 and 2025-07-31"
+        for (start_op, start, end_op, end), text in zip(spans, texts, strict=True):
+            bounds = [(start_op, start), (end_op, end)]
+            said = _date_word(lowered[: max(0, lowered.find(text))])  # "until March 2025": one bound
+            bounds = {"ge": bounds[:1], "gt": [("ge", end)], "lt": [("lt", start)], "le": [(end_op, end)]}.get(
+                said, bounds
+            )
+            found += [Filter(column.name, op, value) for op, value in bounds]
+        dates += [d for text in texts for d in re.findall(r"\d{4}(?:-\d{2}){0,2}", text)]
+        lowered = _blank(lowered, texts)
     for op, words in DATE_WORDS.items():
         for match in re.finditer(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+)?{DATE}", lowered):
             column = _date_column(dated, lowered)
@@ -78,6 +120,21 @@ def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
             found.append(Filter(column.name, op, value))
             dates.append(match.group(1))
     return found, dates
+
+
+def _date_word(before: str) -> str:
+    """The order a date word right before a period asks for ("since", "until" ...), "" when none."""
+    for op, words in DATE_WORDS.items():
+        if re.search(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+|(?:of\s+)?)?$", before):
+            return op
+    return ""
+
+
+def _blank(lowered: str, texts: list[str]) -> str:
+    """The question with the periods already read blanked out, so their dates are not read twice."""
+    for text in texts:
+        lowered = lowered.replace(text, " " * len(text), 1)
+    return lowered
 
 
 def _next(value: str) -> str:

@@ -6,10 +6,11 @@ known synonyms. A question span (one word, or two or three joined) and a value a
 form (case folded, accents and ß folded, everything but letters and digits dropped), in three tiers:
 
 1. same: equal, or equal once an English plural is dropped ("wave 3" = `wave3`, "repairs" = `repair`);
-   head: the first word(s) shared by two or more values that add only a number, date or version
-   ("decommissioned" for `decommissioned 2025-01` and `decommissioned 2024-04`, "RHEL" for `RHEL 9.4`:
-   all of them, an `in` filter); a value that goes on in words ("Office wired clients") is a phrase of
-   its own, which one word of it does not name;
+   head: the first word(s) of values that add only numbers, dates or versions ("decommissioned" for
+   `decommissioned 2025-01` and `decommissioned 2024-04`, "Windows Server" for `Windows Server 2012 R2` and
+   `Windows Server 2022`: all of them, an `in` filter; "Rocky Linux" for the one `Rocky Linux 9.4`); a
+   value that goes on in words ("Office wired clients") is a phrase of its own, which one word of it does
+   not name;
 2. prefix: the value clips the word ("prod" in "production", "nonprod" in "non-production");
 3. skeleton: a value with no vowel after its first letter (an abbreviation made by dropping vowels)
    whose letters occur in the word in order from its first letter ("stg" in "staging", "mgmt" in
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.phrasing import negated
+from strata_pipeline.facts.vocabulary import value_word
 
 TIERS = ("same", "head", "prefix", "skeleton")
 MIN_CLIP, MAX_CLIP = 3, 8  # a clipped value's length: "dev" .. "nonprod"
@@ -156,29 +158,43 @@ def _ranked(start: int, written: str, phrase: str, columns: list[Column]) -> lis
     """(tier rank, minus value length, match) for each value the span names."""
     ranked = []
     single = " " not in written.strip()
+    english = compact(value_word(written)) if single else ""  # "Reparatur" is also read as "repair"
     for column in columns:
-        heads = tuple(v for v in column.values if _head(phrase, v))
+        heads = tuple(v for v in column.values if _head(phrase, v) or (english and _head(english, v)))
         if len(heads) > 1:
             ranked.append((TIERS.index("head"), -len(phrase), ValueMatch(column.name, heads, written, "head", start)))
+        elif heads:  # the one value with a version after the name: "Rocky Linux" for `Rocky Linux 9.4`
+            ranked.append(
+                (TIERS.index("head"), -len(phrase), ValueMatch(column.name, heads[0], written, "head", start))
+            )
         for value in column.values:
-            how = tier(phrase, compact(value), clippable(value))
+            how = _best(tier(phrase, compact(value), clippable(value)), tier(english, compact(value), clippable(value)))
             if how and (how == "same" or single):  # a clipped value reads one word
                 ranked.append((TIERS.index(how), -len(value), ValueMatch(column.name, value, written, how, start)))
     return ranked
 
 
+def _best(*tiers: str) -> str:
+    """The best of the tiers found ("" when none)."""
+    found = [t for t in tiers if t]
+    return min(found, key=TIERS.index) if found else ""
+
+
 def _head(phrase: str, value: str) -> bool:
-    """Whether the compact `phrase` is the first word(s) of `value` and the one word left holds a digit."""
+    """Whether the compact `phrase` is the first word(s) of `value` and every word left holds a digit
+    ("Windows Server" in "Windows Server 2012 R2", "RHEL" in "RHEL 9.4")."""
     parts = value.split()
-    return len(parts) > 1 and any(ch.isdigit() for ch in parts[-1]) and compact(" ".join(parts[:-1])) == phrase
+    while len(parts) > 1 and any(ch.isdigit() for ch in parts[-1]):
+        parts.pop()
+    return len(parts) < len(value.split()) and compact(" ".join(parts)) == phrase
 
 
 def variant_filters(
     question: str, table: Table, filters: list[Filter], ordinary: frozenset[str] = frozenset()
 ) -> list[tuple[Filter, ValueMatch]]:
     """The filters for values the question names in another form, on columns no filter in `filters` uses
-    yet: eq (ne after a negation), or `in` for a head's values. The table's and its columns' names, and
-    values already read as written, are never read again."""
+    yet: eq (ne after a negation), or `in` for a head's values (one ne for each after a negation). The
+    table's and its columns' names, and values already read as written, are never read again."""
     named = [*re.split(r"[^\w]+", table.label), *(w for c in table.columns for w in (*c.words, c.name))]
     named += [f.value for f in filters if isinstance(f.value, str)]
     skip = {compact(w) for w in named} | {singular(compact(w)) for w in named}
@@ -186,9 +202,12 @@ def variant_filters(
     for m in match_values(question, table, skip, {f.column for f in filters}, ordinary):
         column = table.column(m.column)
         negative = column is not None and negated(question.lower(), m.start, column)
-        if isinstance(m.value, tuple):
-            if not negative:  # "not decommissioned" over several values: no filter says it
-                found.append((Filter(m.column, "in", m.value), m))
+        if isinstance(m.value, tuple):  # "not decommissioned": none of them (filters hold together)
+            found += (
+                [(Filter(m.column, "ne", v), m) for v in m.value]
+                if negative
+                else [(Filter(m.column, "in", m.value), m)]
+            )
             continue
         found.append((Filter(m.column, "ne" if negative else "eq", m.value), m))
     return found

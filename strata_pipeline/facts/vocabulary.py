@@ -39,10 +39,76 @@ DATA_WORDS: dict[str, str] = {
     "langue": "language", "statut": "status", "équipe": "team", "priorité": "priority",
     "délai de livraison": "lead time", "délai de réponse": "response time", "mois": "months",
     "semaines": "weeks", "heure": "hour", "heures": "hours", "tous": "all", "toutes": "all",
+    "couleur": "color", "farbe": "color", "farbig": "color", "farbige": "color",
     "coûte": "costs", "coûtent": "cost", "entrée": "entry", "entrées": "entries", "ligne": "row",
     "lignes": "rows",
     # English short forms and spellings
     "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
+}  # fmt: skip
+
+# German and French words for the states and stages columns often store in English or clipped ("Entwicklung"
+# for `dev` through "development", "aktive" for `active`): the value matcher (values.py) reads a word both
+# as written and in this English form, then by its usual tiers, so `dev`, `development` and `Dev` all match.
+# Only words that name a state: ordinary adjectives ("hoch", "offen") are no cell values in most questions.
+VALUE_WORDS: dict[str, str] = {
+    # German
+    "entwicklung": "development", "produktion": "production", "produktiv": "production",
+    "testumgebung": "test", "aktiv": "active", "aktive": "active", "aktiven": "active", "aktiver": "active",
+    "inaktiv": "inactive", "inaktive": "inactive", "inaktiven": "inactive", "reparatur": "repair",
+    "bereitschaft": "standby", "stillgelegt": "decommissioned", "stillgelegte": "decommissioned",
+    "stillgelegten": "decommissioned", "ausgemustert": "retired",
+    # French
+    "développement": "development", "actif": "active", "actifs": "active", "actives": "active",
+    "inactif": "inactive", "inactifs": "inactive", "réparation": "repair", "veille": "standby",
+}  # fmt: skip
+# Country names (en, de, fr) for the two-letter codes a country column stores.
+COUNTRIES: dict[str, str] = {
+    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "united states": "US", "usa": "US",
+    "vereinigte staaten": "US", "états-unis": "US", "etats-unis": "US", "france": "FR", "frankreich": "FR",
+    "switzerland": "CH", "schweiz": "CH", "suisse": "CH", "austria": "AT", "österreich": "AT", "autriche": "AT",
+    "italy": "IT", "italien": "IT", "italie": "IT", "spain": "ES", "spanien": "ES", "espagne": "ES",
+    "portugal": "PT", "netherlands": "NL", "niederlande": "NL", "pays-bas": "NL", "belgium": "BE",
+    "belgien": "BE", "belgique": "BE", "united kingdom": "GB", "großbritannien": "GB", "royaume-uni": "GB",
+    "poland": "PL", "polen": "PL", "pologne": "PL", "canada": "CA", "kanada": "CA", "japan": "JP",
+    "japon": "JP", "china": "CN", "chine": "CN", "sweden": "SE", "schweden": "SE", "suède": "SE",
+    "denmark": "DK", "dänemark": "DK", "danemark": "DK", "luxembourg": "LU", "luxemburg": "LU",
+}  # fmt: skip
+# File-format names for the extensions the `documents` table stores ("pdf", "csv" are read as written).
+FORMATS: dict[str, str] = {
+    "markdown": ".md", "excel": ".xlsx", "powerpoint": ".pptx",
+}  # fmt: skip
+
+
+def english(word: str) -> str:
+    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none."""
+    found = DATA_WORDS.get(word.lower()) or COLUMN_WORDS.get(word.lower(), "")
+    return found if " " not in found else ""
+
+
+def value_word(word: str) -> str:
+    """A German or French value word's English form ("Reparatur" -> "repair"), or "" when none is listed."""
+    return VALUE_WORDS.get(word.lower(), "")
+
+
+# Common column nouns (de, fr) and their English words, only where the word is no English word too. They
+# are not glossed in the question (a German column "Bezirk" is named as written, and its values beside it):
+# `english` gives a question's or a column's word its English form for matching names only.
+COLUMN_WORDS: dict[str, str] = {
+    "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer", "kunde": "customer",
+    "kunden": "customers", "bezirk": "district", "bezirke": "districts", "abteilung": "department",
+    "abteilungen": "departments", "eigentümer": "owner", "besitzer": "owner", "betrag": "amount",
+    "beträge": "amounts", "gebühr": "fee", "gebühren": "fees", "mitarbeiter": "employees", "datum": "date",
+    "jahr": "year", "monat": "month", "typ": "type", "gewicht": "weight", "dauer": "duration",
+    "fahrzeug": "vehicle", "fahrzeuge": "vehicles", "bestellung": "order", "bestellungen": "orders",
+    "rechnung": "invoice", "rechnungen": "invoices", "vertrag": "contract", "verträge": "contracts",
+    "filiale": "branch", "filialen": "branches", "modell": "model", "modelle": "models",
+    "fournisseur": "supplier", "fournisseurs": "suppliers", "fabricant": "manufacturer", "quartier": "district",
+    "quartiers": "districts", "arrondissement": "district", "arrondissements": "districts",
+    "propriétaire": "owner", "montant": "amount", "montants": "amounts", "coût": "cost", "coûts": "costs",
+    "employé": "employee", "employés": "employees", "année": "year", "poids": "weight", "durée": "duration",
+    "véhicule": "vehicle", "véhicules": "vehicles", "commande": "order", "commandes": "orders",
+    "facture": "invoice", "factures": "invoices", "contrat": "contract", "contrats": "contracts",
+    "agence": "branch", "agences": "branches", "modèle": "model", "modèles": "models",
 }  # fmt: skip
 
 NUMBER_WORDS: dict[str, str] = {

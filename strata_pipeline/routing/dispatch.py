@@ -51,9 +51,10 @@ class FactsSource:
         if isinstance(request, str):
             parsed = parse(request, catalogue, tuple(source_sets or ()))
             if parsed.intent is None:
+                why = f" ({parsed.why})" if parsed.why else ""  # e.g. "names 'site Basel', a value the column ..."
                 raise IntentRefused(
                     "No count, sum, average, minimum, maximum, list or intersection over a known table could be "
-                    f"read from the question. Tables and their columns: {catalogue.describe()}."
+                    f"read from the question{why}. Tables and their columns: {catalogue.describe()}."
                 )
             intent = parsed.intent
         else:

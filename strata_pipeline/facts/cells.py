@@ -1,0 +1,113 @@
+"""Known cell values a question names as written ("ZRH", "Windows Server 2022", "RX-200"), and in the
+forms people use for codes: a language's name for its code ("in German" for `de`), a country's name for
+its two-letter code ("Germany", "Deutschland", "Allemagne" for `DE`), a file format's name for its
+extension ("Markdown files" for `.md`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from strata_pipeline.facts.catalogue import Column, Table
+from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.phrasing import negated
+from strata_pipeline.facts.vocabulary import COUNTRIES, FORMATS
+
+# Words a value is never matched on alone: they are also ordinary words of questions.
+NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
+LANGUAGES = {
+    "german": "de", "english": "en", "french": "fr", "deutsch": "de", "deutsche": "de", "deutschen": "de",
+    "englisch": "en", "englische": "en", "englischen": "en", "französisch": "fr", "französische": "fr",
+    "französischen": "fr", "français": "fr", "française": "fr", "anglais": "en", "anglaise": "en",
+    "allemand": "de", "allemande": "de",
+}  # fmt: skip
+CODE_NAMES = frozenset({*LANGUAGES, *COUNTRIES, *FORMATS})  # a counted word that is one of them is read
+
+
+def cell_values(question: str, table: Table) -> list[Filter]:
+    """Known cell values the question names, longest first, each span used once."""
+    # names for codes, padded to the name's length so that offsets stay those of the question: "in German"
+    # -> "in de", "Markdown" -> ".md" in both forms; "Germany" -> "DE" only in the question as written, where
+    # a capital code is matched, so that "in Germany" is never the language code "in de"
+    lowered = _named_codes(_named_codes(question.lower(), LANGUAGES), FORMATS)
+    question = _named_codes(_named_codes(_named_codes(question, LANGUAGES), FORMATS), COUNTRIES)
+    found: list[tuple[int, int, Filter]] = []
+    candidates = [(v, c) for c in table.columns for v in c.values]
+    for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
+        text = value.lower().strip().lstrip(".")
+        if not text:
+            continue
+        match = _value_match(question, lowered, value, text, column)
+        if match is None or any(a < match.end() and match.start() < b for a, b, _ in found):
+            continue
+        op = "ne" if negated(lowered, match.start(), column) else "eq"
+        found.append((match.start(), match.end(), Filter(column.name, op, value)))
+    return [f for _, _, f in sorted(found, key=lambda item: item[0])]
+
+
+def _named_codes(text: str, names: dict[str, str]) -> str:
+    for name, code in names.items():
+        pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
+        text = re.sub(pattern, code.ljust(len(name)), text, flags=re.IGNORECASE)  # same length: same offsets
+    return text
+
+
+def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:
+    """Where the question names `value` of `column`. Ordinary words ("all", "yes") and short codes in
+    lower case ("de") count only next to the column's name ("all offices", "zone a"); language codes
+    also as "in German"; two-letter codes with a capital ("US", "P1") as written."""
+    head = re.escape(column.words[-1] if column.words else column.name.lower())
+    beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
+    if column.name == "language" and text in ("de", "en", "fr"):
+        return re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered) or re.search(beside, lowered)
+    if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
+        return re.search(beside, lowered)
+    if len(text) == 2:
+        return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
+    return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
+
+
+def unknown_value(question: str, table: Table, filters: list[Filter]) -> str:
+    """A column named with a proper name it does not hold, as "column Name" ("" when none): "am Standort
+    Basel" where the sites are BSL, ZRH ... Counting all rows would answer another question."""
+    filtered = {f.column for f in filters}
+    for column in table.columns:
+        if column.kind != "text" or not column.values or column.name in filtered or column.is_date:
+            continue
+        held = {_compact(v) for v in column.values}
+        for word in (w for w in column.words if len(w) > 2):
+            for match in re.finditer(rf"\b{re.escape(word)}\w*\s+(?:of\s+|von\s+|de\s+)?([A-ZÄÖÜ][\w-]+)", question):
+                name = _compact(match.group(1))
+                if not any(h.startswith(name) or name.startswith(h) for h in held):
+                    return f"{column.name} {match.group(1)}"
+    return ""
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^0-9a-zäöüß]", "", text.lower())
+
+
+def one_value_per_column(question: str, filters: list[Filter]) -> list[Filter]:
+    """One eq filter per column, the first named; two values of one column joined by "or" ("in ZRH or BSL",
+    "BSL oder STG", "ZRH ou LYO") are one `in` filter."""
+    lowered = question.lower()
+    kept: list[Filter] = []
+    for f in filters:
+        same = next((i for i, k in enumerate(kept) if k.column == f.column), -1)
+        if f.op != "eq" or same < 0:
+            kept.append(f)
+            continue
+        first = kept[same]
+        values = first.value if first.op == "in" and isinstance(first.value, tuple) else (str(first.value),)
+        if first.op in ("eq", "in") and _joined_by_or(lowered, values[-1], str(f.value)):
+            kept[same] = Filter(f.column, "in", (*values, str(f.value)))
+    return kept
+
+
+def _joined_by_or(lowered: str, first: str, second: str) -> bool:
+    """Whether `second` follows `first` in the question with an "or" between them, close by."""
+    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))  # ".pdf": "PDF"
+    if a < 0 or b <= a:
+        return False
+    between = lowered[a + len(first.lstrip(".")) : b]
+    return len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None

@@ -1,0 +1,42 @@
+"""The words (en, de, fr) that name an aggregation's operation and its grouping; parse.py reads them."""
+
+from __future__ import annotations
+
+from strata_pipeline.facts.phrasing import SHARE
+
+OPERATION_WORDS: dict[str, str] = {
+    # checked in this order: the first that matches decides
+    "share": SHARE,
+    "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
+    "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
+    "sum": r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
+    "max": r"\bmax\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
+    r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
+    "min": r"(?<!\d)(?<!\d )\bmin\b|\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|"
+    r"\bniedrigste\w*|\bkleinste\w*|"
+    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
+    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
+    r"\bnombre d(?:e\b|')",
+    "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
+    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
+    r"donne\w*|énumère\w*)\b",
+}
+GROUP_WORDS = (
+    r"\b(?:per|by|for each|for every|in each|in every|each|every|pro|je|jede[rnms]?|nach|par|pour chaque|chaque|"
+    r"broken down by|grouped by|split by|"
+    r"aufgeschlüsselt nach|gruppiert nach|réparti\w* par|ventilé\w* par)\s+(?:the\s+|each\s+|le\s+|la\s+)?"
+    r"([\wäöüßéè\-]+)"
+)
+# Phrases that always ask for one figure per group (unlike "per hour" or "owned by"): when what follows
+# is no column, the question is refused rather than answered with one total.
+STRONG_GROUP_WORDS = (
+    r"\b(?:for each|for every|broken down by|grouped by|split by|pour chaque|aufgeschlüsselt nach|"
+    r"gruppiert nach|réparti\w* par|ventilé\w* par)\s"
+)
+# A grouping by a period of a date column ("per month", "pro Monat", "par mois"): no column holds the
+# month, so such a question is refused rather than answered with one total over all rows.
+PERIOD_GROUP = (
+    r"\b(?:per|by|for each|each|every|pro|je|jede\w*|nach|par|chaque)\s+(?:the\s+|calendar\s+)?"
+    r"(?:month|quarter|year|week|weekday|day|monat|quartal|jahr|woche|wochentag|tag|mois|trimestre|année|an|"
+    r"semaine|jour)s?\b"
+)

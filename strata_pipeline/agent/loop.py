@@ -147,6 +147,8 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                     "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
                 )
             observation = toolbox.call(step.tool, arguments)
+            if step.scope == EACH_VALUE and previous is not None:
+                observation = _beside_table(observation, previous[0])
             about = f"{ask} {arguments.get('query', '')}"
             answer, answered_row = _part_answer(
                 toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick, carried
@@ -194,6 +196,18 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
+
+
+def _beside_table(observation: Observation, facts_step: Observation) -> Observation:
+    """A follow-up on the values a fact result found, without the passages of the table it read them from:
+    "..., and what do the runbooks say about them?" asks what other documents say, and the value's own row
+    would answer every such question with the record the figure already came from. Unchanged when no other
+    passage is left."""
+    tables = {row.doc_id for row in getattr(facts_step.facts, "rows", None) or ()}
+    kept = [p for p in observation.passages if p.doc_id not in tables]
+    if not tables or not kept or len(kept) == len(observation.passages):
+        return observation
+    return dataclasses.replace(observation, passages=kept)
 
 
 def _found_documents(observation: Observation, answer: Answer) -> list[tuple[str, str]]:

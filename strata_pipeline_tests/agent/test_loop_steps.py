@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from strata_pipeline.agent.loop import _expand, _under_heading, _values, routed, run_plan
+from strata_pipeline.agent.loop import _beside_table, _expand, _under_heading, _values, routed, run_plan
 from strata_pipeline.agent.planner import plan
 from strata_pipeline.agent.tools import Budget, Observation, defines
 from strata_pipeline.answering.answer import Answer, Citation
@@ -162,3 +162,15 @@ def test_a_follow_up_on_the_row_answered_before_reads_another_of_its_columns() -
     assert second.startswith("How long is RX Dock's standard warranty?: sku: RX300-DOCK;")
     assert "warranty_months: 24 months" in second
     assert toolbox.steps[1][1]["doc_ids"] == ["sales/price-list.csv"]
+
+
+def test_a_follow_up_on_fact_values_reads_documents_beside_the_table_they_came_from() -> None:
+    listed = Observation(
+        "facts", {}, facts=SimpleNamespace(rows=[SimpleNamespace(doc_id="inventory/servers.csv")], value=["zrh-db-13"])
+    )
+    table, runbook = passage("inventory/servers.csv", "servers"), passage("runbooks/linux-patching.md", "Patching")
+    found = Observation("2 passages", {}, passages=[table, runbook])
+    assert [p.doc_id for p in _beside_table(found, listed).passages] == ["runbooks/linux-patching.md"]
+    # only the table found: kept, rather than nothing to answer from
+    alone = Observation("1 passage", {}, passages=[passage("inventory/servers.csv", "servers")])
+    assert _beside_table(alone, listed) is alone

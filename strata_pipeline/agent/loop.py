@@ -46,6 +46,10 @@ if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
 
 MAX_VALUES = 5  # follow-up searches after a query_facts step, one per value found
+# A scoped step's sentence that states the kind of value asked is quoted first within this much of the best
+# score: the answerer's margin for statements as good as the best (AnswerConfig.conflict_margin). "Saturday:
+# closed" outscores "Monday to Friday: 07:00 - 17:00" by 0.06 for "close on weekdays" ("closed" shares a word)
+SCOPED_KIND_MARGIN = 0.08
 FOLLOW_DOCUMENTS = 1  # documents a dependent step is restricted to: the best one the first step found
 
 
@@ -291,8 +295,12 @@ def _part_answer(
         return as_answer(*row), row
     passages = observation.passages
     if tool != "lookup":
-        # the request's source-sets bound the routed ask too: else its facts route reads other sets' tables
-        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages), None
+        # the request's source-sets bound the routed ask too: else its facts route reads other sets' tables.
+        # Passages scoped to the thing found before are about it: of its sentences nearly as close as the
+        # best, the one that states the kind of value asked answers (answering/near_miss.stating_kind)
+        config = getattr(toolbox.engine, "answer_config", None)
+        config = dataclasses.replace(config, kind_margin=SCOPED_KIND_MARGIN) if scoped and config else None
+        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config), None
     answer = toolbox.engine.ask(
         ask, toolbox.k, toolbox.source_sets, candidates=_read_as_asked(toolbox.engine, ask, passages)
     )

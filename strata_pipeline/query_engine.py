@@ -372,7 +372,12 @@ class QueryEngine:
             raise UnknownSourceSetError(f"No published index for source-set(s): {', '.join(unknown)}.")
 
     def ask(
-        self, question: str, k: int = 5, source_sets: list[str] | None = None, candidates: list[Candidate] | None = None
+        self,
+        question: str,
+        k: int = 5,
+        source_sets: list[str] | None = None,
+        candidates: list[Candidate] | None = None,
+        answer_config: AnswerConfig | None = None,  # the offline answerer's, else the engine's
     ) -> Answer:
         """Route the question, then answer it: an aggregation from the facts engine; a hybrid from
         passages found with the rows a facts filter picked; a lookup or semantic question from
@@ -408,7 +413,7 @@ class QueryEngine:
             support = lambda q, passages: supported(q, passages, self.similarity, self.answer_config)  # noqa: E731
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
         else:
-            answer = answer_extractively(question, context, self.similarity, self.answer_config)
+            answer = answer_extractively(question, context, self.similarity, answer_config or self.answer_config)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:
             # the rows the filter picked, then what the passages say about them (when they say anything)
             stated = self._audited_facts(facts_answer(facts, routing), facts)

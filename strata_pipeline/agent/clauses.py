@@ -357,3 +357,18 @@ def antecedent(question: str) -> str:
         if np and len(np.split()) <= 5:
             return np
     return ""
+
+
+PLURAL_REFERENCE = re.compile(r"\b(?:they|them|their|theirs)\b", re.IGNORECASE)
+
+
+def agrees(question: str, follow_up: str) -> bool:
+    """Whether the follow-up's pronouns can stand for `question`'s antecedent in number: a plural one ("how
+    many days ...", "where are torque wrenches calibrated") is not what a singular "it"/"its" refers to
+    ("..., and how long does it take?" asks about the calibration, not the wrenches)."""
+    text = question.strip().rstrip("?.! ")
+    m = SUBJECT_OF_BE.match(text)
+    plural = COUNTED.match(text) is not None or (
+        m is not None and re.match(r"\S+\s+(?:\w+\s+)?(?:are|were)\b", text, re.IGNORECASE) is not None
+    )
+    return not plural or PLURAL_REFERENCE.search(follow_up) is not None

@@ -26,7 +26,7 @@ from strata_pipeline.agent.planner import (
     plan,
     resolve_back_reference,
 )
-from strata_pipeline.agent.rows import row_answer
+from strata_pipeline.agent.rows import Row, as_answer, asks_column, found_row
 from strata_pipeline.agent.tools import (
     AgentBudgetExceeded,
     Budget,
@@ -46,6 +46,10 @@ if TYPE_CHECKING:
     from strata_pipeline.query_engine import QueryEngine
 
 MAX_VALUES = 5  # follow-up searches after a query_facts step, one per value found
+# A scoped step's sentence that states the kind of value asked is quoted first within this much of the best
+# score: the answerer's margin for statements as good as the best (AnswerConfig.conflict_margin). "Saturday:
+# closed" outscores "Monday to Friday: 07:00 - 17:00" by 0.06 for "close on weekdays" ("closed" shares a word)
+SCOPED_KIND_MARGIN = 0.08
 FOLLOW_DOCUMENTS = 1  # documents a dependent step is restricted to: the best one the first step found
 
 
@@ -135,8 +139,11 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
     context: list[Candidate] = []
     previous: tuple[Observation, Answer] | None = None
     pick = ""
+    row: tuple[Candidate, Row] | None = None  # the table row the previous step answered with
     for step in planned.steps:
         first: tuple[Observation, Answer] | None = None
+        carried = row if step.scope == FOUND_DOCUMENTS else None
+        row = None
         for arguments, label, ask in _expand(step, previous, pick):
             if len(toolbox.steps) >= budget.max_steps:
                 raise AgentBudgetExceeded(
@@ -144,10 +151,13 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                     "answered; ask a narrower question or raise STRATA_AGENT_MAX_STEPS."
                 )
             observation = toolbox.call(step.tool, arguments)
+            if step.scope == EACH_VALUE and previous is not None:
+                observation = _beside_table(observation, previous[0])
             about = f"{ask} {arguments.get('query', '')}"
-            answer = _part_answer(
-                toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick
+            answer, answered_row = _part_answer(
+                toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick, carried
             )
+            row = row or answered_row
             parts.append((label, answer))
             context += observation.passages
             first = first or (observation, answer)
@@ -190,6 +200,18 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
+
+
+def _beside_table(observation: Observation, facts_step: Observation) -> Observation:
+    """A follow-up on the values a fact result found, without the passages of the table it read them from:
+    "..., and what do the runbooks say about them?" asks what other documents say, and the value's own row
+    would answer every such question with the record the figure already came from. Unchanged when no other
+    passage is left."""
+    tables = {row.doc_id for row in getattr(facts_step.facts, "rows", None) or ()}
+    kept = [p for p in observation.passages if p.doc_id not in tables]
+    if not tables or not kept or len(kept) == len(observation.passages):
+        return observation
+    return dataclasses.replace(observation, passages=kept)
 
 
 def _found_documents(observation: Observation, answer: Answer) -> list[tuple[str, str]]:
@@ -241,12 +263,15 @@ def _part_answer(
     tool: str = "",
     scoped: bool = False,
     pick: str = "",
-) -> Answer:
-    """One step's answer: a fact result's figure; the table row the step names (`about`: its question
-    and search, rows.py; read from any passage when they are a lookup's or `scoped` to the documents
-    found before); else its passages answered as /ask answers `ask`."""
+    carried: tuple[Candidate, Row] | None = None,
+) -> tuple[Answer, tuple[Candidate, Row] | None]:
+    """One step's answer, and the table row it answered with: a fact result's figure; the table row the
+    step names (`about`: its question and search, rows.py; read from any passage when they are a lookup's
+    or `scoped` to the documents found before); the row the step before answered with (`carried`) when
+    the step refers back to it and asks another of its columns ("the list price of the RX Dock, and how
+    long is its warranty?"); else its passages answered as /ask answers `ask`."""
     if observation.error:
-        return Answer(text="", abstained=True, reason=observation.error, mode="agent")
+        return Answer(text="", abstained=True, reason=observation.error, mode="agent"), None
     if observation.facts is not None:
         facts = observation.facts
         top = ", ".join(_values(facts.value, pick)) if pick and isinstance(facts.value, dict) else ""
@@ -257,23 +282,29 @@ def _part_answer(
             reason=facts.answer if facts.abstained else "",
             mode="agent",
             facts=facts,
-        )
+        ), None
     if not observation.passages:
         documents = observation.data.get("documents", [])
         if documents:
-            return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent")
-        return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent")
-    row = row_answer(about or ask, observation.passages, anywhere=tool == "lookup" or scoped)
+            return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent"), None
+        return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent"), None
+    row = found_row(about or ask, observation.passages, anywhere=tool == "lookup" or scoped)
+    if row is None and carried is not None and asks_column(ask, carried[1]):
+        row = carried
     if row is not None:
-        return row
+        return as_answer(*row), row
     passages = observation.passages
     if tool != "lookup":
-        # the request's source-sets bound the routed ask too: else its facts route reads other sets' tables
-        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages)
+        # the request's source-sets bound the routed ask too: else its facts route reads other sets' tables.
+        # Passages scoped to the thing found before are about it: of its sentences nearly as close as the
+        # best, the one that states the kind of value asked answers (answering/near_miss.stating_kind)
+        config = getattr(toolbox.engine, "answer_config", None)
+        config = dataclasses.replace(config, kind_margin=SCOPED_KIND_MARGIN) if scoped and config else None
+        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config), None
     answer = toolbox.engine.ask(
         ask, toolbox.k, toolbox.source_sets, candidates=_read_as_asked(toolbox.engine, ask, passages)
     )
-    return _under_heading(answer, passages, set(identifiers(ask)))
+    return _under_heading(answer, passages, set(identifiers(ask))), None
 
 
 def _under_heading(answer: Answer, passages: list[Candidate], wanted: set[str]) -> Answer:

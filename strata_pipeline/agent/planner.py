@@ -19,7 +19,8 @@ forms, tried in this order (docs/agent.md lists them with examples):
   replaced by what the first step found (the document's name, `resolve_back_reference`); a first part that
   asks what an identifier is or means (E-1042, NR-4471-B) is a `lookup` (`lookup_then_ask`) and the identifier
   replaces them in the search; otherwise they stand for the entity the first question names, else for the noun
-  phrase it counts or is about (clauses.antecedent). Without a back-reference the two are searched
+  phrase it counts or is about (clauses.antecedent) when they agree in number (clauses.agrees: "it" does
+  not stand for "torque wrenches"). Without a back-reference the two are searched
   independently.
 
 Anything else is `single`: one semantic_search answered as /ask answers.
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from strata_pipeline.agent.clauses import (
+    agrees,
     alternatives,
     antecedent,
     elliptic_other,
@@ -278,7 +280,7 @@ def _two_questions(text: str) -> Plan | None:
     # question names (a name or an identifier), else the noun phrase it counts or is about ("How long is
     # parental leave, and within what period must it be taken?"); with none the second is asked as it is
     entities = named_entities(first)
-    name = entities[0].group() if entities else antecedent(first)
+    name = entities[0].group() if entities else (antecedent(first) if agrees(first, second) else "")
     resolved = resolve_back_reference(second, name) if name else second
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
 

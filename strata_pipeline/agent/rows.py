@@ -22,10 +22,17 @@ from dataclasses import dataclass
 
 from strata_pipeline.answering.answer import Answer, Citation, terms
 from strata_pipeline.answering.table_text import as_record, cells
-from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 
 MAX_WINDOW = 4  # words of the question a cell may span
+# question words a column may be named by ("| Wave | Scope | When |"), en, de, fr
+WH_COLUMNS = frozenset("when where who what wann wo wer was quand où qui quoi".split())
+NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+CURRENCIES = frozenset("usd eur chf gbp jpy".split())
+# units a column's name may end in ("warranty_months", "weight_kg", "lead_time_weeks")
+UNITS = CURRENCIES | frozenset(
+    "seconds minutes hours days weeks months years mm cm m km kg g t w kw v a mbps gbps gb tb percent".split()
+)
 SEPARATOR_ROW = re.compile(r"^\s*\|?[\s|:\-]+\|?\s*$")
 
 
@@ -84,9 +91,9 @@ def _is_key(cell: str) -> bool:
     return any(ch.isdigit() for ch in cell) or "-" in cell.strip("-")
 
 
-def named_row(question: str, passage: Candidate, keys: set[str] | None = None) -> Row | None:
-    """The one row of `passage`'s tables that `question` names, or None. With `keys`, only a row keyed by
-    one of them counts: a cell that is one of `keys` and that no other row of its table shares."""
+def named_row(question: str, passage: Candidate, unique: bool = False) -> Row | None:
+    """The one row of `passage`'s tables that `question` names, or None. With `unique`, only a row named
+    by a cell no other row of its table shares, and whose columns the question asks."""
     windows = _windows(question)
     wanted = terms(question)
     best: list[tuple[tuple[float, int], Row]] = []
@@ -97,11 +104,22 @@ def named_row(question: str, passage: Candidate, keys: set[str] | None = None) -
                 share[key] = share.get(key, 0) + 1
         for row in rows:
             named = {_key(c) for c in row.cells if _is_key(c) and _key(c) in windows}
-            if keys is not None:
-                named = {k for k in named if k in keys and share[k] == 1}
-            if not named:
+            # a row named only by its description ("the RX Dock charging station"): a phrase of its own
+            described = {
+                _key(c) for c in row.cells if _is_phrase(c) and _key(c) in windows and share[_key(c)] == 1
+            } - named
+            if unique:
+                named = {k for k in named if share[k] == 1}
+            if not named and not described:
                 continue
-            weight = sum(1 / share[k] for k in named)
+            # a row told apart only by a value other rows share ("RX-300" in six rows), or only by its
+            # description, is the one meant when the question asks one of its columns: "how long does the
+            # RX-300 take to charge" asks nothing of the price list's rows
+            # (a column other than the one that names it: "the Level 2 courses" asks nothing of "Level")
+            asked = asks_column(question, row, skip=named | described)
+            if (described or all(share[k] > 1 for k in named) or unique) and not asked:
+                continue
+            weight = sum(1 / share[k] for k in named | described)
             overlap = len(wanted & terms(" ".join(row.cells)))
             best.append(((weight, overlap), row))
     if not best:
@@ -112,15 +130,26 @@ def named_row(question: str, passage: Candidate, keys: set[str] | None = None) -
     return best[0][1]
 
 
-def asks_column(question: str, row: Row) -> bool:
+def _is_phrase(cell: str) -> bool:
+    """A cell that names its row by words alone: two to MAX_WINDOW words, no digit ("RX Dock charging
+    station", "Monday to Friday"); one word ("closed", "production") is an ordinary value."""
+    return not any(ch.isdigit() for ch in cell) and 2 <= len(cell.split()) <= MAX_WINDOW
+
+
+def asks_column(question: str, row: Row, skip: set[str] | frozenset[str] = frozenset()) -> bool:
     """Whether `question` asks for one of `row`'s columns: a column name shares a content word with it
-    ("price" in "list_price"), or abbreviates a run of its words ("os": "operating systems")."""
+    ("price" in "list_price"), abbreviates a run of its words ("os": "operating systems"), or is the
+    question word it opens with (a "When" column answers "when does wave 2 run"). Columns whose cell is
+    one of `skip` (the keys that named the row) are not asked."""
     wanted = terms(question)
-    if any(wanted & terms(name.replace("_", " ")) for name in row.header):
+    header = [name for name, cell in zip(row.header, row.cells, strict=True) if _key(cell) not in skip]
+    if any(wanted & terms(name.replace("_", " ")) for name in header):
         return True
     words = re.findall(r"[^\W\d_]+", question.casefold())
+    if words and words[0] in WH_COLUMNS and any(name.strip().casefold() == words[0] for name in header):
+        return True
     initials = {"".join(w[0] for w in words[i : i + n]) for n in range(2, 5) for i in range(len(words) - n + 1)}
-    return any(_key(name) in initials for name in row.header)
+    return any(_key(name) in initials for name in header)
 
 
 def row_answer(question: str, passages: list[Candidate], anywhere: bool = False) -> Answer | None:
@@ -128,29 +157,39 @@ def row_answer(question: str, passages: list[Candidate], anywhere: bool = False)
     line; None when that passage has no such row. With `anywhere` (passages already narrowed to what
     the question is about: the documents an earlier step found, or those holding its identifier), the
     first passage with such a row, in rank order."""
+    found = found_row(question, passages, anywhere)
+    return as_answer(*found) if found is not None else None
+
+
+def found_row(question: str, passages: list[Candidate], anywhere: bool = False) -> tuple[Candidate, Row] | None:
+    """The passage and row row_answer answers with, or None."""
     if not passages:
         return None
     read = passages if anywhere else [max(passages, key=lambda c: c.dense_score or 0.0)]  # the first of equals
     found = next(((c, row) for c in read if (row := named_row(question, c)) is not None), None)
     if found is None and not anywhere:
-        # an identifier the question names that keys a row of any passage ("bsl-db-03" in the servers
-        # sheet) is that thing's record, whatever passage is closest in meaning (an incident about it);
-        # a value many rows share ("wave3") keys none
-        keys = {_key(i) for i in identifiers(question)}
-        found = next(
-            (
-                (c, row)
-                for c in passages
-                if (row := named_row(question, c, keys)) is not None and asks_column(question, row)
-            ),
-            None,
-        )
-    if found is None:
-        return None
-    top, row = found
-    p = top.payload
+        # a row that a cell no other row of its table shares names ("bsl-db-03" in the servers sheet,
+        # "Wave 2" in the schedule), and whose columns the question asks, is that thing's record, whatever
+        # passage is closest in meaning (an incident about it); a value many rows share ("wave3") keys none
+        found = next(((c, row) for c in passages if (row := named_row(question, c, unique=True)) is not None), None)
+    return found
+
+
+def as_answer(passage: Candidate, row: Row) -> Answer:
+    """A row as the answer: "column: value; ..." (a number with the unit its column is named by), cited
+    by its line."""
+    p = passage.payload
     line = int(p.get("line_start", 1)) + row.line_offset
     citation = Citation(p.get("chunk_id", ""), p.get("doc_id", ""), p.get("source_set", ""), line, line, row.line,
                         p.get("page"))  # fmt: skip
-    shown = as_record(row.header, row.cells)
+    shown = as_record(row.header, [_with_unit(name, value) for name, value in zip(row.header, row.cells, strict=True)])
     return Answer(text=f"{shown} [{citation.chunk_id}]", citations=[citation], mode="agent")
+
+
+def _with_unit(column: str, value: str) -> str:
+    """A bare number with the unit its column's name ends in: "warranty_months" 24 -> "24 months"; a column
+    "list_price_usd" 4800 -> "4800 USD". Alone, "24" does not say 24 of what."""
+    unit = re.split(r"[\s_]+", column.strip().casefold())[-1].strip("()[]")
+    if not NUMBER.fullmatch(value.strip()) or unit not in UNITS:
+        return value
+    return f"{value} {unit.upper() if unit in CURRENCIES else unit}"

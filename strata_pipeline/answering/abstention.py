@@ -246,9 +246,15 @@ def redaction_placeholders(text: str) -> list[str]:
     return list(dict.fromkeys(_PLACEHOLDER.findall(text)))
 
 
+# A German compound on an identifier ("RX-300-Akku", "E-1042-Fehler") names the identifier: its tail is
+# a noun (a capital, then lower case to the end), the head ends in a digit
+_COMPOUND_TAIL = re.compile(r"(?<=\d)-(?=[A-ZÄÖÜ][a-zäöüß]{2,}\b)")
+
+
 def identifiers_in(text: str) -> list[str]:
-    """identifiers() of a text, less redaction placeholders."""
-    return identifiers(_PLACEHOLDER.sub(" ", text))
+    """identifiers() of a text, less redaction placeholders; a German compound on an identifier counts as
+    the identifier ("RX-300-Akku" names RX-300)."""
+    return identifiers(_COMPOUND_TAIL.sub(" ", _PLACEHOLDER.sub(" ", text)))
 
 
 # The kind of value a question asks for, by its wording (en, de, fr): a price asks for money, "how

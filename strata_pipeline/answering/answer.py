@@ -24,7 +24,7 @@ from strata_pipeline.answering.abstention import (
     unheld_identifiers,
 )
 from strata_pipeline.answering.cross_language import floor
-from strata_pipeline.answering.near_miss import Quoted, near_miss
+from strata_pipeline.answering.near_miss import Quoted, near_miss, stating_kind
 from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.classification.language import query_language
@@ -100,6 +100,7 @@ class AnswerConfig:
     # None holds it to the same floors (MiniLM, whose cosines across languages mean little).
     cross_language_min_dense_score: float | None = None
     cross_language_min_score: float | None = None
+    kind_margin: float = 0.0  # >0: a sentence this close to the best that states the kind asked is quoted first
 
 
 def terms(text: str) -> set[str]:
@@ -314,7 +315,8 @@ def answer_extractively(
             f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
             f"< {score_floor(scored[0][1].candidate):.2f})."
         )
-    chosen = passing[: config.max_sentences]
+    chosen = stating_kind(question, passing, lambda s: s.sentence.scored, config.kind_margin, config.max_sentences)
+    chosen = chosen or passing[: config.max_sentences]
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]

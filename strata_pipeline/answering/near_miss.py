@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from strata_pipeline.answering.abstention import (
     asked_kind,
@@ -113,3 +114,23 @@ def _twin_of_named(question: str, quoted: Quoted, titles: Sequence[str], terms: 
 def _states(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind`: abstention.asked_kind's kinds or answer_type.asked_type's."""
     return states_type(kind, text) if kind == "version" else states_kind(kind, text)
+
+
+T = TypeVar("T")
+
+
+def stating_kind(
+    question: str, ranked: Sequence[tuple[float, T]], scored: Callable[[T], str], margin: float, limit: int
+) -> list[tuple[float, T]]:
+    """The sentences to quote first when the `limit` best of `ranked` (score, sentence) state no value of
+    the kind the question asks for, and sentences within `margin` of the best score do: "What time does
+    the depot close on weekdays?" is answered by "Monday to Friday: 07:00 - 17:00", not by the rows that
+    say Saturday and Sunday are closed, though those score a little higher. [] when `margin` is 0, the
+    question asks no kind, or the best already state one (the caller keeps its own choice)."""
+    if margin <= 0 or not ranked:
+        return []
+    kind = asked_kind(question) or asked_type(question)
+    if kind is None or any(_states(kind, scored(s)) for _, s in ranked[:limit]):
+        return []
+    best = ranked[0][0]
+    return [(score, s) for score, s in ranked if score >= best - margin and _states(kind, scored(s))][:limit]

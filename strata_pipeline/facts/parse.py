@@ -346,6 +346,8 @@ def _unread_counted_noun(question: str, table: Table) -> str:
     known |= {v.lower() for c in table.columns for v in c.values} | {
         _stem(w) for c in table.columns for v in c.values for w in words(v)
     }
+    if word in known:
+        return ""  # a value: "how many rx-200 products" counts the rows whose product is RX-200
     if all(part in known or _forms(part) & known or part.isdigit() for part in word.split("-") if part):
         return ""  # every part of "sla-entries" is known
     if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):

@@ -6,6 +6,7 @@ import pytest
 
 from strata_pipeline.agent.clauses import (
     Side,
+    agrees,
     alternatives,
     antecedent,
     clean_clause,
@@ -172,6 +173,9 @@ def test_the_antecedent_is_the_noun_phrase_counted_or_described(question: str, p
          ["How long is parental leave?", "Within what period must parental leave be taken?"]),
         ("How many days of annual leave do employees get, and how many of them can be carried over?", "find_then_ask",
          ["How many days of annual leave do employees get?", "How many days of annual leave can be carried over?"]),
+        # "it" does not stand for the plural "torque wrenches": the follow-up is asked as it is
+        ("Where are torque wrenches calibrated, and how long does it take?", "find_then_ask",
+         ["Where are torque wrenches calibrated?", "How long does it take?"]),
         ("How long does the RX-300 take to charge, and how long does it run?", "find_then_ask",
          ["How long does the RX-300 take to charge?", "How long does RX-300 run?"]),
         ("What are the Saturday opening hours of the Porto depot and its courier cut-off?", "two_questions",
@@ -193,3 +197,17 @@ def test_the_planner_uses_the_clause_rules(question: str, form: str, queries: li
     assert planned.form == form
     assert [step.arguments["query"] for step in planned.steps] == queries
     assert [step.tool for step in planned.steps] == ["semantic_search", "semantic_search"]
+
+
+@pytest.mark.parametrize(
+    ("question", "follow_up", "agree"),
+    [
+        ("Where are torque wrenches calibrated?", "How long does it take?", False),
+        ("Where are torque wrenches calibrated?", "Who pays for them?", True),
+        ("How many days of leave do employees get?", "How many of them can be carried over?", True),
+        ("How many days of leave do employees get?", "When does it expire?", False),
+        ("How long is parental leave?", "Within what period must it be taken?", True),
+    ],
+)
+def test_a_singular_pronoun_does_not_stand_for_a_plural_antecedent(question: str, follow_up: str, agree: bool) -> None:
+    assert agrees(question, follow_up) is agree

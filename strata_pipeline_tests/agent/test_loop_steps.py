@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from strata_pipeline.agent.loop import _expand, _under_heading, _values, routed
+from strata_pipeline.agent.loop import _beside_table, _expand, _under_heading, _values, routed, run_plan
 from strata_pipeline.agent.planner import plan
-from strata_pipeline.agent.tools import Observation, defines
+from strata_pipeline.agent.tools import Budget, Observation, defines
 from strata_pipeline.answering.answer import Answer, Citation
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.retrieval.candidate import Candidate
@@ -128,3 +128,49 @@ def test_a_part_the_router_calls_an_aggregation_is_one_query_facts_call() -> Non
     assert routed(compare, lambda part: True) == compare
     dependent = routed(plan("How many servers are in ZRH, and where are they?"), lambda part: True)
     assert [s.tool for s in dependent.steps] == ["query_facts", "semantic_search"]
+
+
+class _RowsOnly:
+    """A toolbox whose searches return a price-list sheet; its engine must not be asked (every part is a row)."""
+
+    engine = None
+    k = 5
+
+    def __init__(self) -> None:
+        self.source_sets = ["products"]
+        self.steps: list[object] = []
+
+    def call(self, tool: str, arguments: dict) -> Observation:
+        self.steps.append((tool, arguments))
+        sheet = (
+            "sku | product | description | list_price_usd | warranty_months\n"
+            "RX300-DOCK | RX-300 | RX Dock charging station | 4800 | 24\n"
+            "RX300-AMR | RX-300 | RX-300 autonomous mobile robot, base unit | 54000 | 24"
+        )
+        payload = {"chunk_id": "sales/price-list.csv#s0", "doc_id": "sales/price-list.csv", "source_set": "products",
+                   "text": sheet, "line_start": 1, "title": "price-list"}  # fmt: skip
+        return Observation("1 passage", {}, passages=[Candidate("p", payload, {"dense": 0.6})])
+
+
+def test_a_follow_up_on_the_row_answered_before_reads_another_of_its_columns() -> None:
+    planned = plan("What is the list price of the RX Dock charging station, and how long is its standard warranty?")
+    toolbox = _RowsOnly()
+    answer, _ = run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
+    first, second = answer.text.split("\n")
+    assert "list_price_usd: 4800 USD" in first and "RX300-DOCK" in first
+    # "its" is the dock's row: read again for its warranty, in the document the first step found
+    assert second.startswith("How long is RX Dock's standard warranty?: sku: RX300-DOCK;")
+    assert "warranty_months: 24 months" in second
+    assert toolbox.steps[1][1]["doc_ids"] == ["sales/price-list.csv"]
+
+
+def test_a_follow_up_on_fact_values_reads_documents_beside_the_table_they_came_from() -> None:
+    listed = Observation(
+        "facts", {}, facts=SimpleNamespace(rows=[SimpleNamespace(doc_id="inventory/servers.csv")], value=["zrh-db-13"])
+    )
+    table, runbook = passage("inventory/servers.csv", "servers"), passage("runbooks/linux-patching.md", "Patching")
+    found = Observation("2 passages", {}, passages=[table, runbook])
+    assert [p.doc_id for p in _beside_table(found, listed).passages] == ["runbooks/linux-patching.md"]
+    # only the table found: kept, rather than nothing to answer from
+    alone = Observation("1 passage", {}, passages=[passage("inventory/servers.csv", "servers")])
+    assert _beside_table(alone, listed) is alone

@@ -98,3 +98,38 @@ def test_a_value_many_rows_share_keys_no_row() -> None:
     inventory = passage(SERVERS + "\nstg-db-01 | STG | RHEL 9.2 | wave3", "inventory/servers.csv#s0", 0.2)
     other = passage("Nothing tabular here.", "runbooks/x.md#s1", 0.6)
     assert row_answer("Which os do the wave3 servers run?", [other, inventory]) is None
+
+
+def test_a_row_named_by_its_description_answers_when_a_column_is_asked() -> None:
+    row = named_row("What is the list price of the RX Dock charging station?", passage(PRICE_LIST))
+    assert row is not None and row.cells[0] == "RX300-DOCK"
+    # named, but nothing of the price list is asked: not this row
+    assert named_row("Where should the RX Dock charging station be placed?", passage(PRICE_LIST)) is None
+
+
+def test_a_value_other_rows_share_names_a_row_only_when_a_column_is_asked() -> None:
+    # "RX-300" is in two rows and "charging" overlaps the dock's description, but no column is asked
+    assert named_row("How long does the RX-300 take to charge to 80 percent?", passage(PRICE_LIST)) is None
+
+
+def test_a_unique_key_names_its_row_in_any_passage_when_a_column_is_asked() -> None:
+    commands = passage("awx job_templates launch --limit wave2\n\n2. runs dnf update", "runbooks/p.md#s4", 0.7)
+    schedule = passage(SCHEDULE.replace("Wave 3", "Wave 2"), "runbooks/p.md#s2", 0.5)
+    # the "When" column answers "when": read from the schedule, though the commands are closer
+    answer = row_answer("When does patch wave 2 run?", [commands, schedule])
+    assert answer is not None and answer.citations[0].chunk_id == "runbooks/p.md#s2"
+    assert "When: first Sunday of the next month" in answer.text
+    # the column that names the row is not what is asked: "Level 2" asks nothing of "Level"
+    matrix = passage("| Level | Who |\n|---|---|\n| 1 | Field engineer |\n| 2 | Remote specialist |", "m.md#s1", 0.5)
+    assert row_answer("Where are the Level 2 courses held?", [commands, matrix]) is None
+
+
+def test_a_number_is_shown_with_the_unit_its_column_is_named_by() -> None:
+    sheet = (
+        "sku | warranty_months | list_price_usd | lead_time_weeks\nRX300-DOCK | 24 | 4800 | 4\nRX200-ARM | 12 | n/a | 6"
+    )
+    answer = row_answer("What is the warranty of RX300-DOCK?", [passage(sheet)])
+    assert answer is not None
+    assert answer.text.startswith("sku: RX300-DOCK; warranty_months: 24 months; list_price_usd: 4800 USD; ")
+    assert "lead_time_weeks: 4 weeks" in answer.text
+    assert "list_price_usd: n/a;" in row_answer("What is the warranty of RX200-ARM?", [passage(sheet)]).text

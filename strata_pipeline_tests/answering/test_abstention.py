@@ -128,6 +128,10 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
     assert unheld_identifiers(identifiers_in("What does error E-1024 mean?"), passages) == []
     # a redaction placeholder is not an identifier a passage could hold
     assert identifiers_in("Opening hours of the [PERSON_1] depot near E-1042?") == ["e-1042"]
+    # a German compound on an identifier names the identifier: the passages on E-1042 hold it
+    assert unheld_identifiers(identifiers_in("Was bedeutet der E-1042-Fehler?"), passages) == []
+    assert identifiers_in("Wie lange gilt die Garantie für den RX-300-Akku?") == ["rx-300"]
+    assert identifiers_in("Is NR-4471-B or BSL-PR-HALLE-01 meant?") == ["nr-4471-b", "bsl-pr-halle-01"]
 
 
 @pytest.mark.parametrize(

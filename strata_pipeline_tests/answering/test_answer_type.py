@@ -18,7 +18,7 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
-from strata_pipeline.answering.near_miss import Quoted, near_miss
+from strata_pipeline.answering.near_miss import Quoted, near_miss, stating_kind
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 
 # --- periods -----------------------------------------------------------------------------------
@@ -166,3 +166,17 @@ def test_near_miss_is_none_when_the_quoted_sentence_states_what_was_asked() -> N
     plain = [Quoted("Order online.", "Order online.", "RX-300\nOrder online.", "RX-300")]
     reason = near_miss("Which paint colours can the RX-300 be ordered in?", plain, ["RX-300"], str, ["RX-300"], terms)
     assert reason is not None and "colour" in reason
+
+
+def test_a_sentence_nearly_as_close_that_states_the_kind_asked_is_quoted_first() -> None:
+    ranked = [(1.0, "Opening hours: Day: Saturday; Hours: closed"), (0.99, "Opening hours: Day: Sunday; Hours: closed"),
+              (0.94, "Opening hours: Day: Monday to Friday; Hours: 07:00 - 17:00"),
+              (0.85, "Courier cut-off: parts requested before 14:00 ship the same day")]  # fmt: skip
+    question = "What time does the depot close on weekdays?"
+    chosen = stating_kind(question, ranked, str, 0.08, 2)
+    assert chosen == [(0.94, "Opening hours: Day: Monday to Friday; Hours: 07:00 - 17:00")]
+    assert stating_kind(question, ranked, str, 0.0, 2) == []  # off
+    assert stating_kind(question, ranked, str, 0.05, 2) == []  # none that close states a time
+    assert stating_kind("Is the depot open on Saturdays?", ranked, str, 0.08, 2) == []  # no kind asked
+    # the best already state a time: the caller keeps its choice
+    assert stating_kind(question, ranked[2:], str, 0.08, 2) == []

@@ -181,3 +181,17 @@ def test_a_count_of_hyphenated_known_words_and_german_entries_is_read() -> None:
         "facts_stock",
         [("reserved", "gt", 2.0)],
     )
+
+
+def test_a_count_whose_counted_word_is_a_hyphenated_value_filters_on_it() -> None:
+    # "how many RX-200 products": "RX-200" is a product value, not a kind of row the table cannot tell apart
+    prices = _table(
+        "facts_price_list",
+        "price list",
+        Column("sku", "text", ("RX200-ARM", "RX300-AMR")),
+        Column("product", "text", ("RX-200", "RX-300")),
+    )
+    parsed = parse("How many RX-200 products are in the price list?", Catalogue((prices,)))
+    assert parsed.intent is not None and parsed.intent.operation == "count"
+    assert [(f.column, f.op, f.value) for f in parsed.intent.filters] == [("product", "eq", "RX-200")]
+    assert route("How many RX-200 products are in the price list?", Catalogue((prices,)))[0].route == "aggregation"

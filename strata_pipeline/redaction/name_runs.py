@@ -10,6 +10,7 @@ from strata_pipeline.redaction.name_cues import (
     CAMEL_CASE,
     COMPANY_SUFFIX,
     CUES_BEFORE,
+    DETERMINER_BEFORE,
     HEADER_NAME_WORDS,
     HONORIFICS,
     HYPHENATED_WORD,
@@ -183,6 +184,9 @@ def _score_run(
     if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
         score += 0.6
         reasons.append("honorific")
+    if len(words) == 1 and DETERMINER_BEFORE.search(before):
+        score -= 0.6
+        reasons.append("after a determiner")  # "kein Duplex": a noun phrase
     for cue, weight, reason in CUES_BEFORE:
         if cue.search(before):
             score += weight

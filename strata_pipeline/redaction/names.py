@@ -79,8 +79,9 @@ def person_candidates(
             r"[^\W\d_][^\W\d_ '’\-]*(?:[ '’\-][^\W\d_]+)*", value
         ):
             continue  # "contact_id", "klantnummer,naam": not the shape of a name
-        capitalised = sum(w[0].isupper() for w in value.split())
-        score = 0.55 if capitalised else 0.35  # "al fijo de": the English NER reading another language
+        # "al fijo de": the English NER reading another language; "von ZRH": a particle and a site code
+        name_shaped = any(w[0].isupper() and (not w.isupper() or len(w) >= 4) for w in value.split())
+        score = 0.55 if name_shaped else 0.35
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)

@@ -68,6 +68,8 @@ def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dic
         ("Ich habe mit Walther von der Vogelweide gesprochen.", ["Walther von der Vogelweide"]),
         ("Der Zahnriemen wurde von Herrn Vogel gewechselt.", ["Vogel"]),
         ("Gottfried Eberhardinger joined the team.", ["Gottfried Eberhardinger"]),
+        ("Is there a laptop for Maria Fernandes?", ["Maria Fernandes"]),  # a determiner, then a full name
+        ("Gespräch mit Frau von Berg am Montag.", ["von Berg"]),
         ("Cordialement,\nCamille Dubois", ["Camille Dubois"]),
         # "Last, First" filling a cell or following a label is one person
         ("Name: Müller, Hans", ["Müller, Hans"]),
@@ -126,6 +128,9 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         "Sollwert der Riemenspannung",
         "Gibt es am Depot Lyon Ladepunkte für Elektrofahrzeuge?",
         "Wie lange hat das Depot Porto geöffnet?",
+        # a lone word after an indefinite or negative determiner; a particle before a site code
+        "Welche Server haben kein Duplex und stehen außerhalb von ZRH?",
+        "Is there a Laptop in the store room?",
     ],
 )
 def test_not_people(ner: PresidioDetector, text: str) -> None:

@@ -39,6 +39,8 @@ MIN_ZIPF = 3.0
 # A compound is cut into at most this many parts ("Zahn" + "Riemen" + "Wechsel").
 MAX_PARTS = 3
 VOWEL = re.compile(r"[aeiouyäöüàâéèêëîïôûù]")
+# Inflectional endings a suffix may carry ("-schaften", "-ungen", "-liche").
+ENDINGS = ("", "e", "en", "er", "es", "n", "s", "se", "sen")
 
 Sparse = tuple[list[int], list[float]]
 
@@ -140,12 +142,36 @@ def query_vector(text: str, analyzers: Iterable[Analyzer]) -> Sparse:
     return list(ids), list(ids.values())
 
 
+@dataclass(frozen=True)
+class CompoundRules:
+    """A language's word formation, beyond word frequency, that compound_parts respects.
+
+    suffixes: derivational suffixes that make a word rather than join two ("-schaft", "-ung",
+        "-keit"): a piece that is one of them (with an inflectional ending) is never a part after a
+        cut, even where it is also a word ("Schaft", "Heit"): "Anwaltschaft" is no "Anwalt" + "Schaft".
+    linking_s_after: endings after which the linking s is obligatory ("-ung", "-heit", "-ion"), so an s
+        that follows one belongs to the left piece ("Wohnungs" + "tür", never "Wohnung" + "stür").
+    short_heads: the letters a first piece may have below MIN_PART ("Ruf" + "Bereitschaft", "Not" +
+        "Dienst"); MIN_PART when 0. Such a head stands as written (no linking element), is below
+        `short_head_max_zipf` (function words are far commoner than any noun) and is no prefix or
+        particle in `prefixes` ("ver", "aus", "ein"): "Auslieferung" is no "aus" + "Lieferung".
+    """
+
+    suffixes: frozenset[str] = frozenset()
+    linking_s_after: tuple[str, ...] = ()
+    short_heads: int = 0
+    short_head_rest: int = 5
+    short_head_max_zipf: float = 6.0
+    prefixes: frozenset[str] = frozenset()
+
+
 def compound_parts(
     word: str,
     zipf: Callable[[str], float],
     links: Sequence[str] = ("",),
     min_zipf: float = MIN_ZIPF,
     max_parts: int = MAX_PARTS,
+    rules: CompoundRules | None = None,
 ) -> tuple[str, ...]:
     """The parts of a lower-case compound, or () when `word` is not one.
 
@@ -153,36 +179,58 @@ def compound_parts(
     piece before a cut optionally ending in a linking element from `links` (the s of "Urlaubs-", the n
     of "Kunden-"). A cut is kept only when every piece is a word of the language (`zipf` above
     `min_zipf`) more frequent than `word` itself: a real compound is rarer than its parts, so ordinary
-    words stay whole ("Urlaub" is not "Url" + "aub", "Deutschland" not "deutsch" + "land").
+    words stay whole ("Urlaub" is not "Url" + "aub", "Deutschland" not "deutsch" + "land"). `rules`
+    adds what frequency cannot tell (see CompoundRules): suffixes are no parts, short first pieces.
 
-    Of the cuts kept, the one with the fewest pieces wins (a third piece only where a piece is no word
-    itself: "Zahn" + "Riemen" + "Wechsel", as "zahnriemen" is rare), then the one whose rarest piece
-    is most frequent. Fewest pieces first keeps "Netto" + "Vermögen" from "nett" + "over" + "mögen"
-    and "Onderhoud" + "plan" from "onder" + "houd" + "plan", whose rarest pieces are more frequent.
+    Two cuts that differ only in whether an s ends the left piece or starts the right one
+    ("Zugangs" + "pass" or "Zugang" + "spass"; "Zeit" + "spanne" or "Zeits" + "panne") are settled by
+    the linking s: it stays on the left when the left piece with it is itself a word form (the
+    genitive "zugangs", "orts") or ends in a suffix that demands it, else it starts the right piece.
+
+    Of the other cuts kept, the one with the fewest pieces wins (a third piece only where a piece is
+    no word itself: "Zahn" + "Riemen" + "Wechsel", as "zahnriemen" is rare), then the one whose rarest
+    piece is most frequent. Fewest pieces first keeps "Netto" + "Vermögen" from "nett" + "over" +
+    "mögen" and "Onderhoud" + "plan" from "onder" + "houd" + "plan".
 
     A piece before a cut is reported as written where that is a word ("urlaubs", "kunden": the stemmer
     reduces them as it does in running text), else without its linking element ("wartungs" ->
     "wartung"); its frequency is that of its most frequent reading.
     """
+    rules = rules or CompoundRules()
+    short = rules.short_heads or MIN_PART
     n = len(word)
     if n < 2 * MIN_PART or max_parts < 2:
         return ()
     limit = zipf(word)
     known: dict[str, float] = {}
 
-    def frequency(piece: str) -> float:
+    def frequency(piece: str, least: int = MIN_PART) -> float:
         """`piece`'s Zipf frequency if it is a word that can be a part of `word` (never `word`), else -1."""
+        if len(piece) < least:
+            return -1.0
         if piece not in known:
-            f = zipf(piece) if len(piece) >= MIN_PART and piece.isalpha() and VOWEL.search(piece) else -1.0
+            f = zipf(piece) if piece.isalpha() and VOWEL.search(piece) else -1.0
             known[piece] = f if f > min_zipf and f > limit else -1.0
         return known[piece]
 
-    def modifier(written: str) -> tuple[str, float] | None:
+    def suffix(piece: str) -> bool:
+        return any(piece.endswith(e) and piece[: len(piece) - len(e)] in rules.suffixes for e in ENDINGS)
+
+    def modifier(i: int, written: str) -> tuple[str, float] | None:
         """A piece before a cut as reported (its first reading in `links` order that is a word) and the
         frequency of its most frequent reading; None when no reading is a word."""
+        if i > 0 and suffix(written):
+            return None
+        if len(written) < MIN_PART:  # a short head: the whole word's first piece, as written
+            f = frequency(written, short) if written not in rules.prefixes else -1.0
+            return (written, f) if 0 <= f < rules.short_head_max_zipf else None
         readings = [written[: len(written) - len(link)] for link in links if written.endswith(link)]
         words = [r for r in readings if frequency(r) >= 0]
         return (words[0], max(map(frequency, words))) if words else None
+
+    def s_stays_left(written: str) -> bool:
+        """Whether an s ending `written` (a piece before a cut) is its linking s, not the next word's."""
+        return frequency(written) >= 0 or written[:-1].endswith(rules.linking_s_after)
 
     # cuts[(i, k)]: the cut of word[i:] into 1 to k pieces with the fewest pieces, then the most
     # frequent rarest piece, as (-pieces, that frequency, pieces); None when word[i:] cannot be cut so.
@@ -191,15 +239,21 @@ def compound_parts(
 
     def cut(i: int, k: int) -> Cut | None:
         if (i, k) not in cuts:
-            f = frequency(word[i:])
+            f = frequency(word[i:]) if i == 0 or not suffix(word[i:]) else -1.0
             found: Cut | None = (-1, f, (word[i:],)) if f >= 0 else None
-            for j in range(i + MIN_PART, n - MIN_PART + 1) if k > 1 else ():
-                head = modifier(word[i:j])
+            first = i + (short if i == 0 and n - short >= rules.short_head_rest else MIN_PART)
+            options: dict[int, Cut] = {}
+            for j in range(first, n - MIN_PART + 1) if k > 1 else ():
+                head = modifier(i, word[i:j])
                 rest = cut(j, k - 1) if head is not None else None
                 if head is not None and rest is not None:
-                    option = (rest[0] - 1, min(head[1], rest[1]), (head[0], *rest[2]))
-                    if found is None or option[:2] > found[:2]:
-                        found = option
+                    options[j] = (rest[0] - 1, min(head[1], rest[1]), (head[0], *rest[2]))
+            for j in [j for j in options if j - 1 in options and word[j - 1] == "s"]:
+                # The same s read as a linking element (cut at j) or as the right part's first letter.
+                options.pop(j if not s_stays_left(word[i:j]) else j - 1, None)
+            for option in options.values():
+                if found is None or option[:2] > found[:2]:
+                    found = option
             cuts[(i, k)] = found
         return cuts[(i, k)]
 

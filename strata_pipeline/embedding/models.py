@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from strata_pipeline.embedding.analysis import Analyzer, compound_parts
+from strata_pipeline.embedding.analysis import Analyzer, CompoundRules, compound_parts
 
 if TYPE_CHECKING:
     from fastembed import SparseTextEmbedding, TextEmbedding
@@ -45,6 +45,20 @@ BM25_MODEL = "Qdrant/bm25"
 COMPOUND_LINKS = {
     "de": ("", "s", "es", "n", "en", "e", "er", "ens"),
     "nl": ("", "s", "en", "e"),
+}
+# What word formation tells a splitter beyond frequency (analysis.CompoundRules). German: derivational
+# suffixes that are also words ("Schaft", "Heit") are no parts, the linking s is obligatory after
+# -ung, -heit, -keit, -schaft, -ion, -tät, -ling, -tum and -sal (Duden's rule), and a noun of three
+# letters may head a compound ("Ruf-bereitschaft", "Not-dienst") unless it is a verb prefix or
+# particle ("ver-", "aus-"). Dutch: its suffixes only (-heid, -schap, -ing, -lijk, -baar).
+COMPOUND_RULES = {
+    "de": CompoundRules(
+        suffixes=frozenset("schaft heit keit ung nis tum ling lich isch chen lein sam bar ismus ität ion".split()),
+        linking_s_after=("ung", "heit", "keit", "schaft", "ion", "tät", "ling", "tum", "sal"),
+        short_heads=3,
+        prefixes=frozenset("ver zer ent emp ein aus auf bei mit vor weg her hin dar los".split()),
+    ),
+    "nl": CompoundRules(suffixes=frozenset("heid schap ing lijk baar isch loos zaam".split())),
 }
 # A query not detected as English is also analysed in these, on the chance it is written in one:
 # German compounds matter most in short queries ("Urlaubsantrag", "Zahnriemen"), too short to detect.
@@ -206,10 +220,11 @@ def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
     vocabulary (uncached, about 10,000 German words a second).
     """
     links = COMPOUND_LINKS[language]
+    rules = COMPOUND_RULES.get(language)
 
     @lru_cache(maxsize=200_000)
     def split(word: str) -> tuple[str, ...]:
-        return compound_parts(word, _zipf(language), links)
+        return compound_parts(word, _zipf(language), links, rules=rules)
 
     return split
 

@@ -39,6 +39,9 @@ MIN_ZIPF = 3.0
 # A compound is cut into at most this many parts ("Zahn" + "Riemen" + "Wechsel").
 MAX_PARTS = 3
 VOWEL = re.compile(r"[aeiouyäöüàâéèêëîïôûù]")
+# How much an attested genitive form of a left piece ("zugangs") favours reading an s after it as
+# its linking s: its right part counts as this much (log10) more frequent (see compound_parts).
+GENITIVE_CREDIT = 1.0
 # Inflectional endings a suffix may carry ("-schaften", "-ungen", "-liche").
 ENDINGS = ("", "e", "en", "er", "es", "n", "s", "se", "sen")
 
@@ -151,18 +154,25 @@ class CompoundRules:
         cut, even where it is also a word ("Schaft", "Heit"): "Anwaltschaft" is no "Anwalt" + "Schaft".
     linking_s_after: endings after which the linking s is obligatory ("-ung", "-heit", "-ion"), so an s
         that follows one belongs to the left piece ("Wohnungs" + "tür", never "Wohnung" + "stür").
-    short_heads: the letters a first piece may have below MIN_PART ("Ruf" + "Bereitschaft", "Not" +
-        "Dienst"); MIN_PART when 0. Such a head stands as written (no linking element), is below
-        `short_head_max_zipf` (function words are far commoner than any noun) and is no prefix or
-        particle in `prefixes` ("ver", "aus", "ein"): "Auslieferung" is no "aus" + "Lieferung".
+    short_heads: the letters a first piece may have below MIN_PART ("Ruf" + "Bereitschaft", "Amt" +
+        "Gericht"); MIN_PART when 0. Short words are the likeliest chance substrings, so such a head
+        stands as written (no linking element), before at least `short_head_rest` letters, is a
+        common word (Zipf from `short_head_zipf` to below `short_head_max_zipf`: function words are
+        far commoner than any noun), no prefix or particle in `prefixes` ("ver", "aus", "ein":
+        "Auslieferung" is no "aus" + "Lieferung"), and, when `foreign` gives another language's
+        frequencies (English, whose words fill technical German), commoner here than there by
+        `short_head_margin`: "dis" + "count", "out" + "going" and "sui" + "table" are no compounds.
     """
 
     suffixes: frozenset[str] = frozenset()
     linking_s_after: tuple[str, ...] = ()
     short_heads: int = 0
     short_head_rest: int = 5
+    short_head_zipf: float = 4.3
     short_head_max_zipf: float = 6.0
+    short_head_margin: float = 0.5
     prefixes: frozenset[str] = frozenset()
+    foreign: Callable[[str], float] | None = None
 
 
 def compound_parts(
@@ -184,8 +194,10 @@ def compound_parts(
 
     Two cuts that differ only in whether an s ends the left piece or starts the right one
     ("Zugangs" + "pass" or "Zugang" + "spass"; "Zeit" + "spanne" or "Zeits" + "panne") are settled by
-    the linking s: it stays on the left when the left piece with it is itself a word form (the
-    genitive "zugangs", "orts") or ends in a suffix that demands it, else it starts the right piece.
+    the linking s: it stays on the left after a suffix that demands it ("Wohnungs-"), starts the
+    right piece when the left piece with it is no word form ("zeits"), and after an attested genitive
+    ("zugangs", "orts") stays left unless "s" + the right piece is over ten times more common
+    ("Hafens" + "traße" is no cut). After an e ("hundes": "Hund-es" or "Hunde-s") frequency decides.
 
     Of the other cuts kept, the one with the fewest pieces wins (a third piece only where a piece is
     no word itself: "Zahn" + "Riemen" + "Wechsel", as "zahnriemen" is rare), then the one whose rarest
@@ -223,14 +235,26 @@ def compound_parts(
             return None
         if len(written) < MIN_PART:  # a short head: the whole word's first piece, as written
             f = frequency(written, short) if written not in rules.prefixes else -1.0
-            return (written, f) if 0 <= f < rules.short_head_max_zipf else None
+            margin = f - rules.foreign(written) if rules.foreign is not None else rules.short_head_margin
+            common = rules.short_head_zipf <= f < rules.short_head_max_zipf
+            return (written, f) if common and margin >= rules.short_head_margin else None
         readings = [written[: len(written) - len(link)] for link in links if written.endswith(link)]
         words = [r for r in readings if frequency(r) >= 0]
         return (words[0], max(map(frequency, words))) if words else None
 
-    def s_stays_left(written: str) -> bool:
-        """Whether an s ending `written` (a piece before a cut) is its linking s, not the next word's."""
-        return frequency(written) >= 0 or written[:-1].endswith(rules.linking_s_after)
+    def s_stays_left(written: str, right: str) -> bool | None:
+        """Whether the s ending `written` (a piece before a cut, followed by `right`) is its linking s
+        rather than the first letter of "s" + `right`; None when only frequency can tell."""
+        bare = written[:-1]
+        if bare.endswith(rules.linking_s_after):
+            return True
+        if frequency(written) < 0:  # "zeits", "jahress": no word form, so no linking s
+            return False
+        if bare.endswith("e"):  # "hundes" or "hunde"-s: a genitive -es or a plural -e, undecided
+            return None
+        # An attested genitive ("zugangs", "orts") counts ten times its right part's frequency: the
+        # linking s is the rule after it, while "s" + right is often a chance word ("spass", "steil").
+        return zipf(right) + GENITIVE_CREDIT >= zipf("s" + right)
 
     # cuts[(i, k)]: the cut of word[i:] into 1 to k pieces with the fewest pieces, then the most
     # frequent rarest piece, as (-pieces, that frequency, pieces); None when word[i:] cannot be cut so.
@@ -250,7 +274,9 @@ def compound_parts(
                     options[j] = (rest[0] - 1, min(head[1], rest[1]), (head[0], *rest[2]))
             for j in [j for j in options if j - 1 in options and word[j - 1] == "s"]:
                 # The same s read as a linking element (cut at j) or as the right part's first letter.
-                options.pop(j if not s_stays_left(word[i:j]) else j - 1, None)
+                left = s_stays_left(word[i:j], options[j][2][1])
+                if left is not None:
+                    options.pop(j - 1 if left else j)
             for option in options.values():
                 if found is None or option[:2] > found[:2]:
                     found = option

@@ -15,6 +15,7 @@ import importlib
 import os
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,8 +50,9 @@ COMPOUND_LINKS = {
 # What word formation tells a splitter beyond frequency (analysis.CompoundRules). German: derivational
 # suffixes that are also words ("Schaft", "Heit") are no parts, the linking s is obligatory after
 # -ung, -heit, -keit, -schaft, -ion, -tät, -ling, -tum and -sal (Duden's rule), and a noun of three
-# letters may head a compound ("Ruf-bereitschaft", "Not-dienst") unless it is a verb prefix or
-# particle ("ver-", "aus-"). Dutch: its suffixes only (-heid, -schap, -ing, -lijk, -baar).
+# letters may head a compound ("Ruf-bereitschaft", "Amt-gericht") unless it is a verb prefix or
+# particle ("ver-", "aus-") or commoner in English ("dis-count"). Dutch: its suffixes only (-heid,
+# -schap, -ing, -lijk, -baar).
 COMPOUND_RULES = {
     "de": CompoundRules(
         suffixes=frozenset("schaft heit keit ung nis tum ling lich isch chen lein sam bar ismus ität ion".split()),
@@ -221,6 +223,9 @@ def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
     """
     links = COMPOUND_LINKS[language]
     rules = COMPOUND_RULES.get(language)
+    if rules is not None and rules.short_heads:
+        # A short head must be commoner here than in English (CompoundRules.foreign).
+        rules = replace(rules, foreign=lambda w: _zipf("en")(w))
 
     @lru_cache(maxsize=200_000)
     def split(word: str) -> tuple[str, ...]:

@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from strata_pipeline.embedding.analysis import Analyzer, analyse, compound_parts, document_vector, term_id
+from benchmarks.compound_split import cuts_of, load
+from strata_pipeline.embedding.analysis import (
+    Analyzer,
+    CompoundRules,
+    analyse,
+    compound_parts,
+    document_vector,
+    term_id,
+)
 from strata_pipeline.embedding.models import load_analyzer, load_sparse_model
 from strata_pipeline.resources import EmbedderResource
 from strata_pipeline.settings import DEFAULT_EMBED_MODEL
@@ -88,6 +96,9 @@ def test_the_exact_compound_matches_more_terms_than_its_parts_apart(embedder: Em
         ("nettovermögen", ("netto", "vermögen")),  # not "nett" + "over" + "mögen": fewest pieces first
         ("kindergarten", ("kinder", "garten")),  # lexicalised, but both parts are more common: split
         ("straßenbahn", ("straßen", "bahn")),
+        ("rufnummer", ("ruf", "nummer")),  # a noun of three letters heads a compound
+        ("notausgang", ("not", "ausgang")),
+        ("ausbildungsplatz", ("ausbildungs", "platz")),
     ],
 )
 def test_german_compounds_split_into_their_parts(german: Analyzer, word: str, parts: tuple[str, ...]) -> None:
@@ -109,6 +120,10 @@ def test_german_compounds_split_into_their_parts(german: Analyzer, word: str, pa
         "führerschein",  # more common than "schein": lexicalised compounds as common as a part stay whole
         "krankenhaus",  # more common than "kranken"
         "donnerstag",  # more common than "donner" ("tag" is under four letters anyway)
+        "anwaltschaft",  # "Schaft" is a word, but -schaft a suffix
+        "meisterschaft",
+        "auslieferung",  # "aus" is a particle, not a noun heading a compound
+        "vorstellung",
     ],
 )
 def test_a_word_that_is_not_a_compound_stays_whole(german: Analyzer, word: str) -> None:
@@ -219,6 +234,53 @@ def test_a_modifier_is_reported_as_written_when_that_is_a_word() -> None:
     zipf = _stand_in(frequency)
     assert compound_parts("urlaubsantrag", zipf, ("", "s")) == ("urlaubs", "antrag")
     assert compound_parts("wartungsplan", zipf, ("", "s")) == ("wartung", "plan")
+
+
+def test_a_derivational_suffix_is_never_a_part() -> None:
+    frequency = {"anwalt": 4.5, "schaft": 3.5, "schaften": 3.1, "anwaltschaft": 3.2, "anwaltschaften": 0.0}
+    zipf = _stand_in(frequency)
+    assert compound_parts("anwaltschaft", zipf) == ("anwalt", "schaft")  # by frequency alone
+    rules = CompoundRules(suffixes=frozenset({"schaft"}))
+    assert compound_parts("anwaltschaft", zipf, rules=rules) == ()
+    assert compound_parts("anwaltschaften", zipf, rules=rules) == ()  # with an inflectional ending too
+
+
+def test_a_linking_s_stays_left_where_that_form_is_a_word_or_a_suffix_demands_it() -> None:
+    """Cuts that differ only in which side of a cut an s is on."""
+    frequency = {"zugang": 4.6, "zugangs": 3.03, "spass": 5.22, "pass": 4.56}
+    zipf = _stand_in(frequency)
+    # By frequency alone the s would start "spass" (rarest piece 4.6 against 4.56).
+    assert compound_parts("zugangspass", zipf, ("", "s"), rules=CompoundRules()) == ("zugangs", "pass")
+    del frequency["zugangs"]  # "zugangs" no word form, no suffix asks for an s: it starts the right part
+    assert compound_parts("zugangspass", zipf, ("", "s"), rules=CompoundRules()) == ("zugang", "spass")
+    frequency |= {"zeit": 5.8, "spanne": 3.9, "panne": 4.0}
+    assert compound_parts("zeitspanne", zipf, ("", "s")) == ("zeit", "spanne")  # "zeits" is no word
+    frequency |= {"wohnung": 4.8, "steil": 3.8, "teil": 5.6}
+    assert compound_parts("wohnungsteil", zipf, ("", "s")) == ("wohnung", "steil")  # no rules
+    rules = CompoundRules(linking_s_after=("ung",))  # an s after -ung is a linking s
+    assert compound_parts("wohnungsteil", zipf, ("", "s"), rules=rules) == ("wohnung", "teil")
+
+
+def test_a_short_first_piece_must_be_a_noun_of_the_length_allowed() -> None:
+    frequency = {"ruf": 4.56, "bereitschaft": 4.03, "aus": 6.6, "lieferung": 4.2, "und": 7.4}
+    zipf = _stand_in(frequency)
+    assert compound_parts("rufbereitschaft", zipf) == ()  # "ruf" is under four letters
+    rules = CompoundRules(short_heads=3, prefixes=frozenset({"aus"}))
+    assert compound_parts("rufbereitschaft", zipf, rules=rules) == ("ruf", "bereitschaft")
+    assert compound_parts("auslieferung", zipf, rules=rules) == ()  # a particle
+    assert compound_parts("undlieferung", zipf, rules=rules) == ()  # a function word: too common
+    assert compound_parts("rulieferung", zipf, rules=replace(rules, short_heads=2)) == ()  # "ru" no word
+    assert compound_parts("rufliefer", zipf, rules=rules) == ()  # "liefer" no word
+
+
+def test_the_benchmark_reads_cuts_as_labelled() -> None:
+    assert cuts_of("wartungsplan", ("wartung", "plan")) == (8,)
+    assert cuts_of("wartungsplan", ("wartungs", "plan")) == (8,)
+    assert cuts_of("zahnriemenwechsel", ("zahn", "riemen", "wechsel")) == (4, 10)
+    assert cuts_of("urlaub", ()) == ()
+    rows = load()
+    assert {part for part, _, _ in rows} == {"dev", "test"}
+    assert ("dev", "arbeitszeit", (7,)) in rows and ("dev", "verwaltung", ()) in rows
 
 
 def test_any_splitter_can_stand_in_for_the_default(german: Analyzer) -> None:

@@ -97,7 +97,8 @@ def test_the_exact_compound_matches_more_terms_than_its_parts_apart(embedder: Em
         ("kindergarten", ("kinder", "garten")),  # lexicalised, but both parts are more common: split
         ("straßenbahn", ("straßen", "bahn")),
         ("rufnummer", ("ruf", "nummer")),  # a noun of three letters heads a compound
-        ("notausgang", ("not", "ausgang")),
+        ("zugverbindung", ("zug", "verbindung")),
+        ("uhrmacher", ("uhr", "macher")),
         ("ausbildungsplatz", ("ausbildungs", "platz")),
     ],
 )
@@ -124,6 +125,8 @@ def test_german_compounds_split_into_their_parts(german: Analyzer, word: str, pa
         "meisterschaft",
         "auslieferung",  # "aus" is a particle, not a noun heading a compound
         "vorstellung",
+        "discount",  # "dis" is commoner in English than in German
+        "outgoing",
     ],
 )
 def test_a_word_that_is_not_a_compound_stays_whole(german: Analyzer, word: str) -> None:
@@ -253,6 +256,13 @@ def test_a_linking_s_stays_left_where_that_form_is_a_word_or_a_suffix_demands_it
     assert compound_parts("zugangspass", zipf, ("", "s"), rules=CompoundRules()) == ("zugangs", "pass")
     del frequency["zugangs"]  # "zugangs" no word form, no suffix asks for an s: it starts the right part
     assert compound_parts("zugangspass", zipf, ("", "s"), rules=CompoundRules()) == ("zugang", "spass")
+    frequency |= {"zugangs": 3.03, "spass": 6.0}  # "s" + right over ten times commoner: it starts it
+    assert compound_parts("zugangspass", zipf, ("", "s")) == ("zugang", "spass")
+    frequency |= {"hund": 4.86, "hunde": 4.55, "hundes": 3.47, "steuer": 4.42, "teuer": 4.57}
+    # "hundes" is "Hund-es" or "Hunde-s": frequency decides as it does for any two cuts.
+    assert compound_parts("hundesteuer", zipf, ("", "s", "es")) == ("hundes", "teuer")
+    frequency["teuer"] = 4.0
+    assert compound_parts("hundesteuer", zipf, ("", "s", "es")) == ("hunde", "steuer")
     frequency |= {"zeit": 5.8, "spanne": 3.9, "panne": 4.0}
     assert compound_parts("zeitspanne", zipf, ("", "s")) == ("zeit", "spanne")  # "zeits" is no word
     frequency |= {"wohnung": 4.8, "steil": 3.8, "teil": 5.6}
@@ -271,6 +281,14 @@ def test_a_short_first_piece_must_be_a_noun_of_the_length_allowed() -> None:
     assert compound_parts("undlieferung", zipf, rules=rules) == ()  # a function word: too common
     assert compound_parts("rulieferung", zipf, rules=replace(rules, short_heads=2)) == ()  # "ru" no word
     assert compound_parts("rufliefer", zipf, rules=rules) == ()  # "liefer" no word
+    frequency |= {"dis": 4.0, "count": 4.5, "discount": 3.0}
+    assert compound_parts("discount", zipf, rules=replace(rules, short_head_rest=4, short_head_zipf=3.5)) == (
+        "dis",
+        "count",
+    )
+    english = replace(rules, short_head_rest=4, short_head_zipf=3.5, foreign=_stand_in({"dis": 3.7}))
+    assert compound_parts("discount", zipf, rules=english) == ()  # not commoner in German by 0.5
+    assert compound_parts("rufbereitschaft", zipf, rules=english) == ("ruf", "bereitschaft")  # no English
 
 
 def test_the_benchmark_reads_cuts_as_labelled() -> None:

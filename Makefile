@@ -65,6 +65,7 @@ bench: install
 	$(BIN)/strata materialize  # the retrieval quality table scores the published index
 	$(BIN)/python -m benchmarks.retrieval_quality
 	$(BIN)/python -m benchmarks.privacy
+	$(BIN)/python -m benchmarks.compound_split  # German compound cuts, test with dev beside it
 	$(BIN)/python -m benchmarks.injection
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.embedding

@@ -372,3 +372,23 @@ def agrees(question: str, follow_up: str) -> bool:
         m is not None and re.match(r"\S+\s+(?:\w+\s+)?(?:are|were)\b", text, re.IGNORECASE) is not None
     )
     return not plural or PLURAL_REFERENCE.search(follow_up) is not None
+
+
+# German and French subject pronouns a follow-up refers back with; lower-case only ("Sie" is the polite
+# "you"), and not after a hyphen ("a-t-il", "est-elle" only invert the subject the clause already names)
+FOREIGN_PRONOUN = re.compile(r"(?<![-‑\w])(?:es|er|sie|il|elle)(?![-‑\w])")
+
+
+def resolve_foreign_reference(first: str, second: str) -> str:
+    """`second` with its German or French subject pronoun replaced by the name `first` is about: "Wie viele
+    Stellplätze hat es?" after "... im Depot Hamburg ..." -> "Wie viele Stellplätze hat Depot Hamburg?".
+    German capitalises every noun, so for its pronouns only an identifier or a run of two or more
+    capitalised words counts as a name ("Depot Hamburg", not "Teil"); `second` is returned as it is when
+    it has no such pronoun or `first` names nothing."""
+    m = FOREIGN_PRONOUN.search(second)
+    if m is None:
+        return second
+    names = [e.group() for e in named_entities(first)]
+    if m.group() in ("es", "er", "sie"):
+        names = [n for n in names if " " in n or IDENTIFIER.fullmatch(n)]
+    return FOREIGN_PRONOUN.sub(names[0], second) if names else second

@@ -40,6 +40,7 @@ from strata_pipeline.agent.clauses import (
     is_definition,
     named_entities,
     replace_entity,
+    resolve_foreign_reference,
     split_clauses,
 )
 from strata_pipeline.embedding.identifiers import IDENTIFIER
@@ -282,6 +283,7 @@ def _two_questions(text: str) -> Plan | None:
     entities = named_entities(first)
     name = entities[0].group() if entities else (antecedent(first) if agrees(first, second) else "")
     resolved = resolve_back_reference(second, name) if name else second
+    resolved = resolve_foreign_reference(first, resolved)  # "es", "il": English "it" above
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
 
 

@@ -13,6 +13,7 @@ from strata_pipeline.agent.clauses import (
     elliptic_other,
     is_definition,
     replace_entity,
+    resolve_foreign_reference,
     split_clauses,
 )
 from strata_pipeline.agent.planner import plan
@@ -211,3 +212,19 @@ def test_the_planner_uses_the_clause_rules(question: str, form: str, queries: li
 )
 def test_a_singular_pronoun_does_not_stand_for_a_plural_antecedent(question: str, follow_up: str, agree: bool) -> None:
     assert agrees(question, follow_up) is agree
+
+
+def test_foreign_subject_pronoun_stands_for_the_name_the_first_question_gives() -> None:
+    first = "Bis wann muss ein Teil im Depot Hamburg angefordert werden, damit es am selben Tag verschickt wird?"
+    assert (
+        resolve_foreign_reference(first, "Wie viele Stellplätze hat es?") == "Wie viele Stellplätze hat Depot Hamburg?"
+    )
+    # German nouns are capitalised: a lone one ("Büro") is not taken for a name
+    assert resolve_foreign_reference("Wann öffnet das Büro?", "Wann schließt es?") == "Wann schließt es?"
+    # French: a capitalised word is a name; an inverted subject ("coûte-t-il") is left alone
+    assert resolve_foreign_reference("Où est le dépôt de Lisbonne ?", "Quand ouvre-t-il ?") == "Quand ouvre-t-il ?"
+    assert (
+        resolve_foreign_reference("Quel est le délai du RX-300 ?", "Et combien il coûte ?")
+        == "Et combien RX-300 coûte ?"
+    )
+    assert resolve_foreign_reference("How long is the lease?", "When does it end?") == "When does it end?"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from strata_pipeline.agent.documents import document_chunks, pick_section, sections
+from strata_pipeline.agent.documents import Section, document_chunks, pick_section, sections
 from strata_pipeline.answering.answer import Answer, citations_valid
 from strata_pipeline.evaluation.abstention import abstention_figures
 from strata_pipeline.evaluation.golden import GoldenQuestion, GoldenSet
@@ -35,7 +35,8 @@ def answer_check(engine: Any, question: str, k: int, source_sets: list[str] | No
     """
     supplied = engine.search(question, k, source_sets)
     result = engine.ask(question, k, candidates=supplied)
-    passages = engine.context(supplied) + cited_elsewhere(engine, result, engine.context(supplied))
+    given = engine.context(supplied)
+    passages = given + cited_elsewhere(engine, result, given)
     return AnswerCheck(
         result.abstained,
         result.text,
@@ -49,11 +50,14 @@ def cited_elsewhere(engine: Any, answer: Answer, supplied: list[Candidate]) -> l
     """The sections of the index that `answer` cites outside `supplied`, as passages (each once)."""
     known = {c.chunk_id for c in supplied}
     found: dict[str, Candidate] = {}
+    read: dict[tuple[str, str], list[Section]] = {}  # each cited document is read from the index once
     for citation in answer.citations:
         if citation.chunk_id in known or citation.chunk_id in found or citation.source_set not in engine.versions:
             continue
-        chunks = document_chunks(engine, citation.doc_id, citation.source_set)
-        section = pick_section(sections(chunks), None, citation.chunk_id)
+        key = (citation.source_set, citation.doc_id)
+        if key not in read:
+            read[key] = sections(document_chunks(engine, citation.doc_id, citation.source_set))
+        section = pick_section(read[key], None, citation.chunk_id)
         if section is not None:
             found[citation.chunk_id] = Candidate(citation.chunk_id, section.payload | {"chunk_id": citation.chunk_id})
     return list(found.values())

@@ -23,7 +23,13 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.redaction.name_cues import NAME_WORD
-from strata_pipeline.redaction.name_evidence import PersonCandidate, Token, _rank_score, word_commonness
+from strata_pipeline.redaction.name_evidence import (
+    PersonCandidate,
+    Token,
+    _is_name_shaped,
+    _rank_score,
+    word_commonness,
+)
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
 from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import _line_end, _line_start
@@ -80,8 +86,7 @@ def person_candidates(
         ):
             continue  # "contact_id", "klantnummer,naam": not the shape of a name
         # "al fijo de": the English NER reading another language; "von ZRH": a particle and a site code
-        name_shaped = any(w[0].isupper() and (not w.isupper() or len(w) >= 4) for w in value.split())
-        score = 0.55 if name_shaped else 0.35
+        score = 0.55 if any(_is_name_shaped(w) for w in value.split()) else 0.35
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)

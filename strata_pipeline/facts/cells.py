@@ -11,7 +11,8 @@ import re
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.phrasing import negated
-from strata_pipeline.facts.vocabulary import COUNTRIES, FORMATS
+from strata_pipeline.facts.countries import COUNTRIES
+from strata_pipeline.facts.vocabulary import FORMATS
 
 # Words a value is never matched on alone: they are also ordinary words of questions.
 NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
@@ -45,11 +46,19 @@ def cell_values(question: str, table: Table) -> list[Filter]:
     return [f for _, _, f in sorted(found, key=lambda item: item[0])]
 
 
+def _names_pattern(names: dict[str, str]) -> re.Pattern[str]:
+    """One pattern for every name, longest first ("united states of america" before "america")."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<![\w.-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+NAME_PATTERNS = {id(names): (names, _names_pattern(names)) for names in (LANGUAGES, FORMATS, COUNTRIES)}
+
+
 def _named_codes(text: str, names: dict[str, str]) -> str:
-    for name, code in names.items():
-        pattern = rf"(?<![\w.-]){re.escape(name)}(?![\w-])"
-        text = re.sub(pattern, code.ljust(len(name)), text, flags=re.IGNORECASE)  # same length: same offsets
-    return text
+    pattern = NAME_PATTERNS[id(names)][1]
+    # the code padded to the name's length: same offsets in the question as written
+    return pattern.sub(lambda m: names[m.group(0).lower()].ljust(len(m.group(0))), text)
 
 
 def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:

@@ -26,7 +26,14 @@ from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
 from strata_pipeline.facts.periods import iso_dates, read_periods
-from strata_pipeline.facts.phrasing import EXTREMES, date_filters, extreme, price_columns, share_split
+from strata_pipeline.facts.phrasing import (
+    EXTREMES,
+    date_filters,
+    extreme,
+    price_columns,
+    priced_columns,
+    share_split,
+)
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import english, gloss
 
@@ -34,6 +41,10 @@ from strata_pipeline.facts.vocabulary import english, gloss
 UNITS = {
     "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
     "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
+    "day": "days", "days": "days", "tage": "days", "tagen": "days", "jour": "days", "jours": "days",
+    "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
+    "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
+    "ans": "years", "année": "years", "années": "years",
 }  # fmt: skip
 # What people call the `documents` table's rows and its `project` facet (a document's top folder).
 DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
@@ -129,7 +140,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
-    filters += _comparisons(question, stems, table) + _flags(question, stems, table, filters) + dated
+    compared, unplaced = _comparisons(question, stems, table)
+    filters += compared + _flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
@@ -141,6 +153,13 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
         return _refused(score, operation, evidence, f"compares a count of {per_group!r} per group", names_table)
+    if unplaced:
+        # "courses that last more than one day" where no number column is named by "day": dropping the
+        # condition would count every row, a figure for another question
+        numbers = ", ".join(c.name for c in table.columns if c.kind == "number") or "none"
+        return _refused(
+            score, operation, evidence, f"compares with {unplaced!r}, but names no number column ({numbers})", names_table
+        )
     most = extreme(question)
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
@@ -373,7 +392,7 @@ def _counts_rows(question: str, table: Table) -> bool:
 
 
 def _unit_named(stems: set[str], column: Column) -> bool:
-    """A number column named by its unit: "dollars" for list_price_usd."""
+    """A number column named by its unit: "dollars" for list_price_usd, "days" for duration_days."""
     return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
 
 
@@ -421,11 +440,11 @@ def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) 
     return found
 
 
-def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
+def _comparisons(question: str, stems: set[str], table: Table) -> tuple[list[Filter], str]:
+    """The numeric conditions as filters, and the first condition no number column was found for ("")."""
     numeric = [c for c in table.columns if c.kind == "number"]
-    if not numeric:
-        return []
-    found = []
+    found: list[Filter] = []
+    unplaced = ""
     for compared in comparisons(question):
         after = _stems(question[compared.end : compared.end + 40])
         before = _stems(question[max(0, compared.start - 40) : compared.start])
@@ -434,7 +453,7 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
             ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
             ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends
             found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
-            continue
+            continue  # "of 24 months" may also be a description, not a condition: never refused
         # the column named right after the number, then right before it, then by unit, then anywhere
         named = (
             [c for c in numeric if _column_named(after, c)]
@@ -442,10 +461,13 @@ def _comparisons(question: str, stems: set[str], table: Table) -> list[Filter]:
             or [c for c in numeric if _unit_named(after, c)]
             or [c for c in numeric if _column_named(stems, c)]
             or [c for c in numeric if _unit_named(stems, c)]
+            or [c for c in numeric if c.name in priced_columns(question, table)][:1]
         )
         if named:
             found.append(Filter(named[0].name, compared.op, compared.value))
-    return found
+        elif not unplaced:
+            unplaced = question[compared.start : compared.end].strip()
+    return found, unplaced
 
 
 def _group_by(question: str, table: Table) -> tuple[str, ...]:

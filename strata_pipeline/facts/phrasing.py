@@ -69,11 +69,19 @@ PRICE_EXTREMES = (
     r"moins ch[eè]re?|plus ch[eè]re?)\b"
 )
 PRICE_WORDS = frozenset("price cost fee amount preis kosten gebühr prix coût tarif".split())
+COST_VERBS = r"\b(?:costs?|costing|kostet|kosten|coûte|coûtent)\b"  # "courses that cost more than 500"
 
 
 def price_columns(question: str, table: Table) -> list[str]:
     """The number columns that hold a price, when the question asks for the cheapest or dearest rows."""
     if not re.search(PRICE_EXTREMES, question.lower()):
+        return []
+    return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
+
+
+def priced_columns(question: str, table: Table) -> list[str]:
+    """The number columns that hold a price, when the question says what rows cost."""
+    if not re.search(COST_VERBS, question.lower()):
         return []
     return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
 

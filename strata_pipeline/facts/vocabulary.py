@@ -28,7 +28,8 @@ DATA_WORDS: dict[str, str] = {
     "lieferzeit": "lead time", "antwortzeit": "response time", "reaktionszeit": "response time",
     "monate": "months", "wochen": "weeks", "stunden": "hours", "stunde": "hour", "alle": "all",
     "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
-    "zeilen": "rows",
+    "zeilen": "rows", "kurs": "course", "kurse": "courses", "kursen": "courses", "anbieter": "providers",
+    "tage": "days", "tagen": "days", "dauer": "duration",
     # French
     "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
     "prix": "price", "prix de liste": "list price", "moyenne": "average", "serveur": "server",
@@ -41,7 +42,9 @@ DATA_WORDS: dict[str, str] = {
     "semaines": "weeks", "heure": "hour", "heures": "hours", "tous": "all", "toutes": "all",
     "couleur": "color", "farbe": "color", "farbig": "color", "farbige": "color",
     "coûte": "costs", "coûtent": "cost", "entrée": "entry", "entrées": "entries", "ligne": "row",
-    "lignes": "rows",
+    "lignes": "rows", "fournisseur": "supplier", "fournisseurs": "suppliers", "jour": "day", "jours": "days",
+    "durée": "duration", "combien de cours": "combien de courses", "nombre de cours": "number of courses",
+    "les cours": "the courses",  # "cours" alone is also "en cours" (in progress): only as the counted noun
     # English short forms and spellings
     "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
 }  # fmt: skip
@@ -56,22 +59,13 @@ VALUE_WORDS: dict[str, str] = {
     "testumgebung": "test", "aktiv": "active", "aktive": "active", "aktiven": "active", "aktiver": "active",
     "inaktiv": "inactive", "inaktive": "inactive", "inaktiven": "inactive", "reparatur": "repair",
     "bereitschaft": "standby", "stillgelegt": "decommissioned", "stillgelegte": "decommissioned",
-    "stillgelegten": "decommissioned", "ausgemustert": "retired",
+    "stillgelegten": "decommissioned", "ausgemustert": "retired", "abgesagt": "cancelled",
+    "abgesagte": "cancelled", "storniert": "cancelled", "stornierte": "cancelled", "ausgebucht": "full",
     # French
     "développement": "development", "actif": "active", "actifs": "active", "actives": "active",
     "inactif": "inactive", "inactifs": "inactive", "réparation": "repair", "veille": "standby",
-}  # fmt: skip
-# Country names (en, de, fr) for the two-letter codes a country column stores.
-COUNTRIES: dict[str, str] = {
-    "germany": "DE", "deutschland": "DE", "allemagne": "DE", "united states": "US", "usa": "US",
-    "vereinigte staaten": "US", "états-unis": "US", "etats-unis": "US", "france": "FR", "frankreich": "FR",
-    "switzerland": "CH", "schweiz": "CH", "suisse": "CH", "austria": "AT", "österreich": "AT", "autriche": "AT",
-    "italy": "IT", "italien": "IT", "italie": "IT", "spain": "ES", "spanien": "ES", "espagne": "ES",
-    "portugal": "PT", "netherlands": "NL", "niederlande": "NL", "pays-bas": "NL", "belgium": "BE",
-    "belgien": "BE", "belgique": "BE", "united kingdom": "GB", "großbritannien": "GB", "royaume-uni": "GB",
-    "poland": "PL", "polen": "PL", "pologne": "PL", "canada": "CA", "kanada": "CA", "japan": "JP",
-    "japon": "JP", "china": "CN", "chine": "CN", "sweden": "SE", "schweden": "SE", "suède": "SE",
-    "denmark": "DK", "dänemark": "DK", "danemark": "DK", "luxembourg": "LU", "luxemburg": "LU",
+    "annulé": "cancelled", "annulés": "cancelled", "annulée": "cancelled", "annulées": "cancelled",
+    "complet": "full", "complets": "full",
 }  # fmt: skip
 # File-format names for the extensions the `documents` table stores ("pdf", "csv" are read as written).
 FORMATS: dict[str, str] = {

@@ -1,0 +1,32 @@
+"""Country names for the two-letter codes a country column stores, in English, German and French, from
+pycountry's ISO 3166 data and its translations (so "Irland", "Tschechien" and "Royaume-Uni" are read
+without a hand list), plus the everyday names ISO does not use ("Great Britain", "Holland")."""
+
+from __future__ import annotations
+
+import gettext
+
+import pycountry
+
+# Everyday names people use where ISO 3166 has another one.
+EVERYDAY_NAMES = {
+    "great britain": "GB", "britain": "GB", "uk": "GB", "u.k.": "GB", "großbritannien": "GB",
+    "grossbritannien": "GB", "grande-bretagne": "GB", "holland": "NL", "usa": "US", "u.s.": "US",
+    "america": "US", "amerika": "US", "amérique": "US", "etats-unis": "US", "czech republic": "CZ",
+    "tschechische republik": "CZ", "république tchèque": "CZ",
+}  # fmt: skip
+
+
+def _names() -> dict[str, str]:
+    """Lower-cased name -> alpha-2 code, for every ISO country's name, common and official name in
+    en, de and fr."""
+    translations = [gettext.translation("iso3166-1", pycountry.LOCALES_DIR, languages=[lang]) for lang in ("de", "fr")]
+    names: dict[str, str] = {}
+    for country in pycountry.countries:
+        english = {getattr(country, field, "") for field in ("name", "common_name", "official_name")} - {""}
+        for name in english | {t.gettext(n) for t in translations for n in english}:
+            names.setdefault(name.lower(), country.alpha_2)
+    return names | EVERYDAY_NAMES
+
+
+COUNTRIES: dict[str, str] = _names()

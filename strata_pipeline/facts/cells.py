@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Column, Table
+from strata_pipeline.facts.countries import COUNTRIES
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.phrasing import negated
-from strata_pipeline.facts.countries import COUNTRIES
 from strata_pipeline.facts.vocabulary import FORMATS
 
 # Words a value is never matched on alone: they are also ordinary words of questions.

@@ -30,25 +30,13 @@ from strata_pipeline.facts.phrasing import (
     EXTREMES,
     date_filters,
     extreme,
+    initials,
     price_columns,
     priced_columns,
     share_split,
 )
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import english, gloss
-
-# Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
-UNITS = {
-    "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
-    "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
-    "day": "days", "days": "days", "tage": "days", "tagen": "days", "jour": "days", "jours": "days",
-    "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
-    "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
-    "ans": "years", "année": "years", "années": "years",
-}  # fmt: skip
-# What people call the `documents` table's rows and its `project` facet (a document's top folder).
-DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
-FOLDER_WORDS = frozenset("folder directory ordner verzeichnis dossier répertoire".split())
+from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, english, gloss
 
 
 @dataclass(frozen=True)
@@ -157,9 +145,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "courses that last more than one day" where no number column is named by "day": dropping the
         # condition would count every row, a figure for another question
         numbers = ", ".join(c.name for c in table.columns if c.kind == "number") or "none"
-        return _refused(
-            score, operation, evidence, f"compares with {unplaced!r}, but names no number column ({numbers})", names_table
-        )
+        why = f"compares with {unplaced!r}, but names no number column ({numbers})"
+        return _refused(score, operation, evidence, why, names_table)
     most = extreme(question)
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
@@ -483,16 +470,9 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
         for column in table.columns:
             # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
             clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
-            if _initials(column.name, following) or clipped:
+            if initials(column.name, following) or clipped:
                 return (column.name,)
     return ()
-
-
-def _initials(name: str, following: list[str]) -> bool:
-    """A column named by the initials of the words after "per": "os" for "operating system", "ip" for
-    "internet protocol" (two or three words, the column name two or three letters)."""
-    short = name.lower()
-    return 2 <= len(short) <= 3 and short.isalpha() and "".join(w[0] for w in following[: len(short)]) == short
 
 
 def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:

@@ -189,3 +189,10 @@ def _position(lowered: str, f: Filter) -> int:
         if at >= 0:
             return at
     return -1
+
+
+def initials(name: str, following: list[str]) -> bool:
+    """A column named by the initials of the words after "per": "os" for "operating system", "ip" for
+    "internet protocol" (two or three words, the column name two or three letters)."""
+    short = name.lower()
+    return 2 <= len(short) <= 3 and short.isalpha() and "".join(w[0] for w in following[: len(short)]) == short

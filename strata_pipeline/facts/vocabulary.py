@@ -140,3 +140,17 @@ def number_value(text: str) -> float:
     """A number written as digits ("2,5" or "2.5") or as a word ("one", "zwei", "trois")."""
     lowered = text.lower()
     return float(NUMBER_WORDS.get(lowered, lowered).replace(",", "."))
+
+
+# Units people say for the units in column names ("list_price_usd", "hourly_rate_eur", "response_time_h").
+UNITS = {
+    "dollar": "usd", "dollars": "usd", "$": "usd", "euro": "eur", "euros": "eur", "€": "eur",
+    "hour": "h", "hours": "h", "stunden": "h", "heures": "h",
+    "day": "days", "days": "days", "tage": "days", "tagen": "days", "jour": "days", "jours": "days",
+    "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
+    "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
+    "ans": "years", "année": "years", "années": "years",
+}  # fmt: skip
+# What people call the `documents` table's rows and its `project` facet (a document's top folder).
+DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())
+FOLDER_WORDS = frozenset("folder directory ordner verzeichnis dossier répertoire".split())

@@ -60,6 +60,10 @@ def token_name_evidence(word: str, index: NameIndex) -> float:
     ranks = index.ranks(word)
     name = _rank_score(ranks.best) if ranks else 0.0
     zipf = word_commonness(word)
+    if ranks and ranks.first >= NO_RANK and zipf >= 3.0:
+        # listed only as a surname somewhere and an ordinary word ("Automation", "Python"): the surname
+        # lists hold many such words, and a surname alone rarely stands for a person in running text
+        name *= 0.7
     if not ranks and zipf < 2.5:
         name = 0.25  # a rare word that no dictionary knows: names are the most common such words
     penalty = max(0.0, zipf - 3.6) * 0.6

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from strata_pipeline.answering.answer_type import states_number
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
+from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
 
 NO_SUPPORT = "no_support"
 CONTRADICTORY = "contradictory_facts"
@@ -395,12 +396,23 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
     tokens |= {part for t in list(tokens) for part in re.split(r"[-_]", t) if part}
     stems = {stem(t) for t in tokens}
 
+    text = " ".join(passages).casefold()
+
     def mentioned(word: str) -> bool:
         folded = word.casefold()
         parts = [folded, *(p for p in folded.split("-") if len(p) >= 3)]
-        return any(p in tokens or stem(p) in stems for p in parts)
+        return any(p in tokens or stem(p) in stems for p in parts) or _country_named(folded, text)
 
     return [w for w in words if not mentioned(w)]
+
+
+def _country_named(word: str, text: str) -> bool:
+    """Whether `text` names the country `word` names, in any of en, de, fr ("Germany" in a passage
+    that says "Deutschland")."""
+    code = COUNTRIES.get(word)
+    return code is not None and any(
+        re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in COUNTRY_NAMES[code] if name != word
+    )
 
 
 @dataclass(frozen=True)

@@ -30,3 +30,7 @@ def _names() -> dict[str, str]:
 
 
 COUNTRIES: dict[str, str] = _names()
+# Every name of each country, by code: a passage that says "Deutschland" names what "Germany" does.
+COUNTRY_NAMES: dict[str, frozenset[str]] = {
+    code: frozenset(name for name, named in COUNTRIES.items() if named == code) for code in set(COUNTRIES.values())
+}

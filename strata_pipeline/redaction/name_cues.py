@@ -171,12 +171,12 @@ GREETING_WORDS = frozenset(
 )
 
 
-# An indefinite or negative determiner right before a lone capitalised word makes it a noun ("kein
-# Duplex", "a Laptop", "une Tablette"), never a person's name; definite German articles are left out
-# ("die Müller" is how some write a name).
+# An indefinite, negative or interrogative determiner right before a lone capitalised word makes it a noun
+# ("kein Duplex", "a Laptop", "une Tablette", "Welcher Kurs"), never a person's name; definite German
+# articles are left out ("die Müller" is how some write a name).
 DETERMINER_BEFORE = re.compile(
     r"(?i)(?:^|[\s(])(?:a|an|no|any|another|ein|eine|einen|einem|einer|kein|keine|keinen|keinem|keiner|jede[nmrs]?"
-    r"|un|une|aucun|aucune|chaque)[ \t]+$"
+    r"|un|une|aucun|aucune|chaque|which|welche[nmrs]?|quel|quelle|quels|quelles)[ \t]+$"
 )
 LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())
 

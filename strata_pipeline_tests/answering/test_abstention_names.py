@@ -33,6 +33,13 @@ def test_a_name_the_quoted_passages_do_not_mention_is_reported() -> None:
     assert unnamed_words(["Munich", "munich"], passages, _stem) == []  # case aside
 
 
+def test_a_country_is_mentioned_by_its_name_in_another_language() -> None:
+    passages = ["Mitarbeitende in Deutschland haben Anspruch auf 5 Tage Bildungsurlaub."]
+    assert unnamed_words(["Germany", "Allemagne"], passages, _stem) == []
+    assert unnamed_words(["France", "Ireland"], passages, _stem) == ["France", "Ireland"]
+    assert unnamed_words(["Britain"], ["Our Royaume-Uni office"], _stem) == []  # an everyday name too
+
+
 def test_names_match_by_stem_compound_part_and_placeholder_part() -> None:
     passages = ["Restore with Barman.", "Printer address: [IP_ADDRESS_3]", "Open the window settings."]
     assert unnamed_words(["Barman-based", "IP", "Windows"], passages, _stem) == []

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from strata_pipeline.answering.answer import Answer, Citation, terms
 from strata_pipeline.answering.table_text import as_record, cells
+from strata_pipeline.facts.phrasing import COST_VERBS, PRICE_WORDS
 from strata_pipeline.retrieval.candidate import Candidate
 
 MAX_WINDOW = 4  # words of the question a cell may span
@@ -145,6 +146,10 @@ def asks_column(question: str, row: Row, skip: set[str] | frozenset[str] = froze
     header = [name for name, cell in zip(row.header, row.cells, strict=True) if _key(cell) not in skip]
     if any(wanted & terms(name.replace("_", " ")) for name in header):
         return True
+    if re.search(COST_VERBS, question.casefold()) and any(
+        PRICE_WORDS & set(re.split(r"[\W_]+", n.casefold())) for n in header
+    ):
+        return True  # "what does the Fire Warden Training cost": its price column
     words = re.findall(r"[^\W\d_]+", question.casefold())
     if words and words[0] in WH_COLUMNS and any(name.strip().casefold() == words[0] for name in header):
         return True
@@ -175,7 +180,7 @@ def found_row(question: str, passages: list[Candidate], anywhere: bool = False) 
     return found
 
 
-def as_answer(passage: Candidate, row: Row) -> Answer:
+def as_answer(passage: Candidate, row: Row, mode: str = "agent") -> Answer:
     """A row as the answer: "column: value; ..." (a number with the unit its column is named by), cited
     by its line."""
     p = passage.payload
@@ -183,7 +188,7 @@ def as_answer(passage: Candidate, row: Row) -> Answer:
     citation = Citation(p.get("chunk_id", ""), p.get("doc_id", ""), p.get("source_set", ""), line, line, row.line,
                         p.get("page"))  # fmt: skip
     shown = as_record(row.header, [_with_unit(name, value) for name, value in zip(row.header, row.cells, strict=True)])
-    return Answer(text=f"{shown} [{citation.chunk_id}]", citations=[citation], mode="agent")
+    return Answer(text=f"{shown} [{citation.chunk_id}]", citations=[citation], mode=mode)
 
 
 def _with_unit(column: str, value: str) -> str:

@@ -107,6 +107,12 @@ def test_a_row_named_by_its_description_answers_when_a_column_is_asked() -> None
     assert named_row("Where should the RX Dock charging station be placed?", passage(PRICE_LIST)) is None
 
 
+def test_what_a_described_row_costs_asks_its_price_column() -> None:
+    row = named_row("What does the RX Dock charging station cost?", passage(PRICE_LIST))
+    assert row is not None and row.cells[0] == "RX300-DOCK"
+    assert named_row("Wie viel kostet die RX Dock charging station?", passage(PRICE_LIST)) == row
+
+
 def test_a_value_other_rows_share_names_a_row_only_when_a_column_is_asked() -> None:
     # "RX-300" is in two rows and "charging" overlaps the dock's description, but no column is asked
     assert named_row("How long does the RX-300 take to charge to 80 percent?", passage(PRICE_LIST)) is None

@@ -48,7 +48,9 @@ def asks_about_history(query: str) -> bool:
 
 # Years and version numbers a query names: "the 2023 procedure", "policy v2", "version 2.4".
 _NAMED_VERSION = re.compile(r"(?i)\b(?:(?:19|20)\d\d|v\d+(?:\.\d+)*)\b")
-_VERSION_PARTS = re.compile(r"(?i)(?:19|20)\d\d|v\d+(?:\.\d+)*")
+# A year that labels a version stands alone ("mfa-enrolment-2023.md", "MFA enrolment 2023"); one inside
+# a date is when something happened or ended ("valid until 2025-01-31", "31.01.2025").
+_VERSION_PARTS = re.compile(r"(?i)(?<!\d[-./])(?:19|20)\d\d(?![-./]\d)|v\d+(?:\.\d+)*")
 
 
 @dataclass(frozen=True)

@@ -165,3 +165,17 @@ def test_a_word_current_documents_are_named_by_too_says_nothing_about_the_versio
         "inv",
         "old",
     ]
+
+
+def test_a_year_inside_a_date_labels_no_version() -> None:
+    ended = {
+        "doc_id": "runbooks/archive/linux-patching-2024.md",
+        "title": "Monthly Linux patching (valid until 2025-01-31)",
+        "superseded": True,
+        "rank_weight": 0.8,
+    }
+    # "in March 2025" asks about 2025, which this version's date of expiry does not make it
+    assert prior_of(ended, history_of("Which printer driver broke printing in Lyon in March 2025?")) == 0.8
+    assert prior_of(ended, history_of("How was patching done in 2024?")) == 1.25  # its own year, in its path
+    german_date = ended | {"doc_id": "runbooks/archive/patching.md", "title": "Patching (gültig bis 31.01.2025)"}
+    assert prior_of(german_date, history_of("Patching 2025")) == 0.8

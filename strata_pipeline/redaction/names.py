@@ -53,6 +53,36 @@ def lowercase_candidates(tokens: list[Token], text: str, index: NameIndex) -> li
     return found
 
 
+# A host or system code: lower-case letters and digits joined by hyphens, with a digit ("zrh-uyuni-01",
+# "prod-awx-2"); not part of an e-mail address or a handle.
+_HOST_CODE = re.compile(r"(?<![\w.@\-])[a-z0-9]+(?:-[a-z0-9]+)+(?![\w@\-])")
+
+
+def code_words(text: str) -> frozenset[str]:
+    """The words of `text`'s host and system codes: "zrh-uyuni-01" gives "zrh" and "uyuni"."""
+    return frozenset(
+        part
+        for code in _HOST_CODE.findall(text)
+        if any(ch.isdigit() for ch in code)
+        for part in code.split("-")
+        if len(part) >= 3 and part.isalpha()
+    )
+
+
+def _named_in_codes(candidates: list[PersonCandidate], text: str) -> None:
+    """A lone word the same text also writes as part of a host code is the system that code names:
+    "the Uyuni server `zrh-uyuni-01`". People are not hosts; a name-like word the small NER calls a
+    person there ("Monthly Linux patching with Uyuni") loses that reading."""
+    words = code_words(text)
+    if not words:
+        return
+    for candidate in candidates:
+        value = text[candidate.start : candidate.end]
+        if candidate.score > 0.0 and value.isalpha() and value.casefold() in words:
+            candidate.score = round(max(0.0, candidate.score - 0.6), 3)
+            candidate.reasons.append("names a system the text writes in a host code")
+
+
 GENERATION = re.compile(r",?[ ]+(?:Jr|Sr|Jnr|Snr)\.?(?![\w])|[ ]+(?:II|III|IV)\b")
 
 
@@ -78,6 +108,7 @@ def person_candidates(
         for i, j in _last_first(tokens, _runs(tokens, index), text)
     ]
     _addressees(candidates, text, address_starts or [])
+    _named_in_codes(candidates, text)
     covered = [(c.start, c.end) for c in candidates]
     for start, end in ner_people:  # NER people the runs missed (odd capitalisation)
         value = text[start:end]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.embedding.identifiers import IDENTIFIER, identifiers
 from strata_pipeline.retrieval.candidate import Candidate
-from strata_pipeline.retrieval.twins import query_words
+from strata_pipeline.retrieval.twins import proper_words, query_words
 
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (
@@ -48,7 +48,9 @@ def asks_about_history(query: str) -> bool:
 
 # Years and version numbers a query names: "the 2023 procedure", "policy v2", "version 2.4".
 _NAMED_VERSION = re.compile(r"(?i)\b(?:(?:19|20)\d\d|v\d+(?:\.\d+)*)\b")
-_VERSION_PARTS = re.compile(r"(?i)(?:19|20)\d\d|v\d+(?:\.\d+)*")
+# A year that labels a version stands alone ("mfa-enrolment-2023.md", "MFA enrolment 2023"); one inside
+# a date is when something happened or ended ("valid until 2025-01-31", "31.01.2025").
+_VERSION_PARTS = re.compile(r"(?i)(?<!\d[-./])(?:19|20)\d\d(?![-./]\d)|v\d+(?:\.\d+)*")
 
 
 @dataclass(frozen=True)
@@ -62,13 +64,15 @@ class History:
     # the identifiers it names, lower-cased (retrieval/records.py)
     identifiers: frozenset[str] = field(default=frozenset(), compare=False)
     lookup: bool = field(default=False, compare=False)  # the query is nothing but identifiers ("zrh-db-03")
+    # the words it writes with a capital, not counting its first (retrieval/twins.py)
+    proper: frozenset[str] = field(default=frozenset(), compare=False)
 
 
 def history_of(query: str) -> History:
     names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
     named = frozenset(identifiers(query))
     lookup = bool(named) and not re.search(r"\w", IDENTIFIER.sub(" ", query))
-    return History(asks_about_history(query), names, query_words(query), named, lookup)
+    return History(asks_about_history(query), names, query_words(query), named, lookup, proper_words(query))
 
 
 def names_this_version(payload: dict, history: History) -> bool:
@@ -80,13 +84,39 @@ def names_this_version(payload: dict, history: History) -> bool:
     return bool(history.names & {m.lower() for m in _VERSION_PARTS.findall(labels)})
 
 
-def prior_of(payload: dict, historical: History | bool) -> float:
+def title_words(payload: dict) -> frozenset[str]:
+    """The words a document is named by: its title's and its path's ("mfa-enrolment.md" says MFA, where
+    its title spells it out)."""
+    return query_words(f"{payload.get('title') or ''} {payload.get('doc_id') or ''}")
+
+
+def named_old_versions(candidates: list[Candidate], history: History) -> frozenset[str]:
+    """Superseded documents the query names by a word of their title or path that no current
+    candidate's title or path carries: "beim Patchen mit Uyuni" names the archived "Monthly Linux
+    patching with Uyuni", not "Monthly Linux patching (current)", so it asks about the old version as
+    a named year would. Only words the query capitalises after its first (names; in German also
+    nouns) count, and a word current documents are named by too ("the VPN on Windows") says nothing
+    about the version."""
+    if not history.proper:
+        return frozenset()
+    current: set[str] = set()
+    for c in candidates:
+        if not c.payload.get("superseded"):
+            current |= title_words(c.payload)
+    return frozenset(
+        c.doc_id
+        for c in candidates
+        if c.payload.get("superseded") and (title_words(c.payload) & history.proper) - current
+    )
+
+
+def prior_of(payload: dict, historical: History | bool, named: bool = False) -> float:
     """The multiplier for one chunk: its document's weight; for a superseded document whose version
-    the query asks about (history words, or its year or version named), the inverse of its weight.
-    Points indexed before priors existed count 1."""
+    the query asks about (history words, its year or version named, or `named` by a word only its
+    title carries), the inverse of its weight. Points indexed before priors existed count 1."""
     history = historical if isinstance(historical, History) else History(asks=historical)
     weight = float(payload.get("rank_weight") or 1.0)
-    if payload.get("superseded") and (history.asks or names_this_version(payload, history)):
+    if payload.get("superseded") and (history.asks or named or names_this_version(payload, history)):
         # The query wants the earlier version: it is lifted by what demotes it otherwise, so it
         # passes its current twin when the two match the words about equally.
         return 1.0 / weight if weight < 1.0 else 1.0
@@ -100,7 +130,8 @@ def weighted(score: float, prior: float) -> float:
 
 def apply_priors(ranked: list[Candidate], historical: History | bool) -> list[Candidate]:
     """The candidates re-sorted by prior-weighted score; equal scores keep their order (Qdrant's)."""
-    with_priors = [dataclasses.replace(c, prior=prior_of(c.payload, historical)) for c in ranked]
+    named = named_old_versions(ranked, historical) if isinstance(historical, History) else frozenset()
+    with_priors = [dataclasses.replace(c, prior=prior_of(c.payload, historical, c.doc_id in named)) for c in ranked]
     if all(c.prior == 1.0 for c in with_priors):
         return with_priors
     return sorted(with_priors, key=lambda c: -weighted(c.fused_score, c.prior))

@@ -36,6 +36,13 @@ def query_words(query: str) -> frozenset[str]:
     return frozenset(form for word in re.findall(r"\w+", query) for form in word_forms(word))
 
 
+def proper_words(query: str) -> frozenset[str]:
+    """The forms of the query's words written with a capital after its first word: names ("Hamburg",
+    "Lyon") and, in German, nouns; never the capital that opens a sentence."""
+    words = re.findall(r"\w+", query)[1:]
+    return frozenset(form for word in words if word[:1].isupper() for form in word_forms(word))
+
+
 @lru_cache(maxsize=8192)  # every query compares the same few hundred paths pairwise
 def path_words(doc_id: str) -> tuple[str, ...]:
     """The words of a document's path without its extension: "sites/drucker-basel.md" ->
@@ -87,3 +94,43 @@ def named_twins_first(ranked: list[Candidate], words: Iterable[str]) -> list[Can
         return ranked
     place = {doc: i for i, doc in enumerate(order)}
     return sorted(ranked, key=lambda c: place[key(c)])  # stable: chunk order within a document kept
+
+
+# How far down the ranking a document named by its file name is looked for (documents, not chunks).
+NAMED_WITHIN = 10
+
+
+def file_words(doc_id: str) -> tuple[str, ...]:
+    """The words of a document's file name without folder and extension: "sites/hamburg-depot.md" ->
+    ("hamburg", "depot")."""
+    return path_words(doc_id.rsplit("/", 1)[-1])
+
+
+def named_by_file_name(doc_id: str, words: frozenset[str], proper: frozenset[str]) -> bool:
+    """Whether the query names the document by its file name: every word of a name of two or more
+    words, none of them a number or version, one of them written with a capital ("im Depot Hamburg"
+    names sites/hamburg-depot.md). Lower-case words name topics, not documents: "international
+    business travel" does not single out international-travel.md among the travel documents."""
+    parts = file_words(doc_id)
+    return len(parts) >= 2 and all(w.isalpha() and w in words for w in parts) and any(w in proper for w in parts)
+
+
+def named_documents_first(
+    ranked: list[Candidate], words: Iterable[str], proper: Iterable[str], within: int = NAMED_WITHIN
+) -> list[Candidate]:
+    """`ranked` with the documents among the first `within` that the query names by their file name
+    (named_by_file_name) moved ahead of the others, each keeping its order."""
+    named, capital = frozenset(words), frozenset(proper)
+    if not capital:
+        return ranked
+
+    def key(c: Candidate) -> tuple[str, str]:
+        return (c.payload.get("source_set") or "", c.doc_id)
+
+    order = list(dict.fromkeys(key(c) for c in ranked))[:within]
+    first = [doc for doc in order if named_by_file_name(doc[1], named, capital)]
+    if not first:
+        return ranked
+    place = {doc: (0, i) for i, doc in enumerate(first)}
+    place |= {doc: (1, i) for i, doc in enumerate(order) if doc not in place}
+    return sorted(ranked, key=lambda c: place.get(key(c), (2, 0)))  # stable: the rest keep their order

@@ -13,7 +13,7 @@ import spacy
 from strata_pipeline.redaction.name_evidence import PersonCandidate, token_name_evidence
 from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
-from strata_pipeline.redaction.names import lowercase_candidates, person_candidates
+from strata_pipeline.redaction.names import code_words, lowercase_candidates, person_candidates
 from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
 
 
@@ -328,3 +328,22 @@ def test_labels_titles_and_accounts_that_are_not_people(ner: PresidioDetector, t
             "Leaver",
         )
     )
+
+
+def test_code_words_are_the_words_of_host_codes() -> None:
+    text = "Log on to `zrh-uyuni-01`, then mail anna-meier@example.com or check prod-awx-2 and bsl-db-03."
+    # hosts give their words; an e-mail's local part and two-letter pieces do not
+    assert code_words(text) == frozenset({"zrh", "uyuni", "prod", "awx", "bsl"})
+
+
+def test_a_system_the_text_writes_as_a_host_code_is_no_person(ner: PresidioDetector) -> None:
+    title = "---\ntitle: Monthly Linux patching with Uyuni (valid until 2025-01-31)\n---\n\n"
+    # The small NER reads the unknown word after "with" as a person ...
+    assert people(ner, title + "Patches were distributed from the Uyuni server.\n") == ["Uyuni", "Uyuni"]
+    # ... unless the text also writes it as part of a host code: then it is that system.
+    assert people(ner, title + "Patches were distributed from the Uyuni server `zrh-uyuni-01`.\n") == []
+
+
+def test_people_beside_host_codes_are_still_people(ner: PresidioDetector) -> None:
+    text = "The restore of zrh-db-03 was approved by Anna Meier on Monday.\n"
+    assert people(ner, text) == ["Anna Meier"]

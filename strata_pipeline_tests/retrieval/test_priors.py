@@ -4,7 +4,15 @@ import pytest
 
 from strata_pipeline.indexing.store import DENSE, SPARSE
 from strata_pipeline.retrieval.candidate import Candidate
-from strata_pipeline.retrieval.priors import History, apply_priors, asks_about_history, history_of, prior_of, weighted
+from strata_pipeline.retrieval.priors import (
+    History,
+    apply_priors,
+    asks_about_history,
+    history_of,
+    named_old_versions,
+    prior_of,
+    weighted,
+)
 from strata_pipeline.retrieval.search import Lists, diversify, merge_and_fuse, rank
 
 
@@ -120,3 +128,54 @@ def test_no_priors_leave_the_order_untouched() -> None:
     plain = [cand("a", 1, 1), cand("b", 2, 2)]
     plain[0].fused_score, plain[1].fused_score = 0.01, 0.02  # deliberately out of score order
     assert [c.point_id for c in apply_priors(plain, historical=False)] == ["a", "b"]
+
+
+def titled(point: str, doc_id: str, title: str, score: float, superseded: bool = False) -> Candidate:
+    payload = {"doc_id": doc_id, "title": title, "superseded": superseded, "rank_weight": 0.8 if superseded else 1.0}
+    return Candidate(point, payload, fused_score=score)
+
+
+def patching_runbooks() -> list[Candidate]:
+    return [
+        titled("now", "runbooks/linux-patching.md", "Monthly Linux patching (current)", 0.0330),
+        titled("old", "runbooks/archive/linux-patching-2024.md", "Monthly Linux patching with Uyuni", 0.0328, True),
+        titled("inv", "inventory/servers.csv", "servers", 0.0300),
+    ]
+
+
+def test_a_name_only_the_old_version_carries_asks_for_the_old_version() -> None:
+    history = history_of("Wann wurden Produktionsserver beim Patchen mit Uyuni gepatcht?")
+    assert named_old_versions(patching_runbooks(), history) == {"runbooks/archive/linux-patching-2024.md"}
+    ranked = apply_priors(patching_runbooks(), history)
+    assert [c.point_id for c in ranked] == ["old", "now", "inv"]
+    assert ranked[0].prior == 1.25  # lifted as "the old procedure" would lift it
+
+
+def test_a_word_current_documents_are_named_by_too_says_nothing_about_the_version() -> None:
+    # "Linux" is in both titles; "patching" is no capitalised name; the current path says "mfa" too
+    assert named_old_versions(patching_runbooks(), history_of("How does monthly Linux patching work?")) == set()
+    assert named_old_versions(patching_runbooks(), history_of("how is patching done with uyuni")) == set()
+    mfa = [
+        titled("now", "access/mfa-enrolment.md", "Multi-factor authentication enrolment", 0.03),
+        titled("old", "access/archive/mfa-enrolment-2023.md", "MFA enrolment (SMS, superseded)", 0.02, True),
+    ]
+    assert named_old_versions(mfa, history_of("How long is the pass valid for MFA?")) == set()
+    assert [c.point_id for c in apply_priors(patching_runbooks(), history_of("Which servers are patched?"))] == [
+        "now",
+        "inv",
+        "old",
+    ]
+
+
+def test_a_year_inside_a_date_labels_no_version() -> None:
+    ended = {
+        "doc_id": "runbooks/archive/linux-patching-2024.md",
+        "title": "Monthly Linux patching (valid until 2025-01-31)",
+        "superseded": True,
+        "rank_weight": 0.8,
+    }
+    # "in March 2025" asks about 2025, which this version's date of expiry does not make it
+    assert prior_of(ended, history_of("Which printer driver broke printing in Lyon in March 2025?")) == 0.8
+    assert prior_of(ended, history_of("How was patching done in 2024?")) == 1.25  # its own year, in its path
+    german_date = ended | {"doc_id": "runbooks/archive/patching.md", "title": "Patching (gültig bis 31.01.2025)"}
+    assert prior_of(german_date, history_of("Patching 2025")) == 0.8

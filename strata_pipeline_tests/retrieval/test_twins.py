@@ -6,7 +6,14 @@ import pytest
 
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.priors import history_of
-from strata_pipeline.retrieval.twins import distinguishing_words, named_twins_first, query_words
+from strata_pipeline.retrieval.twins import (
+    distinguishing_words,
+    named_by_file_name,
+    named_documents_first,
+    named_twins_first,
+    proper_words,
+    query_words,
+)
 
 
 def hits(*doc_ids: str) -> list[Candidate]:
@@ -75,3 +82,41 @@ def test_documents_of_other_source_sets_are_not_twins_and_are_never_regrouped() 
         Candidate("p3", {"doc_id": "beta.md", "source_set": "b"}),
     ]
     assert named_twins_first(ranked, query_words("Lisbon")) == ranked
+
+
+def test_a_document_the_query_names_by_its_file_name_comes_first() -> None:
+    query = "Bis wann müssen Ersatzteile im Depot Hamburg angefordert werden?"
+    ranked = hits("de/ersatzteilbestellung.txt", "sites/munich-depot.md", "sites/hamburg-depot.md", "faq/parts.txt")
+    reordered = named_documents_first(ranked, query_words(query), proper_words(query))
+    assert docs(reordered) == [
+        "sites/hamburg-depot.md",
+        "de/ersatzteilbestellung.txt",
+        "sites/munich-depot.md",
+        "faq/parts.txt",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("query", "doc_id", "named"),
+    [
+        ("Gibt es am Depot Lyon Ladepunkte?", "sites/lyon-depot.md", True),
+        ("opening hours of the Lille depot", "sites/lille-depot.md", True),  # one word with a capital is enough
+        ("per diem for international business travel", "travel/international-travel.md", False),  # topic words
+        ("When does the Hamburg depot open?", "sites/hamburg.md", False),  # a one-word name is a topic
+        ("When does the Change Freeze start?", "changes/change-freeze-2025.txt", False),  # years: the priors'
+        ("What does the Lisbon depot stock?", "sites/lisbon-depot-garage.md", False),  # not every word named
+    ],
+)
+def test_named_by_file_name(query: str, doc_id: str, named: bool) -> None:
+    assert named_by_file_name(doc_id, query_words(query), proper_words(query)) is named
+
+
+def test_only_documents_near_the_top_are_moved_and_only_for_capitalised_names() -> None:
+    ranked = hits(*[f"kb/doc-{i}.md" for i in range(10)], "sites/hamburg-depot.md")
+    query = "Wann öffnet das Depot Hamburg?"
+    assert named_documents_first(ranked, query_words(query), proper_words(query)) == ranked  # 11th document
+    assert named_documents_first(ranked, query_words(query), proper_words(query), within=11)[0].doc_id == (
+        "sites/hamburg-depot.md"
+    )
+    lower = "hamburg depot opening hours"
+    assert named_documents_first(ranked, query_words(lower), proper_words(lower), within=11) == ranked

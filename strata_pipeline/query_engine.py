@@ -22,13 +22,7 @@ import numpy as np
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
 from strata_pipeline.agent.rows import as_answer, found_row
-from strata_pipeline.answering.answer import (
-    Answer,
-    AnswerConfig,
-    answer_extractively,
-    answer_with_llm,
-    supported,
-)
+from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
 from strata_pipeline.answering.floors import answer_config_for
 from strata_pipeline.facts.catalogue import Catalogue
 from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
@@ -285,10 +279,11 @@ class QueryEngine:
         else:
             pool = self.retriever.search(text, max(self.retriever.candidates, self._rerank_depth(k)), source_sets)
             fates = [(r.candidate, r.score, r.dropped) for r in self._rerank(text, pool, k)]
-        # The kept candidates in the order results use: at most `per_document` chunks of a document first.
-        kept = diversify([c for c, _, dropped in fates if dropped is None], self.config.per_document)
-        by_id = {c.point_id: (c, score, dropped) for c, score, dropped in fates}
-        fates = [by_id[c.point_id] for c in kept] + [f for f in fates if f[2] is not None]
+        # The kept candidates in the order results use: facts sources, then `per_document` chunks a document.
+        kept = [c for c, _, dropped in fates if dropped is None]
+        kept = diversify(self._placed(text, source_sets, kept), self.config.per_document)
+        scores = {c.point_id: score for c, score, _ in fates}
+        fates = [(c, scores.get(c.point_id), None) for c in kept] + [f for f in fates if f[2] is not None]
         explained, position = [], 0
         for cand, score, dropped in fates:
             if dropped is None:
@@ -306,12 +301,12 @@ class QueryEngine:
         text = self.redact_query(query).text
         if RERANKED_MODE not in modes:
             ranked = self.retriever.search_modes(text, self._depth(k), source_sets, modes)
-            return {mode: self._diverse(hits, k) for mode, hits in ranked.items()}
-        depth = max(self._rerank_depth(k), self._depth(k))
-        plain = tuple(dict.fromkeys([*(m for m in modes if m != RERANKED_MODE), "hybrid"]))
-        ranked = self.retriever.search_modes(text, depth, source_sets, plain)
-        ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"][: self._rerank_depth(k)], k))
-        return {mode: self._diverse(ranked[mode], k) for mode in modes}
+        else:
+            depth = max(self._rerank_depth(k), self._depth(k))
+            plain = tuple(dict.fromkeys([*(m for m in modes if m != RERANKED_MODE), "hybrid"]))
+            ranked = self.retriever.search_modes(text, depth, source_sets, plain)
+            ranked[RERANKED_MODE] = self._kept(self._rerank(text, ranked["hybrid"][: self._rerank_depth(k)], k))
+        return {mode: self._diverse(self._placed(text, source_sets, ranked[mode], mode), k) for mode in modes}
 
     def _depth(self, k: int) -> int:
         """How deep to rank before diversifying: deep enough that other documents can move up."""
@@ -321,12 +316,21 @@ class QueryEngine:
         return diversify(ranked, self.config.per_document)[:k]
 
     def _search_redacted(
-        self, query: str, k: int, source_sets: list[str] | None, mode: str = "hybrid"
+        self, query: str, k: int, source_sets: list[str] | None, mode: str = "hybrid", place: bool = True
     ) -> list[Candidate]:
+        """`place`: a routed question's facts sources first (off for the passages `ask` reads)."""
         if mode == RERANKED_MODE or (mode == "hybrid" and self.reranker is not None):
             pool = self.retriever.search(query, self._rerank_depth(k), source_sets)
-            return self._diverse(self._kept(self._rerank(query, pool, k)), k)
-        return self._diverse(self.retriever.search(query, self._depth(k), source_sets, mode), k)
+            ranked = self._kept(self._rerank(query, pool, k))
+        else:
+            ranked = self.retriever.search(query, self._depth(k), source_sets, mode)
+        return self._diverse(self._placed(query, source_sets, ranked, mode) if place else ranked, k)
+
+    def _placed(
+        self, query: str, sets: list[str] | None, ranked: list[Candidate], mode: str = "hybrid"
+    ) -> list[Candidate]:
+        """The orders users get (hybrid, reranked) show a routed question's facts sources first."""
+        return self.facts.sources_first(query, ranked, self.access, sets, self.retriever, mode)
 
     def _rerank_depth(self, k: int) -> int:
         """How many fused candidates the reranker scores: the configured N, and always enough to fill k."""
@@ -406,8 +410,8 @@ class QueryEngine:
         if routing.route == "aggregation" and facts is not None:
             return self._audited_facts(facts_answer(facts, routing), facts)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:
-            candidates = self._search_redacted(hybrid_query(question, facts), k, source_sets)
-        candidates = self._search_redacted(question, k, source_sets) if candidates is None else candidates
+            candidates = self._search_redacted(hybrid_query(question, facts), k, source_sets, place=False)
+        candidates = self._search_redacted(question, k, source_sets, place=False) if candidates is None else candidates
         context = self.context(self.admitted(candidates))
         if self.llm is not None and self.llm.enabled:
             # the offline answerer's checks vouch for what the model may answer from (answer.supported)

@@ -47,6 +47,7 @@ class Hit:
     fused_score: float
     prior: float = 1.0  # the document's ranking prior (rules' ranking:), multiplied into the fused score
     rank_rule: str = ""  # the ranking rule that set the prior, "" when none did
+    placed: str = ""  # why a query rule put it ahead of the fused order (the facts source of a count)
     rerank_score: float | None = None  # the cross-encoder's score; None when no reranker is configured
     # Prompt-injection families found in the chunk at ingestion, and "quarantined" (never answered from).
     flags: list[str] = field(default_factory=list)
@@ -67,6 +68,7 @@ class ExplainedCandidate:
     rerank_score: float | None
     position: int | None
     dropped: str | None
+    placed: str = ""  # why a query rule put it ahead of the fused order
 
 
 @dataclass
@@ -243,6 +245,7 @@ def hit_from(rank: int, c: Candidate) -> Hit:
         fused_score=c.fused_score,
         prior=c.prior,
         rank_rule=p.get("rank_rule") or "",
+        placed=c.placed,
         rerank_score=c.scores.get(RERANK),
         flags=flags(p),
         injection_risk=float(p.get("injection_risk") or 0.0),
@@ -280,6 +283,7 @@ def explained_from(e: Explained) -> ExplainedCandidate:
         rerank_score=e.rerank_score,
         position=e.position,
         dropped=e.dropped,
+        placed=c.placed,
     )
 
 

@@ -71,6 +71,7 @@ def search(query: str, source_set: str | None, as_name: str | None, k: int, as_j
             rerank = unscored if e["rerank_score"] is None else f"{e['rerank_score']:.3f}"
             fate = f"  (dropped: {e['dropped']})" if e["dropped"] else ""
             rule = f"  [{e['rank_rule']}]" if e["rank_rule"] else ""
+            rule += f"  [placed first: {e['placed']}]" if e.get("placed") else ""
             click.echo(
                 f"{cells[0]!s:>4} {cells[1]!s:>5} {cells[2]!s:>5} {cells[3]!s:>4} {e['fused_score']:>8.5f} "
                 f"{e['prior']:>5.2f}  {rerank:<15} {e['source_set']}/{e['chunk_id']}{rule}{fate}"

@@ -11,6 +11,7 @@ import csv
 import io
 import sqlite3
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,14 @@ from strata_pipeline.facts.validate import validate
 ROW = "__row"  # 1-based data row of the sheet
 ORIGIN = "__table"  # which loaded table a row came from (index into the frames)
 MAX_CITED_ROWS = 50
+
+
+@dataclass(frozen=True)
+class Documents:
+    """The `documents` rows of several sidecars in one frame; ORIGIN indexes `tables`."""
+
+    tables: tuple[Table, ...]
+    frame: pl.DataFrame
 
 
 def execute(
@@ -65,6 +74,24 @@ def column_values(
     validate(Intent("distinct", table, (column,)), catalogue)
     frame = _load(catalogue.named(table), sidecars, groups)
     return sorted(set(_texts(frame, column)), key=str.casefold) if column in frame.columns else []
+
+
+def documents_table(catalogue: Catalogue, sidecars: dict[str, Path], groups: frozenset[str] | None) -> Documents:
+    """Every source-set's `documents` rows `groups` may read, loaded once for `matching_documents`."""
+    tables = catalogue.named(DOCUMENTS)
+    return Documents(tuple(tables), _load(tables, sidecars, groups))
+
+
+def matching_documents(
+    documents: Documents, filters: tuple[Filter, ...], source_sets: tuple[str, ...] = ()
+) -> list[tuple[str, str]]:
+    """(source-set, doc_id) of the documents a metadata filter picks, in sidecar order: the same
+    conditions as an aggregation over `documents`, so the documents counted are the ones named."""
+    if documents.frame.height == 0:
+        return []
+    matched = documents.frame.filter(_conditions(filters, for_intersect=False))
+    keys = [(documents.tables[row[ORIGIN]].source_set, str(row["doc_id"])) for row in matched.iter_rows(named=True)]
+    return [key for key in keys if not source_sets or key[0] in source_sets]
 
 
 def _load(tables: list[Table], sidecars: dict[str, Path], groups: frozenset[str] | None) -> pl.DataFrame:

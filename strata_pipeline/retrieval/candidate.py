@@ -18,6 +18,7 @@ class Candidate:
     fused_score: float = 0.0  # RRF score in hybrid mode, else the single list's score
     prior: float = 1.0  # the document's ranking prior applied to fused_score (see retrieval/priors.py)
     partial: bool = False  # the payload holds only RANK_FIELDS (see complete_payloads)
+    placed: str = ""  # why a rule put it ahead of the fused order (retrieval/placed.py), "" when none did
 
     @property
     def dense_rank(self) -> int | None:

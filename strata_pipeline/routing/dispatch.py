@@ -10,19 +10,25 @@ from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
-from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused, format_value
+from strata_pipeline.facts.intent import FactResult, Filter, Intent, IntentRefused, format_value
 from strata_pipeline.facts.parse import parse
 from strata_pipeline.indexing.versions import IndexVersion
 from strata_pipeline.retrieval.candidate import Candidate
+from strata_pipeline.retrieval.placed import DocKey, absent_sources, admitted_by, sources_first
+from strata_pipeline.retrieval.rerank import RERANKED_MODE
 from strata_pipeline.routing.reverse import Sources
-from strata_pipeline.routing.route import Routing
+from strata_pipeline.routing.route import Routing, route
+from strata_pipeline.routing.sources import FactsSources, facts_sources
 
 if TYPE_CHECKING:
     from strata_pipeline.access.groups import Access
+    from strata_pipeline.facts.runner import Documents
     from strata_pipeline.indexing.engine import PointStore
     from strata_pipeline.redaction.guard import PrivacyGuard
+    from strata_pipeline.retrieval.search import Retriever
 
 HYBRID_KEYS = 5  # key values of the filtered rows added to the hybrid's search query
+PLACED_MODES = ("hybrid", RERANKED_MODE)  # the orders users get; dense and BM25 alone stay plain lists
 
 
 class FactsSource:
@@ -32,6 +38,8 @@ class FactsSource:
     def __init__(self, versions: dict[str, IndexVersion]) -> None:
         self.sidecars: dict[str, Path] = {name: v.sidecar_path for name, v in versions.items()}
         self._catalogues: dict[frozenset[str] | None, Catalogue] = {}
+        self._documents: dict[frozenset[str] | None, Documents] = {}  # `documents` rows, loaded once per group set
+        self._resolved: dict[tuple, FactsSources | None] = {}  # search, explain and each mode resolve alike
 
     def catalogue(self, groups: frozenset[str] | None, source_sets: list[str] | None = None) -> Catalogue:
         if groups not in self._catalogues:
@@ -42,6 +50,57 @@ class FactsSource:
         if not source_sets:
             return full
         return Catalogue(tuple(t for t in full.tables if t.source_set in source_sets))
+
+    def resolve(
+        self, question: str, groups: frozenset[str] | None, source_sets: list[str] | None
+    ) -> FactsSources | None:
+        """The source documents of a question the rules route to aggregation or hybrid (routing/sources.py)."""
+        key = (question, groups, tuple(source_sets or ()))
+        if key not in self._resolved:
+            if len(self._resolved) > 1024:
+                self._resolved.clear()
+            catalogue = self.catalogue(groups, source_sets)
+            routing, parsed = route(question, catalogue, key[2])
+            match = lambda f, s: self._matching(f, s, groups)  # noqa: E731
+            self._resolved[key] = facts_sources(routing, parsed.intent, catalogue, match, key[2])
+        return self._resolved[key]
+
+    def sources_first(
+        self,
+        question: str,
+        ranked: list[Candidate],
+        access: Access,
+        source_sets: list[str] | None,
+        retriever: Retriever,
+        mode: str = "hybrid",
+    ) -> list[Candidate]:
+        """`ranked` with the facts sources of a question routed to aggregation or hybrid first
+        (retrieval/placed.py), in the orders users get (PLACED_MODES). A source the fusion did not return
+        is read by its first chunk, when `access` and the retriever's payload filter admit it."""
+        found = self.resolve(question, access.groups, source_sets) if mode in PLACED_MODES else None
+        if found is None:
+            return ranked
+        from strata_pipeline.indexing.store import point_id  # polars: only when a question resolved
+
+        ids = {point_id(s, d, 0): s for s, d in absent_sources(ranked, found.documents) if s in retriever.indexes}
+        fetched = [
+            Candidate(pid, payload)
+            for name in set(ids.values())
+            for pid, payload in retriever.indexes[name].payloads([i for i, s in ids.items() if s == name]).items()
+            if access.admits(payload.get("groups")) and admitted_by(payload, retriever.where)
+        ]
+        return sources_first(ranked, found.documents, found.reason, fetched)
+
+    def _matching(
+        self, filters: tuple[Filter, ...], source_sets: tuple[str, ...], groups: frozenset[str] | None
+    ) -> list[DocKey]:
+        from strata_pipeline.facts.runner import documents_table, matching_documents  # polars: only when resolved
+
+        if groups not in self._documents:
+            if len(self._documents) > 64:
+                self._documents.clear()
+            self._documents[groups] = documents_table(self.catalogue(groups), self.sidecars, groups)
+        return matching_documents(self._documents[groups], filters, source_sets)
 
     def query(
         self, request: str | dict | Intent, groups: frozenset[str] | None, source_sets: list[str] | None = None

@@ -16,6 +16,7 @@ from serving.config import ServingConfig
 from strata_pipeline.access.groups import Access
 from strata_pipeline.cli import main
 from strata_pipeline.facts import IntentRefused
+from strata_pipeline.responses import explained_from, hit_from
 from strata_pipeline.serving_index import PublishedIndex
 from strata_pipeline_tests.access.two_groups import TwoGroups, two_groups_published
 from strata_pipeline_tests.plant import VALVES
@@ -186,3 +187,46 @@ def test_a_retrieval_first_hybrid_through_the_engine_the_api_and_the_cli(plant: 
     as_json = runner.invoke(main, ["ask", REVERSE_Q, "--as", "finance-app", "--json"], env=plant.cli_env())
     assert as_json.exit_code == 0, as_json.output
     assert json.loads(as_json.output)["routing"]["direction"] == "retrieval_first"
+
+
+def test_search_ranks_a_routed_questions_facts_sources_first_for_the_callers_groups(plant: TwoGroups) -> None:
+    """An aggregation's table, or the documents a metadata filter counts, come first in search, each
+    saying why; a caller of another group gets neither, and a semantic question keeps its ranking."""
+    index = PublishedIndex.from_settings(plant.settings)
+    try:
+        engine = index.engine()
+        hr, finance = engine.scoped(Access.member("hr", ["hr"])), engine.scoped(Access.member("fin", ["finance"]))
+        hits = finance.search(FIN_Q, 3)
+        assert hits[0].doc_id == "finance/budget.csv" and "aggregation route" in hits[0].placed
+        assert "finance/budget.csv" in hits[0].placed and not any(h.placed for h in hits[1:])
+        assert hit_from(1, hits[0]).placed == hits[0].placed
+        explained = finance.explain(FIN_Q, 3)
+        assert explained[0].position == 1 and explained[0].candidate.doc_id == "finance/budget.csv"
+        assert explained_from(explained[0]).placed == hits[0].placed
+        counted = "How many CSV files are there?"
+        first = lambda found: {h.doc_id for h in found if h.placed}  # noqa: E731
+        assert first(engine.search(counted, 5)) == {"finance/budget.csv", "hr/salary-bands.csv"}
+        assert first(finance.search(counted, 5)) == {"finance/budget.csv"}
+        assert first(hr.search(counted, 5)) == {"hr/salary-bands.csv"}
+        assert [h.doc_id for h in hr.search(counted, 5)][:1] == ["hr/salary-bands.csv"]
+        assert not any(h.doc_id.startswith("finance/") for h in hr.search(FIN_Q, 5))
+        # a source the fusion did not return is read by its first chunk, as the caller's groups admit
+        fetched = engine.facts.sources_first(counted, [], engine.access, None, engine.retriever)
+        assert {(h.doc_id, h.chunk_id.split("#")[-1]) for h in fetched} == {
+            ("finance/budget.csv", "0"),
+            ("hr/salary-bands.csv", "0"),
+        }
+        assert [h.doc_id for h in engine.facts.sources_first(counted, [], finance.access, None, finance.retriever)] == [
+            "finance/budget.csv"
+        ]
+        # a view narrowed to some documents (the agent's scoped step) gets no source from outside them
+        narrowed = engine.scoped(engine.access)
+        narrowed.retriever.where = {"doc_id": ["guides/valves.md"]}
+        assert {h.doc_id for h in narrowed.search(counted, 5)} <= {"guides/valves.md"}
+        semantic = engine.search("How often is the alpha valve inspected?", 3)
+        assert semantic[0].doc_id == "guides/valves.md" and not any(h.placed for h in semantic)
+        # dense and BM25 alone stay the plain lists the eval compares hybrid with
+        modes = engine.search_modes(FIN_Q, 3, None, ("dense", "sparse", "hybrid"))
+        assert modes["hybrid"][0].placed and not any(h.placed for m in ("dense", "sparse") for h in modes[m])
+    finally:
+        index.close()

@@ -166,7 +166,15 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                 observation = _beside_table(observation, previous[0])
             about = f"{ask} {arguments.get('query', '')}"
             answer, answered_row = _part_answer(
-                toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick, carried
+                toolbox,
+                observation,
+                ask,
+                about,
+                step.tool,
+                bool(arguments.get("doc_ids")),
+                step.pick,
+                carried,
+                dependent=bool(step.scope),
             )
             row = row or answered_row
             parts.append((label, answer))
@@ -176,7 +184,7 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
             if not queue and valued and len(step_answers) == len(calls) and all(a.abstained for a in step_answers):
                 # no value's own passages answered ("what the on-call policy says about working on them"
                 # is said of holidays in general): the question once more, without the values
-                queue.append(_unvalued(step))
+                queue.append(_unvalued(step, facts))
         previous, pick = first, step.pick
     return compose(parts), context
 
@@ -222,9 +230,11 @@ def _expand(
     return [(arguments, label, ask)]
 
 
-def _unvalued(step: PlannedStep) -> tuple[dict[str, Any], str, str]:
-    """A per-value step's call with its value left out: the topic alone."""
-    return ({k: _fill(v, "") for k, v in step.arguments.items()}, _fill(step.label, ""), _fill(step.ask, ""))
+def _unvalued(step: PlannedStep, facts: Any) -> tuple[dict[str, Any], str, str]:
+    """A per-value step's call on what the fact filter named instead of each value ("wave0 runbooks patching
+    servers": the runbook speaks of waves, not of the hosts in one); its question leaves the values out."""
+    named = _filter_values(facts)
+    return ({k: _fill(v, named) for k, v in step.arguments.items()}, _fill(step.label, named), _fill(step.ask, ""))
 
 
 def _beside_table(observation: Observation, facts_step: Observation) -> Observation:
@@ -289,6 +299,7 @@ def _part_answer(
     scoped: bool = False,
     pick: str = "",
     carried: tuple[Candidate, Row] | None = None,
+    dependent: bool = False,
 ) -> tuple[Answer, tuple[Candidate, Row] | None]:
     """One step's answer, and the table row it answered with: a fact result's figure; the table row the
     step names (`about`: its question and search, rows.py; read from any passage when they are a lookup's
@@ -331,7 +342,13 @@ def _part_answer(
         # best, the one that states the kind of value asked answers (answering/near_miss.stating_kind)
         config = getattr(toolbox.engine, "answer_config", None)
         config = dataclasses.replace(config, kind_margin=SCOPED_KIND_MARGIN) if scoped and config else None
-        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config), None
+        # a step on what an earlier one found is a search whatever it asks: its passages answer it ("what do
+        # the runbooks say about patching servers for zrh-db-13" is no count of servers)
+        extra = {"facts_route": False} if dependent else {}
+        answer = toolbox.engine.ask(
+            ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config, **extra
+        )
+        return answer, None
     answer = toolbox.engine.ask(
         ask, toolbox.k, toolbox.source_sets, candidates=_read_as_asked(toolbox.engine, ask, passages)
     )

@@ -2,6 +2,7 @@
 
     python -m benchmarks.agent_quality                 # dev and test figures per source-set and overall
     python -m benchmarks.agent_quality --misses        # also each dev question that failed
+    python -m benchmarks.agent_quality --source-set itops --ids it-c30 it-c31   # a subset (ids: prefixes)
 
 The scoring is the eval report's (strata_pipeline/evaluation/agent.py), through the same QueryEngine and
 agent the API uses (offline planner unless ANTHROPIC_API_KEY is set). Misses are listed for dev only:
@@ -20,6 +21,8 @@ from strata_pipeline.settings import load_settings
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="List the dev questions that failed.")
+    parser.add_argument("--source-set", action="append", help="Only these source-sets (repeatable).")
+    parser.add_argument("--ids", nargs="+", help="Only the questions whose id starts with one of these.")
     args = parser.parse_args()
     settings = load_settings()
     index = PublishedIndex.from_settings(settings)
@@ -27,7 +30,11 @@ def main() -> None:
     everything: list[AgentOutcome] = []
     print(f"{'source-set':<12} {'part':<5} {'n':>3} {'success':>8} {'tools':>6} {'steps':>6}")
     for source_set in sorted(engine.versions):
+        if args.source_set and source_set not in args.source_set:
+            continue
         questions = load_compound(settings.golden_dir, source_set)
+        if args.ids:
+            questions = [q for q in questions if q.id.startswith(tuple(args.ids))]
         if not questions:
             continue
         outcomes = run_compound(engine, questions, source_set)

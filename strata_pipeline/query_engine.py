@@ -383,6 +383,7 @@ class QueryEngine:
         source_sets: list[str] | None = None,
         candidates: list[Candidate] | None = None,
         answer_config: AnswerConfig | None = None,  # the offline answerer's, else the engine's
+        facts_route: bool = True,  # False: a search step's passages answer it, whatever its words ask (agent)
     ) -> Answer:
         """Route the question, then answer it: an aggregation from the facts engine; a hybrid from
         passages found with the rows a facts filter picked; a lookup or semantic question from
@@ -393,7 +394,10 @@ class QueryEngine:
         is raised and nothing is returned.
         """
         question = self.redact_query(question).text
-        routing, intent = self._route(question, source_sets)
+        if facts_route:
+            routing, intent = self._route(question, source_sets)
+        else:
+            routing, intent = Routing("semantic", "a search step: answered from its passages", "extractive"), None
         if routing.direction == RETRIEVAL_FIRST and intent is not None:
             try:
                 return self._retrieval_first(question, intent, routing, source_sets)

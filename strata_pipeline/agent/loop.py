@@ -10,19 +10,23 @@ joined under their labels and the whole answer passes the engine's privacy audit
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
+from strata_pipeline.agent.documents import document_chunks, sections
 from strata_pipeline.agent.planner import (
     DOCUMENT,
     EACH_VALUE,
     FOUND_DOCUMENTS,
+    NAME_WORD,
     Plan,
     PlannedStep,
     entity_name,
+    named_in,
     plan,
     resolve_back_reference,
 )
@@ -39,6 +43,7 @@ from strata_pipeline.agent.tools import (
 from strata_pipeline.answering.answer import Answer, Citation
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.indexing.engine import DENSE
+from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.search import UnknownSourceSetError
 
@@ -144,7 +149,13 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
         first: tuple[Observation, Answer] | None = None
         carried = row if step.scope == FOUND_DOCUMENTS else None
         row = None
-        for arguments, label, ask in _expand(step, previous, pick):
+        calls = _expand(step, previous, pick)
+        facts = previous[0].facts if previous is not None else None
+        valued = step.unvalued and facts is not None and bool(_values(facts.value, pick))
+        step_answers: list[Answer] = []
+        queue = list(calls)
+        while queue:
+            arguments, label, ask = queue.pop(0)
             if len(toolbox.steps) >= budget.max_steps:
                 raise AgentBudgetExceeded(
                     f"The agent's step budget ({budget.max_steps} tool calls) ran out before the question was "
@@ -155,12 +166,25 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                 observation = _beside_table(observation, previous[0])
             about = f"{ask} {arguments.get('query', '')}"
             answer, answered_row = _part_answer(
-                toolbox, observation, ask, about, step.tool, bool(arguments.get("doc_ids")), step.pick, carried
+                toolbox,
+                observation,
+                ask,
+                about,
+                step.tool,
+                bool(arguments.get("doc_ids")),
+                step.pick,
+                carried,
+                dependent=bool(step.scope),
             )
             row = row or answered_row
             parts.append((label, answer))
             context += observation.passages
             first = first or (observation, answer)
+            step_answers.append(answer)
+            if not queue and valued and len(step_answers) == len(calls) and all(a.abstained for a in step_answers):
+                # no value's own passages answered ("what the on-call policy says about working on them"
+                # is said of holidays in general): the question once more, without the values
+                queue.append(_unvalued(step, facts))
         previous, pick = first, step.pick
     return compose(parts), context
 
@@ -190,6 +214,10 @@ def _expand(
     label, ask = step.label, step.ask
     if step.scope == FOUND_DOCUMENTS and previous is not None:
         found = _found_documents(*previous)
+        if found and step.refer == DOCUMENT and not previous[1].abstained:
+            # the thing a "which ...?" step found is the one its answer names: that document first
+            at = named_in(found, previous[1].text)
+            found = [found[at], *found[:at], *found[at + 1 :]]
         if found:
             arguments["doc_ids"] = [doc_id for doc_id, _ in found[:FOLLOW_DOCUMENTS]]
             if step.refer == DOCUMENT:
@@ -200,6 +228,13 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
+
+
+def _unvalued(step: PlannedStep, facts: Any) -> tuple[dict[str, Any], str, str]:
+    """A per-value step's call on what the fact filter named instead of each value ("wave0 runbooks patching
+    servers": the runbook speaks of waves, not of the hosts in one); its question leaves the values out."""
+    named = _filter_values(facts)
+    return ({k: _fill(v, named) for k, v in step.arguments.items()}, _fill(step.label, named), _fill(step.ask, ""))
 
 
 def _beside_table(observation: Observation, facts_step: Observation) -> Observation:
@@ -264,6 +299,7 @@ def _part_answer(
     scoped: bool = False,
     pick: str = "",
     carried: tuple[Candidate, Row] | None = None,
+    dependent: bool = False,
 ) -> tuple[Answer, tuple[Candidate, Row] | None]:
     """One step's answer, and the table row it answered with: a fact result's figure; the table row the
     step names (`about`: its question and search, rows.py; read from any passage when they are a lookup's
@@ -285,11 +321,17 @@ def _part_answer(
         ), None
     if not observation.passages:
         documents = observation.data.get("documents", [])
+        if documents and tool == "lookup":
+            # "What is NR-4471-D?" named a document: its opening sentence says what it is
+            opening = _opening(toolbox, documents[0])
+            if opening is not None:
+                observation.passages.append(opening[0])
+                return opening[1], None
         if documents:
             return Answer(text="Documents: " + ", ".join(d["doc_id"] for d in documents), mode="agent"), None
         return Answer(text="", abstained=True, reason=f"Nothing found ({observation.summary}).", mode="agent"), None
     row = found_row(about or ask, observation.passages, anywhere=tool == "lookup" or scoped)
-    if row is None and carried is not None and asks_column(ask, carried[1]):
+    if row is None and carried is not None and asks_column(ask, _attributes(carried[1])):
         row = carried
     if row is not None:
         return as_answer(*row), row
@@ -300,11 +342,48 @@ def _part_answer(
         # best, the one that states the kind of value asked answers (answering/near_miss.stating_kind)
         config = getattr(toolbox.engine, "answer_config", None)
         config = dataclasses.replace(config, kind_margin=SCOPED_KIND_MARGIN) if scoped and config else None
-        return toolbox.engine.ask(ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config), None
+        # a step on what an earlier one found is a search whatever it asks: its passages answer it ("what do
+        # the runbooks say about patching servers for zrh-db-13" is no count of servers)
+        extra = {"facts_route": False} if dependent else {}
+        answer = toolbox.engine.ask(
+            ask, toolbox.k, toolbox.source_sets, candidates=passages, answer_config=config, **extra
+        )
+        return answer, None
     answer = toolbox.engine.ask(
         ask, toolbox.k, toolbox.source_sets, candidates=_read_as_asked(toolbox.engine, ask, passages)
     )
     return _under_heading(answer, passages, set(identifiers(ask))), None
+
+
+def _attributes(row: Row) -> Row:
+    """`row` without the columns named after a thing ("Item | Stuttgart": a transposed table's column is the
+    site, not an attribute a follow-up about Stuttgart asks for)."""
+    kept = [(h, c) for h, c in zip(row.header, row.cells, strict=True) if not NAME_WORD.fullmatch(h.strip())]
+    return dataclasses.replace(row, header=tuple(h for h, _ in kept), cells=tuple(c for _, c in kept))
+
+
+def _opening(toolbox: Toolbox, document: dict[str, Any]) -> tuple[Candidate, Answer] | None:
+    """The first sentence of a document's body (after its front matter and headings), as the answer to what
+    the thing it is named after is, with the section it was read from; None when it has no body text."""
+    found = sections(document_chunks(toolbox.engine, document["doc_id"], str(document.get("source_set") or "")))
+    for section in sanitise([Candidate(point_id=s.section_id, payload=s.payload) for s in found[:3]]):
+        text = str(section.payload.get("text") or "")
+        lines = text.split("\n")
+        if text.startswith("---"):
+            continue  # front matter
+        body = next((i for i, line in enumerate(lines) if line.strip() and not line.lstrip().startswith("#")), None)
+        if body is None:
+            continue
+        paragraph = "\n".join(itertools.takewhile(lambda line: bool(line.strip()), lines[body:]))
+        sentence = re.split(r"(?<=[.!?])\s+(?=[A-Z])", paragraph, maxsplit=1)[0].strip()
+        if len(sentence.split()) < 4:
+            continue
+        p = section.payload
+        line = int(p.get("line_start", 1)) + body
+        citation = Citation(p.get("chunk_id", ""), p.get("doc_id", ""), p.get("source_set", ""), line,
+                            line + sentence.count("\n"), sentence, p.get("page"))  # fmt: skip
+        return section, Answer(text=f"{sentence} [{citation.chunk_id}]", citations=[citation], mode="agent")
+    return None
 
 
 def _under_heading(answer: Answer, passages: list[Candidate], wanted: set[str]) -> Answer:

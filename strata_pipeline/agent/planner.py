@@ -28,6 +28,7 @@ Anything else is `single`: one semantic_search answered as /ask answers.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,6 +43,13 @@ from strata_pipeline.agent.clauses import (
     replace_entity,
     resolve_foreign_reference,
     split_clauses,
+)
+from strata_pipeline.agent.grammar import (
+    expand_ellipsis,
+    has_object_clitic,
+    list_of_count,
+    relative_parts,
+    resolve_clitic,
 )
 from strata_pipeline.embedding.identifiers import IDENTIFIER
 
@@ -58,7 +66,7 @@ SECTION = re.compile(
 )
 FACTS_THEN_SEARCH = re.compile(
     r"^(?P<facts>.+?),?\s+and\s+what\s+(?:(?:do|does|did)\s+)?(?:their|its|the|each|these|those)\s+(?P<docs>[\w\s-]+?)\s+"
-    r"say\s+(?:about|on|regarding)\s+(?P<topic>.+?)" + END,
+    r"says?\s+(?:about|on|regarding)\s+(?P<topic>.+?)" + END,
     re.IGNORECASE,
 )
 # The same form in German ("..., und was sagt die Urlaubsrichtlinie über Krankheitstage?") and French
@@ -108,26 +116,36 @@ SUPERLATIVES = (
     ),
 )
 FEWEST = {"fewest", "least", "wenigsten", "moins"}
-JOIN = r"\s+(?:and|with|to|versus|vs\.?)\s+"
-COMPARE = re.compile(r"^(?:compare|contrast)\s+(?P<rest>.+?)" + END, re.IGNORECASE)
+JOIN = r"\s+(?:and|with|to|versus|vs\.?|und|mit|et|avec)\s+"
+# "compare" (en, fr), "vergleiche" (de); the language decides the question each side is asked with
+COMPARE = re.compile(
+    r"^(?P<verb>compare|contrast|comparez|comparer|vergleiche|vergleichen(?:\s+sie)?)\s+(?P<rest>.+?)" + END,
+    re.IGNORECASE,
+)
 DIFFERENCE = re.compile(
     r"^(?:(?:what\s+is|what's|what\s+are)\s+the\s+differences?\s+between|how\s+(?:does|do)(?=.+\scompare\s))\s+"
     r"(?P<a>.+?)(?:" + JOIN + r"|\s+compares?\s+(?:to|with)\s+)(?P<b>.+?)"
     r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
     re.IGNORECASE,
 )
-# The aspect runs to the last "of|for|at|between" before the sides' "and": "the number of van bays at the
-# Munich depot and the Rotterdam depot" compares "number of van bays" of the two depots
+# The prepositions that attach an aspect to its owner: "the number of van bays at the Munich depot",
+# "die USV-Laufzeit der Serverräume in Stuttgart", "les horaires du samedi des dépôts de Rotterdam"
+OWNER = r"(?:of|for|at|between|von|vom|der|des|in|im|bei|am|für|de|du|d['’]|à|au|aux|entre|pour)"
+# The aspect runs to the last owner preposition before the sides' "and"
 ASPECT_FIRST = re.compile(
-    r"^(?:the\s+)?(?P<aspect>.+)\s+(?:of|for|at|between)\s+(?P<a>(?:(?!\s(?:of|for|at|between)\s).)+?)"
-    + JOIN
-    + r"(?P<b>.+)$",
+    r"^(?P<aspect>.+)\s+(?P<prep>" + OWNER + r")\s+(?P<a>(?:(?!\s" + OWNER + r"\s).)+?)" + JOIN + r"(?P<b>.+)$",
     re.IGNORECASE,
 )
 SIDES_FIRST = re.compile(
-    r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by)\s+(?P<aspect>.+))?$",
+    r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by|hinsichtlich|bezüglich"
+    r"|beim?|en\s+termes\s+de|pour\s+ce\s+qui\s+est\s+d[eu]s?)\s+(?P<aspect>.+))?$",
     re.IGNORECASE,
 )
+# A second side that names its own attribute ("the number of paid sick days") is a whole noun phrase: the
+# sides are two attributes, not one aspect of two owners
+OWN_ATTRIBUTE = re.compile(r"\s(?:of|for)\s", re.IGNORECASE)
+ARTICLE = re.compile(r"^(?:the|a|an|der|die|das|den|dem|des|le|la|les|l['’]|de|du|d['’])\s*", re.IGNORECASE)
+SIDE_ASK = {"en": "What is the {query}?", "de": "Was ist {query}?", "fr": "Quel est {query} ?"}
 BACK_REFERENCE = re.compile(
     r"\b(?:it|its|they|them|their|there|this|that|these|those"
     r"|es|ihn|ihm|ihr|ihre[mnrs]?|seine[mnrs]?|dort|dessen|deren|diese[mnrs]?"  # German ("sie" is also "Sie")
@@ -143,6 +161,11 @@ ENTITY_QUESTION = re.compile(
 # A proper name the first question is about: a run of capitalised words after its first word ("CarePlus")
 PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-z][\w-]*)*")
 
+# A word that names something: capitalised, then lower-case letters ("Basel", not "IT" or "on-site")
+NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][a-zäöüéèàç]{2,}\b")
+LIST_OPENING = re.compile(r"^(?:(?:the|all|which|what|list|show)\s+)+", re.IGNORECASE)
+# A pronoun that stands for the listed things after a verb or preposition ("working on them")
+OBJECT_PRONOUN = re.compile(r"(?<=\w\s)(?:them|they)\b", re.IGNORECASE)
 LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
 REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
@@ -160,6 +183,7 @@ class PlannedStep:
     scope: str = ""  # "", EACH_VALUE or FOUND_DOCUMENTS
     refer: str = ""  # DOCUMENT: its back-reference is resolved to the name of the document found before
     pick: str = ""  # a query_facts step's grouping: "most" or "fewest" keeps only that end's key
+    unvalued: bool = False  # a per-value step with a topic of its own: asked once without values if none answers
 
 
 @dataclass(frozen=True)
@@ -171,7 +195,7 @@ class Plan:
 def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
-    for form in (_section, _facts_then_search if facts else None, _compare, _two_questions):
+    for form in (_section, _facts_then_search if facts else None, _compare, _two_questions, _relative):
         found = form(text) if form else None
         if found is not None:
             return found
@@ -199,7 +223,9 @@ def _facts_then_search(text: str) -> Plan | None:
     m, ask_template = found
     facts = m["facts"].strip()
     docs = m["docs"].strip()
-    topic = " ".join(BACK_REFERENCE.sub(" ", m["topic"]).split())  # "about them": the values themselves
+    # "about them": the values themselves; "working on them": the things the filter lists ("holidays")
+    topic = OBJECT_PRONOUN.sub(head_noun(facts), m["topic"]) if head_noun(facts) else m["topic"]
+    topic = " ".join(BACK_REFERENCE.sub(" ", topic).split())
     follow = " ".join(("{value}", docs, topic)).strip()
     label = f"{{value}}: {docs}" + (f" on {topic}" if topic else "")
     if ask_template is FACTS_ASKS[0][1]:
@@ -213,8 +239,19 @@ def _facts_then_search(text: str) -> Plan | None:
     request, pick = superlative(facts)
     return Plan(
         "facts_then_search",
-        (PlannedStep("query_facts", {"request": request}, facts, pick=pick), _search(follow, label, ask, EACH_VALUE)),
+        (
+            PlannedStep("query_facts", {"request": request}, facts, pick=pick),
+            dataclasses.replace(_search(follow, label, ask, EACH_VALUE), unvalued=bool(topic)),
+        ),
     )
+
+
+def head_noun(phrase: str) -> str:
+    """The plural noun a fact filter lists, its first word after a determiner or question word ("The
+    holidays observed by all offices" -> "holidays"); "" when that word is no English plural."""
+    words = LIST_OPENING.sub("", phrase.strip()).split()
+    head = words[0].lower() if words else ""
+    return head if len(head) > 3 and head.endswith("s") and not head.endswith("ss") else ""
 
 
 def superlative(facts: str) -> tuple[str, str]:
@@ -235,21 +272,39 @@ def _compare(text: str) -> Plan | None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative
         return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
     m = DIFFERENCE.match(text)
+    language, prep, attributes = "en", "of", False
     if m is not None:
         a, b, aspect = m["a"], m["b"], m["aspect"]
     else:
         m = COMPARE.match(text)
         if m is None:
             return None
-        rest = m["rest"]
-        sides = ASPECT_FIRST.match(rest) or SIDES_FIRST.match(rest)
-        if sides is None:
+        rest, verb = m["rest"], m["verb"].lower()
+        language = "de" if verb.startswith("vergleich") else "en"
+        if verb in ("comparez", "comparer") or (verb == "compare" and re.search(r"\b(?:les|des|du|la|le|et)\b", rest)):
+            language = "fr"
+        sides = ASPECT_FIRST.match(rest)
+        if sides is not None and OWN_ATTRIBUTE.search(sides["b"]) is not None:
+            # two attributes, each with its owner: "the mileage rate for a car and the meal allowance for travel"
+            a, b, aspect = f"{sides['aspect']} {sides['prep']} {sides['a']}", sides["b"], None
+            attributes = True
+        elif sides is not None:
+            a, b, aspect, prep = sides["a"], sides["b"], sides["aspect"], sides["prep"]
+        elif (sides := SIDES_FIRST.match(rest)) is not None:
+            a, b, aspect = sides["a"], sides["b"], sides["aspect"]
+        else:
             return None
-        a, b, aspect = sides["a"], sides["b"], sides.groupdict().get("aspect")
+        # "... de Rotterdam et de Porto", "... des RX-200-Arms und des RX-300": the owner preposition repeated
+        b = re.sub(r"^" + re.escape(prep) + r"\s+", "", b.strip(), flags=re.IGNORECASE) if aspect else b
     steps = []
     for side in (a.strip(), b.strip()):
-        query = f"{LEADING_THE.sub('', aspect.strip())} of {side}" if aspect else side
-        steps.append(_search(query, side, f"What is the {query}?" if aspect else query))
+        if language == "en":
+            query = f"{LEADING_THE.sub('', aspect.strip())} of {side}" if aspect else side
+        else:
+            # German and French keep the aspect's article and preposition: "das Gewicht des RX-300"
+            query = f"{aspect.strip()} {prep} {ARTICLE.sub('', side)}" if aspect else side
+        ask = SIDE_ASK[language].format(query=LEADING_THE.sub("", query)) if aspect or attributes else query
+        steps.append(_search(query, side, ask))
     return Plan("compare", tuple(steps))
 
 
@@ -263,7 +318,15 @@ def _two_questions(text: str) -> Plan | None:
         # "..., and what about Basel?": the first question asked of the other entity
         second = replace_entity(first, other)
         return Plan("two_questions", (_search(first, first), _search(second, second)))
-    if not BACK_REFERENCE.search(second):
+    listed = list_of_count(first, second)
+    if listed:
+        # "How many printers does LYO have, and which are they?": the count, then the same rows listed
+        return Plan("two_questions", (_search(first, first), _search(listed, listed)))
+    expanded = expand_ellipsis(first, second)
+    if expanded:
+        # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
+        return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))
+    if not BACK_REFERENCE.search(second) and not has_object_clitic(second):
         return Plan("two_questions", (_search(first, first), _search(second, second)))
     if ENTITY_QUESTION.match(first):
         # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
@@ -284,7 +347,17 @@ def _two_questions(text: str) -> Plan | None:
     name = entities[0].group() if entities else (antecedent(first) if agrees(first, second) else "")
     resolved = resolve_back_reference(second, name) if name else second
     resolved = resolve_foreign_reference(first, resolved)  # "es", "il": English "it" above
+    resolved = resolve_clitic(first, resolved)  # "Peut-on le fractionner ?"
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
+
+
+def _relative(text: str) -> Plan | None:
+    """ "What is the courier cut-off of the depot that houses the lab?": find the depot, then ask of it."""
+    parts = relative_parts(text)
+    if parts is None:
+        return None
+    find, ask = parts
+    return Plan("find_then_ask", (_search(find, find), _search(ask, ask, scope=FOUND_DOCUMENTS, refer=DOCUMENT)))
 
 
 def subject_name(question: str) -> str:
@@ -314,10 +387,25 @@ def resolve_back_reference(question: str, entity: str) -> str:
 
 def entity_name(title: str, doc_id: str = "") -> str:
     """What a found document is about, to stand in for a back-reference: its title up to a dash or colon
-    ("Munich Depot - Site Information" -> "Munich Depot"), else its file name ("sites/lyon-depot.md" ->
+    ("Munich Depot - Site Information" -> "Munich Depot"), or after it when only that part names something
+    ("IT on-site support — Basel office" -> "Basel office"), else its file name ("sites/lyon-depot.md" ->
     "lyon depot")."""
-    head = TITLE_TAIL.sub("", " ".join(title.split())).strip()
+    title = " ".join(title.split())
+    head = TITLE_TAIL.sub("", title).strip()
+    tail = title[len(head) :].strip(" -\u2013\u2014|:")
+    if head and not NAME_WORD.search(head) and NAME_WORD.search(tail):
+        return TITLE_TAIL.sub("", tail).strip()
     if head:
         return head
     stem = doc_id.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     return " ".join(re.split(r"[-_\s]+", stem)).strip()
+
+
+def named_in(found: list[tuple[str, str]], answer: str) -> int:
+    """The position among `found` (doc_id, title) of the first document whose title names a thing the answer
+    names too ("Which site hosts the DR data center?" answered "Basel is ...": the Basel page, not the WAN
+    overview cited before it); 0 when none does."""
+    for position, (_, title) in enumerate(found):
+        if any(re.search(rf"\b{re.escape(w)}\b", answer) for w in NAME_WORD.findall(title)):
+            return position
+    return 0

@@ -109,6 +109,12 @@ def named_row(question: str, passage: Candidate, unique: bool = False) -> Row | 
             described = {
                 _key(c) for c in row.cells if _is_phrase(c) and _key(c) in windows and share[_key(c)] == 1
             } - named
+            # "Cart lift top module, 300 kg": a description names its row by the phrase before its first comma
+            described |= {
+                _key(c)
+                for c in row.cells
+                if _is_phrase(head := c.split(",")[0]) and "," in c and _key(head) in windows and share[_key(c)] == 1
+            } - named
             if unique:
                 named = {k for k in named if share[k] == 1}
             if not named and not described:

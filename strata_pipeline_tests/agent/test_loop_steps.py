@@ -38,9 +38,10 @@ def test_a_count_still_gets_its_follow_up_once_on_what_the_filter_named() -> Non
 def test_a_list_gets_one_follow_up_per_value() -> None:
     follow = plan("Servers in patch wave wave1, and what do the runbooks say about patching them?", facts=True).steps[1]
     listed = facts(["bsl-db-30", "stg-prt-01"], Filter("patch_wave", "eq", "wave1"))
+    # "patching them": the things the filter lists ("Servers"), searched with each value
     assert [arguments["query"] for arguments, _, _ in _expand(follow, (listed, Answer("")))] == [
-        "bsl-db-30 runbooks patching",
-        "stg-prt-01 runbooks patching",
+        "bsl-db-30 runbooks patching servers",
+        "stg-prt-01 runbooks patching servers",
     ]
 
 
@@ -174,3 +175,40 @@ def test_a_follow_up_on_fact_values_reads_documents_beside_the_table_they_came_f
     # only the table found: kept, rather than nothing to answer from
     alone = Observation("1 passage", {}, passages=[passage("inventory/servers.csv", "servers")])
     assert _beside_table(alone, listed) is alone
+
+
+class _NothingFound:
+    """A toolbox whose fact call lists two hosts of one patch wave and whose searches find nothing."""
+
+    engine = None
+    k = 5
+
+    def __init__(self) -> None:
+        self.source_sets = ["itops"]
+        self.steps: list[tuple[str, dict]] = []
+
+    def call(self, tool: str, arguments: dict) -> Observation:
+        self.steps.append((tool, arguments))
+        if tool == "query_facts":
+            result = SimpleNamespace(
+                value=["bsl-db-30", "stg-prt-01"], abstained=False, answer="2 value(s)", rows=[],
+                intent=Intent("list", "servers", filters=(Filter("patch_wave", "eq", "wave1"),)),
+            )  # fmt: skip
+            return Observation("facts", {}, facts=result)
+        return Observation("nothing", {})
+
+
+def test_when_no_value_is_answered_the_topic_is_searched_once_on_what_the_filter_named() -> None:
+    toolbox = _NothingFound()
+    planned = plan("Servers in patch wave wave1, and what do the runbooks say about patching them?", facts=True)
+    run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
+    assert [arguments.get("query") for _, arguments in toolbox.steps[1:]] == [
+        "bsl-db-30 runbooks patching servers",
+        "stg-prt-01 runbooks patching servers",
+        "wave1 runbooks patching servers",  # the runbooks speak of waves, not of the hosts in one
+    ]
+    # a follow-up about the values themselves ("say about them") has no topic to search without them
+    toolbox = _NothingFound()
+    planned = plan("Servers in patch wave wave1, and what do the runbooks say about them?", facts=True)
+    run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
+    assert len(toolbox.steps) == 3

@@ -165,7 +165,7 @@ def test_a_fact_filter_with_a_documents_question_is_facts_then_one_search_per_va
         PlannedStep("query_facts", {"request": "Suppliers with more than 3 open tickets"},
                     "Suppliers with more than 3 open tickets"),
         PlannedStep("semantic_search", {"query": "{value} contracts penalties"}, "{value}: contracts on penalties",
-                    "What do the contracts say about penalties for {value}?", EACH_VALUE),
+                    "What do the contracts say about penalties for {value}?", EACH_VALUE, unvalued=True),
     ]  # fmt: skip
     about_them = plan("Holidays for the Munich office, and what does the leave policy say about them?", facts=True)
     assert about_them.steps[1] == PlannedStep(
@@ -267,7 +267,8 @@ def test_a_back_reference_is_replaced_by_the_entity_found(question: str, entity:
     [
         ("Munich Depot - Site Information", "sites/munich-depot.md", "Munich Depot"),
         ("Post-incident review INC-2025-0422: bsl-db-03 out of memory", "", "Post-incident review INC-2025-0422"),
-        ("IT on-site support — Zürich office", "", "IT on-site support"),
+        # the part before the dash names nothing (no capitalised word): the part after it does
+        ("IT on-site support — Zürich office", "", "Zürich office"),
         ("VPN Setup Guide", "it-security/vpn-setup.md", "VPN Setup Guide"),
         ("", "sites/lyon-depot.md", "lyon depot"),
     ],

@@ -45,6 +45,7 @@ from strata_pipeline.retrieval.search import (
     query_lists,
 )
 from strata_pipeline.routing.dispatch import FactsSource, audited_reverse, facts_answer, hybrid_query, routed, vouched
+from strata_pipeline.routing.dispatch import quoted as quoted_in_passages
 from strata_pipeline.routing.reverse import SEARCH_HITS, retrieval_first
 from strata_pipeline.routing.route import Routing, route
 from strata_pipeline.routing.split import RETRIEVAL_FIRST
@@ -455,18 +456,10 @@ class QueryEngine:
         quarantined chunks and sentences that read as instructions to a model (injection.defence)."""
         return sanitise(parents(candidates))
 
-    @staticmethod
-    def _vouched(answer: Answer, context: list[Candidate]) -> list[str]:
-        """What the answer copies verbatim from the passages it was given (see PrivacyGuard.audit_answer):
-        each citation's quote when it is in the cited passage's indexed text, and the citation markers."""
-        texts = {c.chunk_id: c.payload.get("text", "") for c in context}
-        quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
-        return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
-
     def _audited(self, answer: Answer, context: list[Candidate]) -> Answer:
         if self.guard is None:
             return answer
-        vouched = self._vouched(answer, context)
+        vouched = quoted_in_passages(answer, context)
         text = self.guard.audit_answer(answer.text, vouched)
         quotes = [self.guard.audit_answer(c.quote, vouched) for c in answer.citations]
         answer.text = text.text

@@ -189,6 +189,15 @@ def vouched(result: FactResult) -> list[str]:
     return [format_value(result.value), *cells]
 
 
+def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
+    """What a passage answer copies verbatim from the passages it was given (see
+    PrivacyGuard.audit_answer): each citation's quote when it is in the cited passage's indexed text,
+    and the citation markers."""
+    texts = {c.chunk_id: c.payload.get("text", "") for c in context}
+    quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
+    return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+
+
 def hybrid_query(question: str, result: FactResult) -> str:
     """The question narrowed to the rows the facts filter picked: their key values join the query."""
     keys = result.value if isinstance(result.value, list) else []

@@ -9,7 +9,9 @@ with the first reason found (code `no_support`):
 2. a rate per period ("days a week") and no quoted sentence states that period; which provider or
    brand and no quoted sentence names one; which colours and none names a colour (answer_type);
 3. the question names something (abstention.question_names) that no quoted passage mentions;
-4. the question names something and asks for a kind of value, and the quoted sentences that state
+4. the question names a year or a numbered label ("in 2023", "the Level 4 course") that the passage
+   of the answer's first quoted sentence does not hold (qualifiers.unheld_qualifiers);
+5. the question names something and asks for a kind of value, and the quoted sentences that state
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
    title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon).
@@ -40,6 +42,8 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
+from strata_pipeline.answering.qualifiers import unheld_qualifiers
+from strata_pipeline.classification.language import query_language
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,14 @@ def near_miss(
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+    # the answer's lead sentence must come from a passage on the year or numbered thing asked about
+    lead = [quoted[0].passage] if quoted else []
+    qualifiers = unheld_qualifiers(question, lead, stem, query_language(question) == "en")
+    if qualifiers:
+        return (
+            f"The passage the answer would quote first does not mention {', '.join(qualifiers)}, "
+            "which the question names."
+        )
     if kind is None:
         return None
     stating = [q.passage for q in quoted if _states(kind, q.scored)]

@@ -22,7 +22,14 @@ LANGUAGES = {
     "französischen": "fr", "français": "fr", "française": "fr", "anglais": "en", "anglaise": "en",
     "allemand": "de", "allemande": "de",
 }  # fmt: skip
+# "German-language", "English-speaking", "deutschsprachige": a language's adjective for documents or rows
+LANGUAGE_ADJECTIVE = rf"\b({'|'.join(map(re.escape, LANGUAGES))})-?(?:language|speaking|sprachig\w*)\b"
 CODE_NAMES = frozenset({*LANGUAGES, *COUNTRIES, *FORMATS})  # a counted word that is one of them is read
+
+
+def names_code(word: str) -> bool:
+    """Whether a counted word is a name for a code ("german", "markdown") or a language's adjective."""
+    return word in CODE_NAMES or re.fullmatch(LANGUAGE_ADJECTIVE, word) is not None
 
 
 def cell_values(question: str, table: Table) -> list[Filter]:
@@ -68,7 +75,14 @@ def _value_match(question: str, lowered: str, value: str, text: str, column: Col
     head = re.escape(column.words[-1] if column.words else column.name.lower())
     beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
     if column.name == "language" and text in ("de", "en", "fr"):
-        return re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered) or re.search(beside, lowered)
+        # "in German", or the adjective "German-language", "deutschsprachige" (not replaced by its code)
+        adjective = re.search(LANGUAGE_ADJECTIVE, lowered)
+        named = adjective is not None and LANGUAGES[adjective.group(1)] == text
+        return (
+            re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered)
+            or re.search(beside, lowered)
+            or (adjective if named else None)
+        )
     if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
         return re.search(beside, lowered)
     if len(text) == 2:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
 from strata_pipeline.facts.cells import (
-    CODE_NAMES,
     LANGUAGES,
     NOT_VALUES,
     cell_values,
+    names_code,
     one_value_per_column,
     unknown_value,
 )
@@ -160,7 +160,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "for each X" where X is no column: a total over every row would answer another question
         return _refused(score, operation, evidence, "a grouping that names no column", names_table)
     unread = _unread_counted_noun(question, table) if operation == "count" else ""
-    if unread and (unread in CODE_NAMES or any(compact(unread) == compact(m.phrase) for _, m in variants)):
+    if unread and (names_code(unread) or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all

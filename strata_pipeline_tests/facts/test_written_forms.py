@@ -140,6 +140,9 @@ def test_comparisons_before_after_and_between() -> None:
         ("How many Markdown files are there?", 2),
         ("How many CSV or TXT files are there?", 3),
         ("Wie viele Dokumente sind auf Deutsch?", 1),
+        ("How many German-language documents are there?", 1),  # the language's adjective
+        ("Wie viele deutschsprachige Dokumente gibt es?", 1),
+        ("How many English-speaking documents are there?", 4),
     ],
 )
 def test_written_forms_give_exact_values(question: str, value: object, sidecars: dict[str, Path]) -> None:

@@ -29,8 +29,13 @@ def _names() -> dict[str, str]:
     return names | EVERYDAY_NAMES
 
 
+def _by_code(names: dict[str, str]) -> dict[str, frozenset[str]]:
+    grouped: dict[str, set[str]] = {}
+    for name, code in names.items():
+        grouped.setdefault(code, set()).add(name)
+    return {code: frozenset(group) for code, group in grouped.items()}
+
+
 COUNTRIES: dict[str, str] = _names()
 # Every name of each country, by code: a passage that says "Deutschland" names what "Germany" does.
-COUNTRY_NAMES: dict[str, frozenset[str]] = {
-    code: frozenset(name for name, named in COUNTRIES.items() if named == code) for code in set(COUNTRIES.values())
-}
+COUNTRY_NAMES: dict[str, frozenset[str]] = _by_code(COUNTRIES)

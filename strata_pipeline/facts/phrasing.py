@@ -76,13 +76,17 @@ def price_columns(question: str, table: Table) -> list[str]:
     """The number columns that hold a price, when the question asks for the cheapest or dearest rows."""
     if not re.search(PRICE_EXTREMES, question.lower()):
         return []
-    return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
+    return _price_number_columns(table)
 
 
 def priced_columns(question: str, table: Table) -> list[str]:
     """The number columns that hold a price, when the question says what rows cost."""
     if not re.search(COST_VERBS, question.lower()):
         return []
+    return _price_number_columns(table)
+
+
+def _price_number_columns(table: Table) -> list[str]:
     return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
 
 

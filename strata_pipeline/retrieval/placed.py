@@ -52,11 +52,7 @@ def sources_first(
     of sources it lacked), at most `most` in all; each placed hit records `reason`."""
     wanted = set(documents)
     heads: dict[DocKey, Candidate] = {}
-    for cand in ranked:
-        key = doc_key(cand)
-        if key in wanted and key not in heads and len(heads) < most:
-            heads[key] = cand
-    for cand in fetched:
+    for cand in (*ranked, *fetched):
         key = doc_key(cand)
         if key in wanted and key not in heads and len(heads) < most:
             heads[key] = cand

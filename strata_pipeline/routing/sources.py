@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue
 from strata_pipeline.facts.intent import Filter, Intent, IntentRefused
 from strata_pipeline.facts.validate import validate
+from strata_pipeline.retrieval.placed import DocKey
 from strata_pipeline.routing.route import Routing
 
 FACTS_ROUTES = ("aggregation", "hybrid")
-DocKey = tuple[str, str]  # (source-set, doc_id)
 MatchDocuments = Callable[[tuple[Filter, ...], tuple[str, ...]], list[DocKey]]
 
 

@@ -181,6 +181,10 @@ DETERMINER_BEFORE = re.compile(
 LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())
 
 
+# After a run: a model or part code on the same line ("Wrist Seal Kit NR-4471-B", "Drill GSR-12"): a product.
+CODE_AFTER = re.compile(r"^ (?=[A-Z0-9\-]*\d)[A-Z][A-Z0-9]*-?[A-Z0-9]*\d[A-Z0-9\-]*\b")
+# After a run: "and"/"und"/"et" and a capitalised word ("Park and Ride", "Health and Safety").
+COORDINATED_AFTER = re.compile(r"^[ \t]+(?:and|&|und|et)[ \t]+([A-ZÀ-Ý][^\W\d_]+)")
 NAMED_AFTER_BEFORE = re.compile(
     r"(?i)\b(?:salle|rue|avenue|boulevard|quai|lycée|collège|école|musée|métro|gare|aéroport|aeroporto|aeropuerto"
     r"|airport|stazione|estación|estadio|stadium|museo|museum|sala|teatro|théâtre|theatre|hospital|hôpital|ospedale"

@@ -88,3 +88,21 @@ def _only_list_mark(prefix: str) -> bool:
 def _only_time_stamp(prefix: str) -> bool:
     """Is this start of a line empty or just a time stamp ("[09:14] ")?"""
     return re.fullmatch(r"[\s\[\]()\d:.\-APMapm]*", prefix) is not None
+
+
+# Words that occur in nearly every German or English sentence and rarely in the other language.
+_GERMAN_WORDS = frozenset(
+    "der die das den dem des und ist sind nicht mit für auf im vom zum zur von zu wird werden bei nach oder "
+    "ein eine einen einem einer eines auch wenn über unter sie es wir kann muss nur noch bis aus als wie sich".split()
+)
+_ENGLISH_WORDS = frozenset(
+    "the and is are of to for with on be by this that or an as at from it not will can must".split()
+)
+
+
+def reads_german(text: str, position: int, window: int = 300) -> bool:
+    """Does the text around `position` read as German? German capitalises every noun, so there a
+    capital mid-sentence, or the English NER calling a capitalised word a PERSON, says little."""
+    words = re.findall(r"[^\W\d_]+", text[max(0, position - window) : position + window].casefold())
+    german = sum(w in _GERMAN_WORDS for w in words)
+    return german >= 2 and german > sum(w in _ENGLISH_WORDS for w in words)

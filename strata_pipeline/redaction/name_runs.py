@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import re
 
+from strata_pipeline.facts.countries import COUNTRIES
 from strata_pipeline.redaction.name_cues import (
     CALENDAR_WORDS,
     CAMEL_CASE,
+    CODE_AFTER,
     COMPANY_SUFFIX,
+    COORDINATED_AFTER,
     CUES_BEFORE,
     DETERMINER_BEFORE,
     HEADER_NAME_WORDS,
@@ -52,6 +55,7 @@ from strata_pipeline.redaction.name_layout import (
     _only_time_stamp,
     _reads_like_a_message,
     _title_case_line,
+    reads_german,
 )
 
 # Articles that are name particles only after another particle ("van der", "von den").
@@ -93,6 +97,8 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             if INITIAL.match(token.text):
                 j, words = j + 1, words + 1
                 continue
+            if token.text.casefold().rstrip(".") in HONORIFICS:
+                break  # "Handynummer von Frau Wróblewska": a title opens a new name
             if token.text in GERMAN_ARTICLES and previous.text not in PARTICLES:
                 break  # "Sollwert der Riemenspannung": a genitive between nouns; "van der Berg" keeps its "van"
             if token.text in PARTICLES:
@@ -137,7 +143,14 @@ def _score_run(
     if any(w in THING_WORDS for w in lowered[1:]) or (len(lowered) > 1 and lowered[-1] in THING_WORDS):
         return PersonCandidate(start, end, 0.0, ["names a place or thing"])
 
-    evidence = [_hyphenated_evidence(w, index) for w in words]
+    if len(words) > 1:  # "HRBP Gulnara Sadykova": a short acronym before a name is a role, not part of it
+        words = [w for w in words if not _acronym(w, index)] or words
+    evidence = [_word_evidence(w, index) for w in words]
+    german = reads_german(text, start)
+    if german and not (len(words) > 1 and _given_name(words[0], index)):
+        # a capitalised word that no name list holds is, in German, most likely a noun ("Sperrmüllabholung");
+        # after a listed given name it is a rare surname ("Gottfried Eberhardinger")
+        evidence = [min(e, 0.0) if not _listed(w, index) else e for w, e in zip(words, evidence, strict=True)]
     score = sum(evidence) / len(evidence) * 0.55
     reasons.append(f"name-likeness {score:.2f}")
     if len(words) >= 2 and all(e > 0.2 for e in evidence):
@@ -145,7 +158,12 @@ def _score_run(
         reasons.append("full name")
     if any(start < e and s < end for s, e in ner_people):
         # the small model tags many lone capitalised words ("Split", "Laundry"): weaker for common words
-        score += 0.15 if len(words) == 1 and word_commonness(words[0]) >= 3.5 else 0.35
+        if (german and max(evidence) < 0.3) or max(evidence) <= 0.0:
+            # the English model on German text tags many nouns as people; nor is a run of words that
+            # look like no name ("Wi-Fi SSID") a person on the model's word alone
+            score += 0.1
+        else:
+            score += 0.15 if len(words) == 1 and word_commonness(words[0]) >= 3.5 else 0.35
         reasons.append("NER person")
     elif any(t.ent_type_ in ("GPE", "LOC", "FAC") for t in tokens[i:j]):
         score -= 0.15
@@ -171,7 +189,7 @@ def _score_run(
         or line_prefix.rstrip()[-1:] in ("|", "\t", '"', "(", "“")
     )  # a list item, a table cell, "A: ..." start with a capital anyway
     title_line = _title_case_line(text, start, end)
-    if not sentence_initial and tokens[i].text[0].isupper() and not title_line:
+    if not sentence_initial and tokens[i].text[0].isupper() and not title_line and not german:
         score += 0.1
         reasons.append("capitalised mid-sentence")
     if title_line:
@@ -248,7 +266,8 @@ def _score_run(
         score += 0.5 if title_line else 0.25  # a register line, not a heading: undo the title-line doubt
         reasons.append("SURNAME Given at the start of a line")  # "ETCHEVERRY Peio — Comptabilité"
     header = _column_header(text, start)
-    if header is not None and HEADER_NAME_WORDS.match(header):
+    if header is not None and HEADER_NAME_WORDS.match(header) and sum(evidence) >= 0:
+        # an ordinary word under "Approver" ("VP Finance") names a function, not a person
         score += 0.5
         reasons.append(f"column {header!r}")
         cell = text[_cell_start(text, start) : _cell_end(text, end)]
@@ -269,6 +288,26 @@ def _score_run(
     ):  # "Gottfried Eberhardinger" keeps its given name's evidence
         score -= 0.6
         reasons.append("ends in a German noun")  # "Depot Lyon Ladepunkte": a thing, as "... Station" is
+    if text[start:end].casefold() in COUNTRIES and not any(_given_name(w, index) for w in words):
+        score -= 0.5
+        reasons.append("a country")  # "northern Portugal", "Deutschland"
+    if CODE_AFTER.match(after):
+        score -= 0.6
+        reasons.append("followed by a model or part code")  # "Wrist Seal Kit NR-4471-B"
+    coordinated = COORDINATED_AFTER.match(after)
+    if coordinated and index.ranks(coordinated.group(1)) is None and word_commonness(coordinated.group(1)) >= 3.5:
+        score -= 0.5
+        reasons.append(f"joined to the ordinary word {coordinated.group(1)!r}")  # "Park and Ride"
+    if (
+        len(words) == 1
+        and j == i + 1
+        and tokens[i].pos_ == "NOUN"
+        and word_commonness(words[0]) >= 3.5
+        and "NER person" not in reasons
+        and not _given_name(words[0], index)
+    ):
+        score -= 0.3
+        reasons.append("tagged a common noun")  # "Parts requested before 14:30"
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
@@ -283,6 +322,43 @@ def _score_run(
         score -= 0.8
         reasons.append(f"followed by {next_word.group(1)!r}")
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
+
+
+def _acronym(word: str, index: NameIndex) -> bool:
+    short_capitals = word.isupper() and word.isascii() and 3 <= len(word) <= 4
+    return short_capitals and (index.ranks(word) or NO_RANK_RANKS).best > 3000
+
+
+def _listed(word: str, index: NameIndex) -> bool:
+    """Does a name list hold the word, or a part of it ("Nowak-Schulte")?"""
+    return any(index.ranks(p) is not None for p in re.split(r"[-‑]", word.rstrip(".")) if p)
+
+
+def _given_name(word: str, index: NameIndex) -> bool:
+    return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= 2000
+
+
+def _word_evidence(word: str, index: NameIndex) -> float:
+    """A word's name evidence; none for a hyphenated word with a one-letter part ("E-Mail", "T-Shirt") or
+    of short parts no popular given name ("Wi-Fi"; "Ji-Ho" stays), a short acronym no name list ranks
+    ("SSID", "VLAN"; "MWANGI" is longer), or the plural of an ordinary word ("Parts")."""
+    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    if len(parts) > 1 and (
+        any(len(p) == 1 for p in parts)
+        or all(len(p) <= 2 and (index.ranks(p) or NO_RANK_RANKS).first > 500 for p in parts)
+    ):
+        return min(0.0, _hyphenated_evidence(word, index))
+    if _acronym(word, index):
+        return min(0.0, _hyphenated_evidence(word, index))
+    singular = word[:-1]
+    if (
+        word.endswith("s")
+        and len(singular) >= 3
+        and word_commonness(singular) >= 5.0
+        and (index.ranks(singular) or NO_RANK_RANKS).best > 1000
+    ):  # the plural of an ordinary word that is no popular name: "Parts"; never "Roberts", "Woods"
+        return min(0.0, _hyphenated_evidence(word, index))
+    return _hyphenated_evidence(word, index)
 
 
 def _words(tokens: list[Token], i: int, j: int) -> int:

@@ -117,25 +117,66 @@ def apply_replacements(text: str, replacements: list[tuple[int, int, str]]) -> s
     return "".join(parts)
 
 
-def redact_tables(tables_json: str, detector: PiiDetector, policy: PiiPolicy, placeholders: Placeholders) -> str:
-    """Redact every string cell of a document's tables; numbers and dates cannot carry PII here."""
+def redact_tables(
+    tables_json: str,
+    detector: PiiDetector,
+    policy: PiiPolicy,
+    placeholders: Placeholders,
+    context: Redaction | None = None,
+    context_text: str = "",
+) -> str:
+    """Redact every string cell of a document's tables; numbers and dates cannot carry PII here.
+
+    A cell that also stands in the document's text (`context_text`, redacted as `context`) takes the
+    text's decisions: there it was read in its row under its header, while alone ("Restmüll") the
+    English NER takes many a noun for a person. Any other cell is read on its own."""
+    found = _redacted_values(context, context_text) if context is not None else None
     tables = json.loads(tables_json)
     for rows in tables.values():
         for row in rows:
             for column, value in row.items():
-                if isinstance(value, str) and value.strip():
+                if not isinstance(value, str) or not value.strip():
+                    continue
+                if found is not None and value.strip() in context_text:
+                    row[column] = _replace_values(value, found)
+                else:
                     row[column] = redact_text(value, detector, policy, placeholders).text
     return json.dumps(tables)
+
+
+def _redacted_values(redaction: Redaction, text: str) -> dict[str, str]:
+    """Each value the text's redaction replaced, with its placeholder; a value that ran across table
+    cells ("Anna | Weber") also by its parts, so each cell loses its share."""
+    found: dict[str, str] = {}
+    for entry in redaction.audit:
+        if entry.decision != "redact":
+            continue
+        value = text[entry.start : entry.start + entry.length]
+        for part in [value, *re.split(r"\s*[|\t]\s*", value)]:
+            if part.strip():
+                found.setdefault(part.strip(), entry.placeholder)
+    return found
+
+
+def _replace_values(cell: str, found: dict[str, str]) -> str:
+    for value in sorted(found, key=len, reverse=True):  # longest first: "Anna Weber" before "Anna"
+        if value in cell:  # whole words only: "Park" is not redacted inside "Parking"
+            cell = re.sub(rf"(?<!\w){re.escape(value)}(?!\w)", found[value], cell)
+    return cell
 
 
 def redact_document(
     text: str, tables_json: str | None, detector: PiiDetector, policy: PiiPolicy
 ) -> tuple[Redaction, str | None]:
     """One document as the `redacted_docs` asset and `strata redact` treat it: its text, then its tables,
-    with placeholders numbered across both."""
+    with placeholders numbered across both. Tables rendered in the text take the text's decisions."""
     placeholders = Placeholders()
     redaction = redact_text(text, detector, policy, placeholders)
-    tables = redact_tables(tables_json, detector, policy, placeholders) if tables_json else None
+    tables = (
+        redact_tables(tables_json, detector, policy, placeholders, context=redaction, context_text=text)
+        if tables_json
+        else None
+    )
     return redaction, tables
 
 

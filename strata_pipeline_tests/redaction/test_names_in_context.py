@@ -1,0 +1,126 @@
+"""Names read in their context: German text, product codes, coordinated phrases, countries, plurals
+and labels; and table cells that take the decisions made on the document's text.
+
+Each false person here was met in the sample corpus, where a placeholder took the place of the word a
+question asks about ("Basel", "Park and Ride", "Wrist Seal Kit"); each true person beside it must stay
+redacted.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from strata_pipeline.redaction.name_layout import reads_german
+from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
+from strata_pipeline.redaction.redact import redact_document
+
+
+def people(detector: PresidioDetector, text: str) -> list[str]:
+    policy = PiiPolicy()
+    return [
+        text[f.start : f.end]
+        for f in detector.detect(text)
+        if f.entity == "PERSON" and policy.decide(f, text) == "redact"
+    ]
+
+
+def test_reads_german_counts_function_words_around_a_position() -> None:
+    german = "Die Abholung wird nach der Anmeldung bestätigt und ist für Haushalte kostenlos."
+    english = "The collection is confirmed after you register and is free for households."
+    assert reads_german(german, 10)
+    assert not reads_german(english, 10)
+    assert not reads_german("Restmüll", 0)  # too little text to tell
+
+
+@pytest.mark.parametrize(
+    "text, nouns",
+    [
+        (
+            "Die Sperrmüllabholung wird nach der Anmeldung bestätigt. Stellen Sie den Sperrmüll am Abholtag "
+            "bis 6:00 Uhr an den Straßenrand, und die Elektrogeräteabholung ist ein eigener Auftrag.",
+            ["Sperrmüllabholung", "Abholtag", "Elektrogeräteabholung"],
+        ),
+        (
+            "Bei einem Ausfall im Serverraum Basel informiert der Incident Manager die Standortleitung Basel "
+            "und das Rechenzentrum wird auf den Ausweichstandort umgeschaltet.",
+            ["Basel", "Serverraum Basel", "Standortleitung Basel"],
+        ),
+    ],
+)
+def test_german_nouns_are_not_people(ner: PresidioDetector, text: str, nouns: list[str]) -> None:
+    found = people(ner, text)
+    assert not any(noun in found for noun in nouns), found
+
+
+@pytest.mark.parametrize(
+    "text, person",
+    [
+        (
+            "Hat jemand die Handynummer von Frau Wróblewska aus der Buchhaltung? Sie ist heute im Homeoffice.",
+            "Wróblewska",
+        ),
+        (
+            "bitte überweisen Sie die Kaution auf folgendes Konto:\nKontoinhaber: Gottfried Eberhardinger\n"
+            "Der Betrag wird nach dem Auszug zurückgezahlt.",
+            "Gottfried Eberhardinger",
+        ),
+        ("Sehr geehrte Frau Nowak-Schulte,\nvielen Dank für Ihre Rückmeldung und die Unterlagen.", "Nowak-Schulte"),
+    ],
+)
+def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str, person: str) -> None:
+    assert person in people(ner, text)
+
+
+@pytest.mark.parametrize(
+    "text, thing",
+    [
+        ("# Wrist Seal Kit NR-4471-B\n\nReplacement seals for the revision B wrist.", "Wrist Seal Kit"),
+        ("Yes. Park and Ride West (Westring exit) is free for drivers with a bus ticket.", "Park"),
+        ("ZRH | 120 | ZRH-STAFF-WLAN | Office Wi-Fi SSID KF-Corp | 10.20.0.0/22", "Wi-Fi SSID"),
+        ("COURIER CUT-OFF\n\nParts requested before 14:30 are shipped the same day.", "Parts"),
+        ("The Porto depot supports customers in northern Portugal and in Galicia.", "Portugal"),
+        ("| Amount | Approver |\n|---|---|\n| Above $5,000 | VP Finance |", "Finance"),
+    ],
+)
+def test_products_places_and_functions_are_not_people(ner: PresidioDetector, text: str, thing: str) -> None:
+    assert not any(thing in found or found in thing for found in people(ner, text)), people(ner, text)
+
+
+@pytest.mark.parametrize(
+    "text, person",
+    [
+        ("Rating: exceeds expectations. Calibrated with HRBP Gulnara Sadykova and the panel.", "Gulnara Sadykova"),
+        ("I met Jordan Whitfield and Anna Weber at the depot.", "Jordan Whitfield"),
+        ("| Name | Approver |\n|---|---|\n| Travel | Maria Keller |", "Maria Keller"),
+    ],
+)
+def test_people_beside_those_rules_stay_people(ner: PresidioDetector, text: str, person: str) -> None:
+    assert any(person in found for found in people(ner, text)), people(ner, text)
+
+
+def test_table_cells_take_the_decisions_made_on_the_documents_text(ner: PresidioDetector) -> None:
+    # a CSV as extraction renders it: the text holds every row under its header
+    text = (
+        "## abfuhr\nBezirk | Abfallart | Ansprechpartner\nAltstadt | Restmüll | Maria Keller\n"
+        "Nordstadt | Biomüll | Jonas Weber"
+    )
+    rows = [
+        {"Bezirk": "Altstadt", "Abfallart": "Restmüll", "Ansprechpartner": "Maria Keller"},
+        {"Bezirk": "Nordstadt", "Abfallart": "Biomüll", "Ansprechpartner": "Jonas Weber"},
+    ]
+    redaction, tables = redact_document(text, json.dumps({"abfuhr": rows}), ner, PiiPolicy())
+    assert "Maria Keller" not in redaction.text and "Jonas Weber" not in redaction.text
+    cells = json.loads(tables or "{}")["abfuhr"]
+    assert [c["Abfallart"] for c in cells] == ["Restmüll", "Biomüll"]  # nouns the text kept stay
+    placeholders = [c["Ansprechpartner"] for c in cells]
+    assert placeholders == ["[PERSON_1]", "[PERSON_2]"]  # the text's own placeholders
+    assert all(p in redaction.text for p in placeholders)
+
+
+def test_a_cell_missing_from_the_text_is_read_on_its_own(ner: PresidioDetector) -> None:
+    rows = [{"contact": "Please call Maria Keller on Monday."}]
+    _, tables = redact_document("A short note.", json.dumps({"sheet": rows}), ner, PiiPolicy())
+    assert "Maria Keller" not in (tables or "")
+    assert "[PERSON_1]" in (tables or "")

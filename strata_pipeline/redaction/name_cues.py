@@ -161,8 +161,13 @@ CAMEL_CASE = re.compile(r"^(?!Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz|O['’])\w*[
 # First words of names of rooms, places and projects ("Room Aurora", "Lake Louise", "Project Phoenix").
 PLACE_HEADS = frozenset(
     "room hotel project team operation camp lake port cape mount fort villa station hall "
-    "depot warehouse plant site standort werk lager filiale "
+    "depot warehouse plant site standort werk lager filiale klinik campus krankenhaus spital "
     "klantenservice kundenservice kundendienst service support departamento servicio sala".split()
+)
+# Lower-case nouns that make the capitalised word before them a place ("Kestwick campus", "Basel office").
+PLACE_NOUNS_AFTER = frozenset(
+    "campus office site branch depot clinic hospital station airport plant warehouse hub building "
+    "headquarters location facility".split()
 )
 UNIT_WORDS = frozenset("apt apartment suite ste unit flat floor room box bldg building".split())
 GREETING_WORDS = frozenset(
@@ -176,8 +181,10 @@ GREETING_WORDS = frozenset(
 # articles are left out ("die Müller" is how some write a name).
 DETERMINER_BEFORE = re.compile(
     r"(?i)(?:^|[\s(])(?:a|an|no|any|another|ein|eine|einen|einem|einer|kein|keine|keinen|keinem|keiner|jede[nmrs]?"
-    r"|un|une|aucun|aucune|chaque|which|welche[nmrs]?|quel|quelle|quels|quelles)[ \t]+$"
+    r"|je|pro|un|une|aucun|aucune|chaque|which|welche[nmrs]?|quel|quelle|quels|quelles)[ \t]+$"
 )
+# A definite article or its contraction right before a run: in German text the run is a noun phrase.
+GERMAN_ARTICLE_BEFORE = re.compile(r"(?:^|[\s(])(?i:der|die|das|den|dem|des|am|im|zum|zur|vom|beim|ins)[ \t]+$")
 LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())
 
 

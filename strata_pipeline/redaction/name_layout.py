@@ -103,6 +103,10 @@ _ENGLISH_WORDS = frozenset(
 def reads_german(text: str, position: int, window: int = 300) -> bool:
     """Does the text around `position` read as German? German capitalises every noun, so there a
     capital mid-sentence, or the English NER calling a capitalised word a PERSON, says little."""
-    words = re.findall(r"[^\W\d_]+", text[max(0, position - window) : position + window].casefold())
-    german = sum(w in _GERMAN_WORDS for w in words)
-    return german >= 2 and german > sum(w in _ENGLISH_WORDS for w in words)
+    for span in (text[max(0, position - window) : position + window], text):
+        # a table row rarely holds a function word: then the whole text decides
+        words = re.findall(r"[^\W\d_]+", span.casefold())
+        german, english = sum(w in _GERMAN_WORDS for w in words), sum(w in _ENGLISH_WORDS for w in words)
+        if german >= 2 or english >= 2:
+            return german >= 2 and german > english
+    return False

@@ -14,6 +14,7 @@ from strata_pipeline.redaction.name_cues import (
     COORDINATED_AFTER,
     CUES_BEFORE,
     DETERMINER_BEFORE,
+    GERMAN_ARTICLE_BEFORE,
     HEADER_NAME_WORDS,
     HONORIFICS,
     HYPHENATED_WORD,
@@ -24,6 +25,7 @@ from strata_pipeline.redaction.name_cues import (
     NAMED_AFTER_BEFORE,
     PARTICLES,
     PLACE_HEADS,
+    PLACE_NOUNS_AFTER,
     ROLE_BEFORE,
     SIGN_OFF_WORDS,
     THING_WORDS,
@@ -147,10 +149,10 @@ def _score_run(
         words = [w for w in words if not _acronym(w, index)] or words
     evidence = [_word_evidence(w, index) for w in words]
     german = reads_german(text, start)
-    if german and not (len(words) > 1 and _given_name(words[0], index)):
+    if german and not (len(words) > 1 and _given_name(words[0], index) and not _german_noun(words[0], index)):
         # a capitalised word that no name list holds is, in German, most likely a noun ("Sperrmüllabholung");
         # after a listed given name it is a rare surname ("Gottfried Eberhardinger")
-        evidence = [min(e, 0.0) if not _listed(w, index) else e for w, e in zip(words, evidence, strict=True)]
+        evidence = [min(e, 0.0) if _german_noun(w, index) else e for w, e in zip(words, evidence, strict=True)]
     score = sum(evidence) / len(evidence) * 0.55
     reasons.append(f"name-likeness {score:.2f}")
     if len(words) >= 2 and all(e > 0.2 for e in evidence):
@@ -202,6 +204,9 @@ def _score_run(
     if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
         score += 0.6
         reasons.append("honorific")
+    if german and GERMAN_ARTICLE_BEFORE.search(before):
+        score -= 0.5
+        reasons.append("after a German article")  # "über das Tor", "die Rampe Nord": German nouns take one
     if len(words) == 1 and DETERMINER_BEFORE.search(before):
         score -= 0.6
         reasons.append("after a determiner")  # "kein Duplex": a noun phrase
@@ -321,6 +326,9 @@ def _score_run(
     if next_word and next_word.group(1)[0].isupper() and next_word.group(1).casefold() in THING_WORDS:
         score -= 0.8
         reasons.append(f"followed by {next_word.group(1)!r}")
+    elif next_word and next_word.group(1) in PLACE_NOUNS_AFTER:
+        score -= 0.5
+        reasons.append(f"a place: followed by {next_word.group(1)!r}")  # "Kestwick campus", "Basel office"
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
 
 
@@ -332,6 +340,19 @@ def _acronym(word: str, index: NameIndex) -> bool:
 def _listed(word: str, index: NameIndex) -> bool:
     """Does a name list hold the word, or a part of it ("Nowak-Schulte")?"""
     return any(index.ranks(p) is not None for p in re.split(r"[-‑]", word.rstrip(".")) if p)
+
+
+def _german_noun(word: str, index: NameIndex) -> bool:
+    """In German text: a word no name list holds, or an everyday German word that no list ranks among
+    its popular names ("Gelber", "Fliesen", "Rampe"; never "Müller", "Weber", "Koch")."""
+    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    if len(parts) > 1:
+        return all(_german_noun(p, index) for p in parts)  # "Nowak-Schulte" is a name by its parts
+    if not _listed(word, index):
+        return True
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.casefold(), "de") >= 3.0 and (index.ranks(word) or NO_RANK_RANKS).best > 500
 
 
 def _given_name(word: str, index: NameIndex) -> bool:

@@ -47,6 +47,11 @@ def test_reads_german_counts_function_words_around_a_position() -> None:
             "und das Rechenzentrum wird auf den Ausweichstandort umgeschaltet.",
             ["Basel", "Serverraum Basel", "Standortleitung Basel"],
         ),
+        (
+            "In der Grundgebühr enthalten: Gelber Sack, Altpapiertonne und die Zufahrt über das Tor. "
+            "Zusätzliche Säcke kosten 6,50 EUR je Sack; Fliesen werden nicht angenommen.",
+            ["Gelber Sack", "Tor", "Sack", "Fliesen"],
+        ),
     ],
 )
 def test_german_nouns_are_not_people(ner: PresidioDetector, text: str, nouns: list[str]) -> None:
@@ -82,6 +87,7 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("COURIER CUT-OFF\n\nParts requested before 14:30 are shipped the same day.", "Parts"),
         ("The Porto depot supports customers in northern Portugal and in Galicia.", "Portugal"),
         ("| Amount | Approver |\n|---|---|\n| Above $5,000 | VP Finance |", "Finance"),
+        ("The outpatient pharmacy at the Kestwick campus opens at 8:00.", "Kestwick"),
     ],
 )
 def test_products_places_and_functions_are_not_people(ner: PresidioDetector, text: str, thing: str) -> None:

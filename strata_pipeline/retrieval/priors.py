@@ -59,8 +59,11 @@ _VERSION_WORD = re.compile(
 
 
 def spelt_versions(text: str) -> str:
-    """`text` with versions written as words in their short form: "policy (version 2)" -> "policy (v2)"."""
-    return _VERSION_WORD.sub(lambda m: f"v{m.group(1)}", text)
+    """`text` with versions written as words in their short form: "policy (version 2)" -> "policy (v2)".
+    A year stays a year ("price list, version 2023" is the 2023 list)."""
+    return _VERSION_WORD.sub(
+        lambda m: m.group(1) if re.fullmatch(r"(?:19|20)\d\d", m.group(1)) else f"v{m.group(1)}", text
+    )
 
 
 # A year that labels a version stands alone ("mfa-enrolment-2023.md", "MFA enrolment 2023"); one inside

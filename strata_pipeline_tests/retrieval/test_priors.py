@@ -195,6 +195,7 @@ def test_a_year_inside_a_date_labels_no_version() -> None:
         ("In Version 2.4, which port was used?", {"v2.4"}),
         ("What does policy rev. 4 say?", {"v4"}),
         ("Which version of the agent runs on the server?", set()),  # no number: names nothing
+        ("What did the price list version 2023 say?", {"2023"}),  # a year stays a year
     ],
 )
 def test_a_version_spelt_as_a_word_is_named_as_its_short_form(query: str, names: set[str]) -> None:
@@ -212,3 +213,5 @@ def test_a_title_that_spells_out_its_version_labels_it() -> None:
     assert prior_of(archived, history_of("ICU visiting hours in v2")) == 1.25
     assert prior_of(archived, history_of("ICU visiting hours in version 3")) == 0.8  # another version
     assert prior_of(archived, history_of("ICU visiting hours")) == 0.8
+    dated = archived | {"title": "Room prices, version 2023"}
+    assert prior_of(dated, history_of("room prices in 2023")) == 1.25

@@ -345,6 +345,54 @@ WAREHOUSES = [
 Block = tuple[str, list[str] | list[list[str]]]
 LIST_ITEM = re.compile(r"^(- |\d+\. )")
 
+DISCHARGE_GUIDE = """\
+# Going home from hospital: discharge guide
+
+Aldermoor Hospitals. This guide explains what happens on the day you leave hospital.
+
+## The discharge lounge
+
+Patients who are ready to go home but waiting for transport, medicines or a relative wait in the
+discharge lounge, so that their bed can be prepared for the next patient. The lounge is open Monday
+to Friday from 08:00 to 20:00 and has reclining chairs, drinks and sandwiches.
+
+## Medicines to take home
+
+The ward pharmacist checks your medicines. You receive up to 14 days of any new medicine; after that
+your family doctor prescribes it.
+
+## Patient transport
+
+Hospital transport is only for patients whose medical condition means they cannot travel any other
+way. Book it through the ward at least 24 hours in advance.
+
+| Item | Who arranges it | When |
+| Discharge letter | ward doctor | on the day you leave |
+| Follow-up appointment | ward clerk | sent by post within 7 days |
+| District nurse visit | discharge coordinator | first visit within 48 hours |
+"""
+
+ANNUAL_LEAVE = """\
+# Staff handbook extract: annual leave and sickness reporting
+
+Aldermoor Hospitals Workforce Office.
+
+## Annual leave
+
+Full-time staff receive 27 days of annual leave plus bank holidays, rising to 29 days after five years
+of service and 33 days after ten years. Leave is booked in RosterPoint at least 6 weeks before the
+roster is published. Up to 5 days may be carried over into the next leave year with the manager's
+agreement.
+
+---
+
+## Reporting sickness
+
+Call your ward manager or the bleep holder at least 2 hours before the start of your shift, or 4 hours
+before a night shift. Do not text or e-mail. On the first day back, complete a return-to-work interview
+with your manager.
+"""
+
 
 def parse(text: str) -> list[Block]:
     """Parse the markdown subset described in the module docstring."""
@@ -477,7 +525,10 @@ def main() -> None:
     write_docx(pr / "rx-300" / "quick-start-guide.docx", RX300_QUICK_START)
     write_docx(pr / "sales" / "discount-and-quote-policy.docx", DISCOUNT_POLICY)
     write_xlsx(pr / "sales" / "inventory.xlsx", {"Stock": STOCK, "Warehouses": WAREHOUSES})
-    print(f"wrote 6 binary files under {CORPUS}")
+    ho = CORPUS / "hospital"
+    write_docx(ho / "patient-services" / "discharge-guide.docx", DISCHARGE_GUIDE)
+    write_pdf(ho / "staff" / "staff-handbook-leave.pdf", ANNUAL_LEAVE)
+    print(f"wrote 8 binary files under {CORPUS}")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,9 @@ from strata_pipeline.retrieval.twins import proper_words, query_words
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (
     r"old|older|previous(ly)?|prior|former(ly)?|earlier|archived?|deprecated|superseded|obsolete|legacy"
-    r"|outdated|used to|no longer|before the (current|new)"
+    r"|outdated|no longer|before the (current|new)"
+    # "we used to file form X" is history; "the form is used to request X" is a present passive.
+    r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!\bbeing )(?<!\bget )(?<!\bgot )used to"
     r"|alte[nmrs]?|früher\w*|vorherige\w*|veraltet\w*|archiviert\w*|ehemalige\w*|bisherige\w*"
     r"|ancien(ne)?s?|précédente?s?|archivée?s?|obsolètes?|auparavant|autrefois"
     r"|anterior(es)?|antigu[oa]s?|obsolet[oa]s?|precedente|vecchi[oa]|oud(e|ere)?|vorige"
@@ -48,6 +50,22 @@ def asks_about_history(query: str) -> bool:
 
 # Years and version numbers a query names: "the 2023 procedure", "policy v2", "version 2.4".
 _NAMED_VERSION = re.compile(r"(?i)\b(?:(?:19|20)\d\d|v\d+(?:\.\d+)*)\b")
+# A version spelt out as a word, in the languages BM25 analyses: "version 2", "Fassung 3", "révision 2",
+# "rev. 4". Read as the "v2" a file name would carry, so query and labels compare.
+_VERSION_WORD = re.compile(
+    r"(?i)\b(?:version|versión|versione|versie|versão|fassung|révision|revision|revisión|rev\.?)"
+    r"[ \t]*(?:n[o°º.]*[ \t]*)?(\d+(?:\.\d+)*)\b"
+)
+
+
+def spelt_versions(text: str) -> str:
+    """`text` with versions written as words in their short form: "policy (version 2)" -> "policy (v2)".
+    A year stays a year ("price list, version 2023" is the 2023 list)."""
+    return _VERSION_WORD.sub(
+        lambda m: m.group(1) if re.fullmatch(r"(?:19|20)\d\d", m.group(1)) else f"v{m.group(1)}", text
+    )
+
+
 # A year that labels a version stands alone ("mfa-enrolment-2023.md", "MFA enrolment 2023"); one inside
 # a date is when something happened or ended ("valid until 2025-01-31", "31.01.2025").
 _VERSION_PARTS = re.compile(r"(?i)(?<!\d[-./])(?:19|20)\d\d(?![-./]\d)|v\d+(?:\.\d+)*")
@@ -69,7 +87,7 @@ class History:
 
 
 def history_of(query: str) -> History:
-    names = frozenset(m.lower() for m in _NAMED_VERSION.findall(query))
+    names = frozenset(m.lower() for m in _NAMED_VERSION.findall(spelt_versions(query)))
     named = frozenset(identifiers(query))
     lookup = bool(named) and not re.search(r"\w", IDENTIFIER.sub(" ", query))
     return History(asks_about_history(query), names, query_words(query), named, lookup, proper_words(query))
@@ -80,7 +98,7 @@ def names_this_version(payload: dict, history: History) -> bool:
     MFA procedure" asks for mfa-enrolment-2023.md, current twin or not."""
     if not history.names:
         return False
-    labels = f"{payload.get('doc_id') or ''} {payload.get('title') or ''}"
+    labels = spelt_versions(f"{payload.get('doc_id') or ''} {payload.get('title') or ''}")
     return bool(history.names & {m.lower() for m in _VERSION_PARTS.findall(labels)})
 
 

@@ -39,6 +39,11 @@ from strata_pipeline.retrieval.search import Lists, diversify, merge_and_fuse, r
         ("Bevor das Teil ersetzt wird, was ist zu tun?", False),
         ("Bis wann muss ich Ersatzteile bestellen?", False),
         ("What must I check before the maintenance window starts?", False),
+        # "used to" after a form of "be" or "get" is a present passive or "accustomed to", not history
+        ("Which paper form did staff use? The form we used to file was SW-1.", True),
+        ("Which form is used to request the destruction of electronic records?", False),
+        ("Which port is used to reach the monitoring server?", False),
+        ("How long does it take to get used to the new portal?", False),
     ],
 )
 def test_asks_about_history(query: str, historical: bool) -> None:
@@ -179,3 +184,34 @@ def test_a_year_inside_a_date_labels_no_version() -> None:
     assert prior_of(ended, history_of("How was patching done in 2024?")) == 1.25  # its own year, in its path
     german_date = ended | {"doc_id": "runbooks/archive/patching.md", "title": "Patching (gültig bis 31.01.2025)"}
     assert prior_of(german_date, history_of("Patching 2025")) == 0.8
+
+
+@pytest.mark.parametrize(
+    ("query", "names"),
+    [
+        ("What were the ICU visiting hours in version 2 of the visitor policy?", {"v2"}),
+        ("Was galt in Fassung 3 der Richtlinie?", {"v3"}),
+        ("Que disait la révision 2 de la procédure ?", {"v2"}),
+        ("In Version 2.4, which port was used?", {"v2.4"}),
+        ("What does policy rev. 4 say?", {"v4"}),
+        ("Which version of the agent runs on the server?", set()),  # no number: names nothing
+        ("What did the price list version 2023 say?", {"2023"}),  # a year stays a year
+    ],
+)
+def test_a_version_spelt_as_a_word_is_named_as_its_short_form(query: str, names: set[str]) -> None:
+    assert history_of(query).names == names
+
+
+def test_a_title_that_spells_out_its_version_labels_it() -> None:
+    archived = {
+        "doc_id": "policies/archive/visiting.md",
+        "title": "Visiting patients (version 2, superseded)",
+        "superseded": True,
+        "rank_weight": 0.8,
+    }
+    assert prior_of(archived, history_of("ICU visiting hours in version 2 of the policy")) == 1.25
+    assert prior_of(archived, history_of("ICU visiting hours in v2")) == 1.25
+    assert prior_of(archived, history_of("ICU visiting hours in version 3")) == 0.8  # another version
+    assert prior_of(archived, history_of("ICU visiting hours")) == 0.8
+    dated = archived | {"title": "Room prices, version 2023"}
+    assert prior_of(dated, history_of("room prices in 2023")) == 1.25

@@ -20,7 +20,7 @@ from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.crosslingual import QueryLanguage, calibrated, places, query_language_for
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
 from strata_pipeline.retrieval.records import records_of, records_second
-from strata_pipeline.retrieval.twins import masked_names_first, named_documents_first, named_twins_first
+from strata_pipeline.retrieval.twins import named_documents_first, named_twins_first
 
 RRF_K = 60
 MODES = ("dense", "sparse", "hybrid")
@@ -166,7 +166,7 @@ def hybrid_order(
         fused = fuse_lists(candidates, k, weights, lists, language)
     ranked = named_twins_first(apply_priors(fused, historical), words)
     if isinstance(historical, History) and not historical.asks and not historical.names:
-        ranked = named_documents_first(masked_names_first(ranked, historical.proper), words, historical.proper)
+        ranked = named_documents_first(ranked, words, historical.proper)
     if tier is None and isinstance(historical, History):
         # A named identifier too common to steer the fusion still brings up its own record (a table row).
         records = records_of(fused, historical.identifiers)

@@ -134,35 +134,3 @@ def named_documents_first(
     place = {doc: (0, i) for i, doc in enumerate(first)}
     place |= {doc: (1, i) for i, doc in enumerate(order) if doc not in place}
     return sorted(ranked, key=lambda c: place.get(key(c), (2, 0)))  # stable: the rest keep their order
-
-
-_PLACEHOLDER = re.compile(r"\[[A-Z_]+_\d+\]")
-
-
-def masked_names_first(ranked: list[Candidate], proper: Iterable[str], within: int = NAMED_WITHIN) -> list[Candidate]:
-    """`ranked` with the documents among the first `within` whose title lost a word to redaction and
-    whose file name carries a word the query writes with a capital moved ahead of the others.
-
-    Redaction takes unfamiliar place names for people ("Parking at [PERSON_1] campus"), so neither
-    BM25 nor the title can match the place the query names; the file name (parking-kestwick.md) still
-    says it. Only such documents move, so a title that says its place in clear ranks as before."""
-    capital = frozenset(w for w in proper if len(w) >= 3 and w.isalpha())
-    if not capital:
-        return ranked
-
-    def key(c: Candidate) -> tuple[str, str]:
-        return (c.payload.get("source_set") or "", c.doc_id)
-
-    # per masked document, the query's capitalised words its file name carries and its title does not
-    hidden = {
-        key(c): (set(file_words(c.doc_id)) & capital) - query_words(_PLACEHOLDER.sub(" ", title))
-        for c in ranked
-        if _PLACEHOLDER.search(title := c.payload.get("title") or "")
-    }
-    order = list(dict.fromkeys(key(c) for c in ranked))[:within]
-    first = [doc for doc in order if hidden.get(doc)]
-    if not first or 2 * len(first) >= len(order):
-        return ranked
-    place = {doc: (0, i) for i, doc in enumerate(first)}
-    place |= {doc: (1, i) for i, doc in enumerate(order) if doc not in place}
-    return sorted(ranked, key=lambda c: place.get(key(c), (2, 0)))

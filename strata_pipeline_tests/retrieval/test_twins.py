@@ -8,7 +8,6 @@ from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.priors import history_of
 from strata_pipeline.retrieval.twins import (
     distinguishing_words,
-    masked_names_first,
     named_by_file_name,
     named_documents_first,
     named_twins_first,
@@ -121,53 +120,3 @@ def test_only_documents_near_the_top_are_moved_and_only_for_capitalised_names() 
     )
     lower = "hamburg depot opening hours"
     assert named_documents_first(ranked, query_words(lower), proper_words(lower), within=11) == ranked
-
-
-def titled(*docs_titles: tuple[str, str]) -> list[Candidate]:
-    return [
-        Candidate(point_id=f"p{i}", payload={"doc_id": d, "chunk_id": f"{d}#{i}", "title": t})
-        for i, (d, t) in enumerate(docs_titles)
-    ]
-
-
-def test_a_document_whose_title_lost_the_named_place_to_redaction_comes_first() -> None:
-    ranked = titled(
-        ("staff/occupational-health.md", "Occupational health service"),
-        ("de/visiting-hours-lindau.md", "Visiting hours at the [PERSON_2] clinic"),
-        ("sites/directory.html", "Campus directory"),
-        ("sites/pharmacy-kestwick.md", "Outpatient pharmacy - [PERSON_1] campus"),
-        ("sites/pharmacy-brandholm.md", "Outpatient pharmacy - [PERSON_1] campus"),
-    )
-    query = "Wie lange hat die Apotheke in Kestwick samstags geöffnet?"
-    assert docs(masked_names_first(ranked, proper_words(query))) == [
-        "sites/pharmacy-kestwick.md",
-        "staff/occupational-health.md",
-        "de/visiting-hours-lindau.md",
-        "sites/directory.html",
-        "sites/pharmacy-brandholm.md",
-    ]
-
-
-def test_a_title_that_says_the_place_in_clear_or_no_placeholder_moves_nothing() -> None:
-    query = "When does the pharmacy in Kestwick open?"
-    clear = titled(
-        ("staff/occupational-health.md", "Occupational health service"),
-        ("sites/pharmacy-kestwick.md", "Outpatient pharmacy - Kestwick campus"),  # BM25 sees the place itself
-        ("sites/parking-kestwick.md", "Parking at [PERSON_1] campus, Kestwick"),  # the placeholder hides another word
-    )
-    assert masked_names_first(clear, proper_words(query)) == clear
-    lower = "when does the pharmacy in kestwick open"  # no capital: no name the query insists on
-    masked = titled(
-        ("a/other.md", "Other"), ("b/more.md", "More"), ("sites/pharmacy-kestwick.md", "Pharmacy [PERSON_1] campus")
-    )
-    assert masked_names_first(masked, proper_words(lower)) == masked
-    assert docs(masked_names_first(masked, proper_words(query)))[0] == "sites/pharmacy-kestwick.md"
-
-
-def test_a_masked_word_half_the_candidates_carry_tells_nothing_apart() -> None:
-    ranked = titled(
-        ("a/overview.md", "Overview"),
-        ("sites/parking-lindau.md", "Parken an der [PERSON_1]"),
-    )
-    query = "Was kostet ein Zimmer in Lindau?"
-    assert masked_names_first(ranked, proper_words(query)) == ranked  # one of two documents: no signal

@@ -35,8 +35,13 @@ from strata_pipeline.facts.phrasing import (
     priced_columns,
     share_split,
 )
+from strata_pipeline.facts.qualities import unread_quality
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, english, gloss
+from strata_pipeline.facts.wording import forms as _forms
+from strata_pipeline.facts.wording import said as _said
+from strata_pipeline.facts.wording import stem_word as _stem
+from strata_pipeline.facts.wording import words
 
 
 @dataclass(frozen=True)
@@ -53,10 +58,6 @@ def _refused(score: float, operation: str, evidence: list[str], why: str, names_
     return Parsed(None, score, operation, [*evidence, why], names_table, why)
 
 
-def words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
-
-
 def _stems(text: str) -> set[str]:
     """Stemmed words, hyphenated ones and column names also by part ("on-hand", "on_hand": on, hand),
     units as in column names."""
@@ -68,30 +69,6 @@ def _stems(text: str) -> set[str]:
         )
         found |= {_stem(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
     return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
-
-
-# German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
-# for bezirk, "Zonen" for zone): read only after a name of at least four letters.
-GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
-UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-
-
-def _said(name: str, stems: set[str]) -> bool:
-    """Whether the question's stems hold `name` (a stemmed name word), or it with a German ending."""
-    return name in stems or (len(name) >= 4 and any(name + e in stems for e in GERMAN_ENDINGS))
-
-
-def _stem(word: str) -> str:
-    """English plural to singular, the same for a question's words and a column's: "warehouses" and
-    "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
-    word = word.strip(".'").translate(UMLAUTS)  # "gebühr" and "gebuehr" are one word
-    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1]
 
 
 def operation_of(question: str) -> str:
@@ -123,8 +100,11 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
     )
-    dated, dates = date_filters(question, table)
-    if not any(c.is_date for c in table.columns) and read_periods(question)[0]:
+    # a year alone is a period of a count or a total, or of a list that names its date column ("registered in
+    # 2024"); "which holidays did Northwind observe in 2023" is no list of the table's 2023 rows
+    years = operation not in ("", "list") or any(c.is_date and _column_named(stems, c) for c in table.columns)
+    dated, dates = date_filters(question, table, years)
+    if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
@@ -166,6 +146,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
         return _refused(score, operation, evidence, f"counts {unread!r}, no column or value", names_table)
+    quality = unread_quality(question, table) if operation else ""
+    if quality and not (names_code(quality) or any(compact(quality) == compact(m.phrase) for _, m in variants)):
+        # "how many vehicles have no air conditioning": no column says so; every row would be counted
+        return _refused(score, operation, evidence, f"says the rows have {quality!r}, no column or value", names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
@@ -214,7 +198,11 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     has the highest list price": the SKU with the highest total list price. None unless the asked noun
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     asked = _asked(question, table)
+    copula = re.search(COPULA_ASKED, question.lower())
+    if copula and asked == _stem(copula.group(1)):  # "quel est le véhicule le moins cher": the noun after
+        asked = _stem(copula.group(2))
     label = {_stem(w) for w in words(table.label)}
+    asked = asked if not _forms(asked) & label else next(iter(_forms(asked) & label))  # "Fahrzeug": vehicle
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
@@ -247,6 +235,12 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
                   (table.source_set,))  # fmt: skip
 
 
+# "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
+COPULA_ASKED = (
+    r"\b(?:which|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')([\wäöüéè\-]+)"
+)
+
+
 def _word_after(question: str, word: str) -> str:
     """The stemmed word right after `word` in the question ("" when none)."""
     said = words(question.lower())
@@ -275,6 +269,9 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     elif len(heads) > 1 and len(heads[-1]) >= 5 and _said(heads[-1], stems):
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
+    elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
+        score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
+        evidence.append(f"table {table.label!r}")
     asked = _asked(question, table)
     # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
     # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for
@@ -296,6 +293,8 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     return score, evidence, filters
 
 
+# Nouns that name a sheet by its form, not its rows ("maintenance log", "price list", "VLAN plan")
+LIST_NOUNS = frozenset("log list register sheet table plan matrix schedule overview journal liste tabelle".split())
 ASKED = (
     r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|quel|quelle|list|number of|"
     r"count)"
@@ -388,12 +387,6 @@ def _column_named(stems: set[str], column: Column) -> bool:
     return bool(named) and all(any(_said(f, stems) for f in _forms(w)) for w in named[:2])
 
 
-def _forms(word: str) -> set[str]:
-    """A column word as matched: its stem, and the stem of its English word when it is German or French
-    ("lieferant": lieferant, supplier), so that "per supplier" names a column `Lieferant` too."""
-    return {_stem(word)} | ({_stem(english(word))} if english(word) else set())
-
-
 def _without_column_names(question: str, table: Table) -> str:
     """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
     not ask for a minimum."""
@@ -463,10 +456,11 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
         word = _stem(match.group(1))
         if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
             return ("project",)  # "per folder": the project facet is the document's top folder
-        for column in table.columns:
-            if said & {f for w in column.words if len(w) > 1 for f in _forms(w)}:
-                return (column.name,)
         following = words(question.lower()[match.start(1) :])[:3]
+        near = {f for w in following for f in _forms(w)}
+        sharing = [c for c in table.columns if said & {f for w in c.words if len(w) > 1 for f in _forms(w)}]
+        if sharing:  # "per service type": service_type before service_date, by the words said after "per"
+            return (max(sharing, key=lambda c: sum(1 for w in c.words if _forms(w) & near)).name,)
         for column in table.columns:
             # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
             clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
@@ -493,4 +487,7 @@ def _second_table(stems: set[str], catalogue: Catalogue, first: Table, columns: 
         label = [_stem(w) for w in words(table.label)]
         if table.name != first.name and label and all(w in stems for w in label) and table.column(key):
             return (table.name,)
-    return ()
+    # "which vehicles appear in both sheets": the one other sheet of the same source that holds the key
+    sharing = [t.name for t in catalogue.tables if t.source_set == first.source_set and t.name != first.name
+               and t.name != DOCUMENTS and t.column(key)]  # fmt: skip
+    return tuple(sharing) if len(sharing) == 1 else ()

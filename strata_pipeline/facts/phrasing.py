@@ -101,15 +101,16 @@ def negated(lowered: str, start: int, column: Column) -> bool:
     return re.search(after_verb, before) is not None
 
 
-def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
+def date_filters(question: str, table: Table, years: bool = True) -> tuple[list[Filter], list[str]]:
     """Order filters on the table's date column for "since 2025-05-01", "before 2024" ..., and the dates
     they read (which are then no cell values). A year after "after" starts the next year; "until 2025"
-    takes in all of 2025. With several date columns, the one named in the question; none named: nothing."""
+    takes in all of 2025. With several date columns, the one named in the question; none named: nothing.
+    `years`: a year alone ("in 2024") is a period too."""
     dated = [c for c in table.columns if c.is_date]
     lowered = question.lower()
     found: list[Filter] = []
     dates: list[str] = []
-    spans, texts = read_periods(question)
+    spans, texts = read_periods(question, years)
     column = _date_column(dated, lowered) if spans else None
     if column is not None:  # "in March 2025", "Q2 2025", "between 2025-05-01 and 2025-07-31"
         for (start_op, start, end_op, end), text in zip(spans, texts, strict=True):

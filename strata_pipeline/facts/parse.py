@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
-    LANGUAGES,
     NOT_VALUES,
     cell_values,
     names_code,
@@ -24,7 +23,7 @@ from strata_pipeline.facts.cells import (
 )
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
-from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
+from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     EXTREMES,
@@ -32,16 +31,19 @@ from strata_pipeline.facts.phrasing import (
     extreme,
     initials,
     price_columns,
-    priced_columns,
     share_split,
 )
-from strata_pipeline.facts.qualities import unread_quality
+from strata_pipeline.facts.qualities import flags, numeric_conditions, unread_quality
+from strata_pipeline.facts.ranking import top_n
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, english, gloss
+from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
+from strata_pipeline.facts.wording import column_named as _column_named
 from strata_pipeline.facts.wording import forms as _forms
+from strata_pipeline.facts.wording import inflected_forms, words
 from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
-from strata_pipeline.facts.wording import words
+from strata_pipeline.facts.wording import stems as _stems
+from strata_pipeline.facts.wording import unit_named as _unit_named
 
 
 @dataclass(frozen=True)
@@ -56,19 +58,6 @@ class Parsed:
 
 def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
     return Parsed(None, score, operation, [*evidence, why], names_table, why)
-
-
-def _stems(text: str) -> set[str]:
-    """Stemmed words, hyphenated ones and column names also by part ("on-hand", "on_hand": on, hand),
-    units as in column names."""
-    found = set()
-    for word in words(text):
-        parts = [word, *re.split(r"[-_]", word)] if re.search(r"[-_]", word) else [word]
-        found |= (
-            {_stem(w) for w in parts} | {LANGUAGES.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
-        )
-        found |= {_stem(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
-    return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
 
 
 def operation_of(question: str) -> str:
@@ -108,8 +97,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
-    compared, unplaced = _comparisons(question, stems, table)
-    filters += compared + _flags(question, stems, table, filters) + dated
+    compared, unplaced = numeric_conditions(question, stems, table)
+    filters += compared + flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
@@ -127,7 +116,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         numbers = ", ".join(c.name for c in table.columns if c.kind == "number") or "none"
         why = f"compares with {unplaced!r}, but names no number column ({numbers})"
         return _refused(score, operation, evidence, why, names_table)
-    most = extreme(question)
+    most = extreme(question) or (extreme(f"which {question}") if top_n(question)[0] else "")  # "Nenne die drei ..."
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
@@ -197,12 +186,14 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     """ "Which site has the most servers": the site column's values with the highest row count; "which SKU
     has the highest list price": the SKU with the highest total list price. None unless the asked noun
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
-    asked = _asked(question, table)
+    limit, noun = top_n(question)  # "the three cheapest vehicles": the three best rows
+    asked = _stem(noun) if limit else _asked(question, table)
     copula = re.search(COPULA_ASKED, question.lower())
     if copula and asked == _stem(copula.group(1)):  # "quel est le véhicule le moins cher": the noun after
         asked = _stem(copula.group(2))
     label = {_stem(w) for w in words(table.label)}
-    asked = asked if not _forms(asked) & label else next(iter(_forms(asked) & label))  # "Fahrzeug": vehicle
+    known = inflected_forms(asked) & label
+    asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
@@ -219,10 +210,12 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
     # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
     # Anything else ("which printer is the most reliable") is no figure: None.
+    rows = label | {asked} | {_stem(w) for w in table.columns[0].words}  # the rows, or their key ("SKUs")
+    if tail and _stem(tail[0]) == asked and group == table.columns[0].name:
+        tail = tail[1:]  # "the cheapest vehicles": the rows by their key; what measures them is said otherwise
     tail_stems = _stems(" ".join(tail[:4]))
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
-    rows = label | {asked} | {_stem(w) for w in table.columns[0].words}  # the rows, or their key ("SKUs")
     if tail and _stem(tail[0]) in rows:
         measured = full
     else:
@@ -232,7 +225,7 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
         if not measured:
             return None
     return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
-                  (table.source_set,))  # fmt: skip
+                  (table.source_set,), limit=limit)  # fmt: skip
 
 
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
@@ -377,16 +370,6 @@ def _counts_rows(question: str, table: Table) -> bool:
     return bool(_forms(found.group(1)) & label) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
-def _unit_named(stems: set[str], column: Column) -> bool:
-    """A number column named by its unit: "dollars" for list_price_usd, "days" for duration_days."""
-    return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
-
-
-def _column_named(stems: set[str], column: Column) -> bool:
-    named = [w for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
-    return bool(named) and all(any(_said(f, stems) for f in _forms(w)) for w in named[:2])
-
-
 def _without_column_names(question: str, table: Table) -> str:
     """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
     not ask for a minimum."""
@@ -396,58 +379,6 @@ def _without_column_names(question: str, table: Table) -> str:
             phrase = r"[\s_-]+".join(re.escape(w) for w in named[:2])
             question = re.sub(rf"\b{phrase}\w*", " ", question, flags=re.IGNORECASE)
     return question
-
-
-FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
-NEGATION = r"\b(?:not|\w+n't|\w+n’t|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
-
-
-def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
-    """A yes/no column named as a quality of the rows: "colour printers" is color = yes, "printers
-    without duplex" is duplex = no."""
-    found = []
-    taken = {f.column for f in filters}
-    for column in table.columns:
-        values = {v.lower() for v in column.values}
-        pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
-        if pair is None or column.name in taken or not _column_named(stems, column):
-            continue
-        head = column.words[-1]
-        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
-        wanted = pair[1] if negated else pair[0]
-        value = next((v for v in column.values if v.lower() == wanted), wanted)
-        found.append(Filter(column.name, "eq", value))
-    return found
-
-
-def _comparisons(question: str, stems: set[str], table: Table) -> tuple[list[Filter], str]:
-    """The numeric conditions as filters, and the first condition no number column was found for ("")."""
-    numeric = [c for c in table.columns if c.kind == "number"]
-    found: list[Filter] = []
-    unplaced = ""
-    for compared in comparisons(question):
-        after = _stems(question[compared.end : compared.end + 40])
-        before = _stems(question[max(0, compared.start - 40) : compared.start])
-        if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
-            unit = UNITS.get(compared.unit, _stem(compared.unit))
-            ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
-            ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends
-            found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
-            continue  # "of 24 months" may also be a description, not a condition: never refused
-        # the column named right after the number, then right before it, then by unit, then anywhere
-        named = (
-            [c for c in numeric if _column_named(after, c)]
-            or [c for c in numeric if _column_named(before, c)]
-            or [c for c in numeric if _unit_named(after, c)]
-            or [c for c in numeric if _column_named(stems, c)]
-            or [c for c in numeric if _unit_named(stems, c)]
-            or [c for c in numeric if c.name in priced_columns(question, table)][:1]
-        )
-        if named:
-            found.append(Filter(named[0].name, compared.op, compared.value))
-        elif not unplaced:
-            unplaced = question[compared.start : compared.end].strip()
-    return found, unplaced
 
 
 def _group_by(question: str, table: Table) -> tuple[str, ...]:

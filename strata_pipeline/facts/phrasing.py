@@ -31,10 +31,10 @@ WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*
 EXTREMES = {
     "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
     r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
-    r"\ble plus\b|\bla plus\b",
+    r"\ble plus\b|\bla plus\b|\bles plus\b",
     "argmin": r"\bcheapest\b|\bgünstigste\w*|\bbilligste\w*|\ble moins cher\b|\bla moins chère\b|\bfewest\b|"
     r"\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
-    r"\ble moins\b|\bla moins\b",
+    r"\ble moins\b|\bla moins\b|\bles moins\b",
 }
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
 NEGATIONS = (
@@ -66,7 +66,7 @@ DATE = r"(\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d{4})(?![\d-])"
 # Extreme words that say the measure is a price: "the cheapest", "am teuersten", "le moins cher"
 PRICE_EXTREMES = (
     r"\b(?:cheapest|most expensive|günstigste\w*|billigste\w*|teuerste\w*|"
-    r"moins ch[eè]re?|plus ch[eè]re?)\b"
+    r"moins ch[eè]re?s?|plus ch[eè]re?s?)\b"
 )
 PRICE_WORDS = frozenset("price cost fee amount preis kosten gebühr prix coût tarif".split())
 COST_VERBS = r"\b(?:costs?|costing|kostet|kosten|coûte|coûtent)\b"  # "courses that cost more than 500"

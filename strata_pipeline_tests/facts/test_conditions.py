@@ -8,11 +8,14 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.facts.catalogue import Catalogue, Column, Table
-from strata_pipeline.facts.intent import Filter, Intent
+from strata_pipeline.facts.intent import Filter, Intent, IntentRefused
 from strata_pipeline.facts.parse import parse
 from strata_pipeline.facts.periods import read_periods
 from strata_pipeline.facts.qualities import unread_quality
+from strata_pipeline.facts.ranking import top_n
+from strata_pipeline.facts.validate import validate
 from strata_pipeline.facts.values import cognate, tier
+from strata_pipeline.facts.wording import stems
 from strata_pipeline.routing.route import route
 
 TOOLS = Table(
@@ -166,3 +169,39 @@ def test_a_sheet_named_for_what_it_lists() -> None:
 def test_both_sheets_intersects_with_the_one_other_sheet_holding_the_key() -> None:
     intent = intent_of("Which tools appear in both sheets?")
     assert (intent.operation, intent.tables, intent.columns) == ("intersect", ("facts_loans",), ("tool_id",))
+
+
+@pytest.mark.parametrize(
+    ("question", "operation", "limit"),
+    [
+        ("What are the three cheapest tools?", "argmin", 3),
+        ("List the 2 heaviest tools", "", 0),  # "heaviest" is no extreme word the parser knows: no top n
+        ("Nenne die drei teuersten Werkzeuge.", "argmax", 3),
+        ("Quels sont les deux tools les moins chers ?", "argmin", 2),
+    ],
+)
+def test_the_n_best_rows(question: str, operation: str, limit: int) -> None:
+    parsed = parse(question.replace("Werkzeuge", "Tools"), CATALOGUE)
+    if not operation:
+        assert parsed.intent is None or parsed.intent.limit == 0
+        return
+    assert parsed.intent is not None
+    assert (parsed.intent.operation, parsed.intent.limit, parsed.intent.group_by) == (operation, limit, ("tool_id",))
+    assert parsed.intent.columns == ("price_eur",)
+
+
+def test_top_n_reads_the_number_and_the_noun() -> None:
+    assert top_n("What are the three cheapest vehicles?") == (3, "vehicles")
+    assert top_n("top 5 products with the highest price") == (5, "products")
+    assert top_n("Which site has the most servers?") == (0, "")
+    assert top_n("the 500 most expensive") == (0, "")
+
+
+def test_a_limit_belongs_to_argmax_only() -> None:
+    with pytest.raises(IntentRefused):
+        validate(Intent("count", "facts_tools", limit=3), CATALOGUE)
+    assert Intent.from_dict({"operation": "argmin", "table": "facts_tools", "limit": 2}).limit == 2
+
+
+def test_a_german_plural_names_the_table_by_its_english_word() -> None:
+    assert "vehicle" in stems("Nenne die drei teuersten Fahrzeuge.")

@@ -205,3 +205,19 @@ def test_a_limit_belongs_to_argmax_only() -> None:
 
 def test_a_german_plural_names_the_table_by_its_english_word() -> None:
     assert "vehicle" in stems("Nenne die drei teuersten Fahrzeuge.")
+
+
+def test_a_capitalised_column_word_with_a_name_it_does_not_hold_is_refused() -> None:
+    depots = Table(
+        "facts_vans",
+        "hire",
+        "fleet/vans.csv",
+        "vans",
+        (Column("van_id", "text", ("V-1", "V-2")), Column("depot", "text", ("Munich", "Hamburg"))),
+        2,
+    )
+    catalogue = Catalogue((depots,))
+    refused = parse("Wie viele vans stehen im Depot Köln?", catalogue)
+    assert refused.intent is None and "depot Köln" in refused.why
+    counted = parse("Wie viele vans stehen im Depot Hamburg?", catalogue).intent
+    assert counted is not None and counted.filters == (Filter("depot", "eq", "Hamburg"),)

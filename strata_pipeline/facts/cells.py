@@ -99,8 +99,12 @@ def unknown_value(question: str, table: Table, filters: list[Filter]) -> str:
             continue
         held = {_compact(v) for v in column.values}
         for word in (w for w in column.words if len(w) > 2):
-            for match in re.finditer(rf"\b{re.escape(word)}\w*\s+(?:of\s+|von\s+|de\s+)?([A-ZÄÖÜ][\w-]+)", question):
+            # the column word in any case ("im Depot München": German capitalises nouns), the name capitalised
+            said = rf"\b(?i:{re.escape(word)}\w*)\s+(?:(?i:of|von|de)\s+)?([A-ZÄÖÜ][\w-]+)"
+            for match in re.finditer(said, question):
                 name = _compact(match.group(1))
+                if name in {w for c in table.columns for w in c.words}:
+                    continue  # "VLAN ID": the words of another column's name, no value
                 if not any(h.startswith(name) or name.startswith(h) for h in held):
                     return f"{column.name} {match.group(1)}"
     return ""

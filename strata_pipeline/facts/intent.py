@@ -43,6 +43,7 @@ class Intent:
     # column whose key sets are intersected, e.g. warehouse in (PDX, MUC)
     tables: tuple[str, ...] = ()
     base: tuple[Filter, ...] = ()  # share: the rows the percentage is of (every row when empty)
+    limit: int = 0  # argmax/argmin: this many groups, best first (0: every group tied for the best)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -64,8 +65,9 @@ class Intent:
                 source_sets=tuple(str(s) for s in data.get("source_sets") or ()),
                 tables=tuple(str(t) for t in data.get("tables") or ()),
                 base=base,
+                limit=int(data.get("limit") or 0),
             )
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise IntentRefused(
                 f"An intent needs 'operation' (one of {', '.join(OPERATIONS)}), 'table', and filters as "
                 f"{{column, op, value}}: {exc}"
@@ -86,6 +88,8 @@ class Intent:
             parts.append("among rows where " + " and ".join(_described(f) for f in self.base))
         if self.group_by:
             parts.append("per " + ", ".join(self.group_by))
+        if self.limit:
+            parts.append(f"(the {self.limit} best)")
         return " ".join(parts)
 
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
-    LANGUAGES,
     NOT_VALUES,
     cell_values,
     names_code,
@@ -24,7 +23,7 @@ from strata_pipeline.facts.cells import (
 )
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
-from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, comparisons
+from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     EXTREMES,
@@ -32,11 +31,19 @@ from strata_pipeline.facts.phrasing import (
     extreme,
     initials,
     price_columns,
-    priced_columns,
     share_split,
 )
+from strata_pipeline.facts.qualities import flags, numeric_conditions, unread_quality
+from strata_pipeline.facts.ranking import top_n
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, english, gloss
+from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
+from strata_pipeline.facts.wording import column_named as _column_named
+from strata_pipeline.facts.wording import forms as _forms
+from strata_pipeline.facts.wording import inflected_forms, words
+from strata_pipeline.facts.wording import said as _said
+from strata_pipeline.facts.wording import stem_word as _stem
+from strata_pipeline.facts.wording import stems as _stems
+from strata_pipeline.facts.wording import unit_named as _unit_named
 
 
 @dataclass(frozen=True)
@@ -51,47 +58,6 @@ class Parsed:
 
 def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
     return Parsed(None, score, operation, [*evidence, why], names_table, why)
-
-
-def words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
-
-
-def _stems(text: str) -> set[str]:
-    """Stemmed words, hyphenated ones and column names also by part ("on-hand", "on_hand": on, hand),
-    units as in column names."""
-    found = set()
-    for word in words(text):
-        parts = [word, *re.split(r"[-_]", word)] if re.search(r"[-_]", word) else [word]
-        found |= (
-            {_stem(w) for w in parts} | {LANGUAGES.get(w, w) for w in parts} | {UNITS[w] for w in parts if w in UNITS}
-        )
-        found |= {_stem(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
-    return found | {UNITS[sign] for sign in "$€" if sign in text}  # "$1,000": the sign is no word of its own
-
-
-# German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
-# for bezirk, "Zonen" for zone): read only after a name of at least four letters.
-GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
-UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-
-
-def _said(name: str, stems: set[str]) -> bool:
-    """Whether the question's stems hold `name` (a stemmed name word), or it with a German ending."""
-    return name in stems or (len(name) >= 4 and any(name + e in stems for e in GERMAN_ENDINGS))
-
-
-def _stem(word: str) -> str:
-    """English plural to singular, the same for a question's words and a column's: "warehouses" and
-    "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
-    word = word.strip(".'").translate(UMLAUTS)  # "gebühr" and "gebuehr" are one word
-    if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
-        return word[:-2]
-    return word[:-1]
 
 
 def operation_of(question: str) -> str:
@@ -123,13 +89,16 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
     )
-    dated, dates = date_filters(question, table)
-    if not any(c.is_date for c in table.columns) and read_periods(question)[0]:
+    # a year alone is a period of a count or a total, or of a list that names its date column ("registered in
+    # 2024"); "which holidays did Northwind observe in 2023" is no list of the table's 2023 rows
+    years = operation not in ("", "list") or any(c.is_date and _column_named(stems, c) for c in table.columns)
+    dated, dates = date_filters(question, table, years)
+    if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
-    compared, unplaced = _comparisons(question, stems, table)
-    filters += compared + _flags(question, stems, table, filters) + dated
+    compared, unplaced = numeric_conditions(question, stems, table)
+    filters += compared + flags(question, stems, table, filters) + dated
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
@@ -147,7 +116,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         numbers = ", ".join(c.name for c in table.columns if c.kind == "number") or "none"
         why = f"compares with {unplaced!r}, but names no number column ({numbers})"
         return _refused(score, operation, evidence, why, names_table)
-    most = extreme(question)
+    most = extreme(question) or (extreme(f"which {question}") if top_n(question)[0] else "")  # "Nenne die drei ..."
     named_extreme = _extreme(question, stems, table, filters, most) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
@@ -166,6 +135,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
         return _refused(score, operation, evidence, f"counts {unread!r}, no column or value", names_table)
+    quality = unread_quality(question, table) if operation else ""
+    if quality and not (names_code(quality) or any(compact(quality) == compact(m.phrase) for _, m in variants)):
+        # "how many vehicles have no air conditioning": no column says so; every row would be counted
+        return _refused(score, operation, evidence, f"says the rows have {quality!r}, no column or value", names_table)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
@@ -213,8 +186,14 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     """ "Which site has the most servers": the site column's values with the highest row count; "which SKU
     has the highest list price": the SKU with the highest total list price. None unless the asked noun
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
-    asked = _asked(question, table)
+    limit, noun = top_n(question)  # "the three cheapest vehicles": the three best rows
+    asked = _stem(noun) if limit else _asked(question, table)
+    copula = re.search(COPULA_ASKED, question.lower())
+    if copula and asked == _stem(copula.group(1)):  # "quel est le véhicule le moins cher": the noun after
+        asked = _stem(copula.group(2))
     label = {_stem(w) for w in words(table.label)}
+    known = inflected_forms(asked) & label
+    asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
@@ -231,10 +210,12 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
     # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
     # Anything else ("which printer is the most reliable") is no figure: None.
+    rows = label | {asked} | {_stem(w) for w in table.columns[0].words}  # the rows, or their key ("SKUs")
+    if tail and _stem(tail[0]) == asked and group == table.columns[0].name:
+        tail = tail[1:]  # "the cheapest vehicles": the rows by their key; what measures them is said otherwise
     tail_stems = _stems(" ".join(tail[:4]))
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
-    rows = label | {asked} | {_stem(w) for w in table.columns[0].words}  # the rows, or their key ("SKUs")
     if tail and _stem(tail[0]) in rows:
         measured = full
     else:
@@ -244,7 +225,13 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
         if not measured:
             return None
     return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
-                  (table.source_set,))  # fmt: skip
+                  (table.source_set,), limit=limit)  # fmt: skip
+
+
+# "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
+COPULA_ASKED = (
+    r"\b(?:which|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')([\wäöüéè\-]+)"
+)
 
 
 def _word_after(question: str, word: str) -> str:
@@ -275,6 +262,9 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     elif len(heads) > 1 and len(heads[-1]) >= 5 and _said(heads[-1], stems):
         score += 2  # its head noun: "holidays" for "public holidays"
         evidence.append(f"table {table.label!r}")
+    elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
+        score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
+        evidence.append(f"table {table.label!r}")
     asked = _asked(question, table)
     # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
     # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for
@@ -296,6 +286,8 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     return score, evidence, filters
 
 
+# Nouns that name a sheet by its form, not its rows ("maintenance log", "price list", "VLAN plan")
+LIST_NOUNS = frozenset("log list register sheet table plan matrix schedule overview journal liste tabelle".split())
 ASKED = (
     r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|quel|quelle|list|number of|"
     r"count)"
@@ -378,22 +370,6 @@ def _counts_rows(question: str, table: Table) -> bool:
     return bool(_forms(found.group(1)) & label) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
-def _unit_named(stems: set[str], column: Column) -> bool:
-    """A number column named by its unit: "dollars" for list_price_usd, "days" for duration_days."""
-    return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
-
-
-def _column_named(stems: set[str], column: Column) -> bool:
-    named = [w for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
-    return bool(named) and all(any(_said(f, stems) for f in _forms(w)) for w in named[:2])
-
-
-def _forms(word: str) -> set[str]:
-    """A column word as matched: its stem, and the stem of its English word when it is German or French
-    ("lieferant": lieferant, supplier), so that "per supplier" names a column `Lieferant` too."""
-    return {_stem(word)} | ({_stem(english(word))} if english(word) else set())
-
-
 def _without_column_names(question: str, table: Table) -> str:
     """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
     not ask for a minimum."""
@@ -405,68 +381,17 @@ def _without_column_names(question: str, table: Table) -> str:
     return question
 
 
-FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
-NEGATION = r"\b(?:not|\w+n't|\w+n’t|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
-
-
-def _flags(question: str, stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
-    """A yes/no column named as a quality of the rows: "colour printers" is color = yes, "printers
-    without duplex" is duplex = no."""
-    found = []
-    taken = {f.column for f in filters}
-    for column in table.columns:
-        values = {v.lower() for v in column.values}
-        pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
-        if pair is None or column.name in taken or not _column_named(stems, column):
-            continue
-        head = column.words[-1]
-        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
-        wanted = pair[1] if negated else pair[0]
-        value = next((v for v in column.values if v.lower() == wanted), wanted)
-        found.append(Filter(column.name, "eq", value))
-    return found
-
-
-def _comparisons(question: str, stems: set[str], table: Table) -> tuple[list[Filter], str]:
-    """The numeric conditions as filters, and the first condition no number column was found for ("")."""
-    numeric = [c for c in table.columns if c.kind == "number"]
-    found: list[Filter] = []
-    unplaced = ""
-    for compared in comparisons(question):
-        after = _stems(question[compared.end : compared.end + 40])
-        before = _stems(question[max(0, compared.start - 40) : compared.start])
-        if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
-            unit = UNITS.get(compared.unit, _stem(compared.unit))
-            ends = [c for c in numeric if c.words and unit in (c.words[-1], _stem(c.words[-1]))]
-            ends = [c for c in ends if _column_named(before, c)] if len(ends) > 1 else ends
-            found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
-            continue  # "of 24 months" may also be a description, not a condition: never refused
-        # the column named right after the number, then right before it, then by unit, then anywhere
-        named = (
-            [c for c in numeric if _column_named(after, c)]
-            or [c for c in numeric if _column_named(before, c)]
-            or [c for c in numeric if _unit_named(after, c)]
-            or [c for c in numeric if _column_named(stems, c)]
-            or [c for c in numeric if _unit_named(stems, c)]
-            or [c for c in numeric if c.name in priced_columns(question, table)][:1]
-        )
-        if named:
-            found.append(Filter(named[0].name, compared.op, compared.value))
-        elif not unplaced:
-            unplaced = question[compared.start : compared.end].strip()
-    return found, unplaced
-
-
 def _group_by(question: str, table: Table) -> tuple[str, ...]:
     for match in re.finditer(GROUP_WORDS, question.lower()):
         said = _forms(match.group(1))  # "je Lieferant": lieferant, supplier
         word = _stem(match.group(1))
         if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
             return ("project",)  # "per folder": the project facet is the document's top folder
-        for column in table.columns:
-            if said & {f for w in column.words if len(w) > 1 for f in _forms(w)}:
-                return (column.name,)
         following = words(question.lower()[match.start(1) :])[:3]
+        near = {f for w in following for f in _forms(w)}
+        sharing = [c for c in table.columns if said & {f for w in c.words if len(w) > 1 for f in _forms(w)}]
+        if sharing:  # "per service type": service_type before service_date, by the words said after "per"
+            return (max(sharing, key=lambda c: sum(1 for w in c.words if _forms(w) & near)).name,)
         for column in table.columns:
             # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
             clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
@@ -493,4 +418,7 @@ def _second_table(stems: set[str], catalogue: Catalogue, first: Table, columns: 
         label = [_stem(w) for w in words(table.label)]
         if table.name != first.name and label and all(w in stems for w in label) and table.column(key):
             return (table.name,)
-    return ()
+    # "which vehicles appear in both sheets": the one other sheet of the same source that holds the key
+    sharing = [t.name for t in catalogue.tables if t.source_set == first.source_set and t.name != first.name
+               and t.name != DOCUMENTS and t.column(key)]  # fmt: skip
+    return tuple(sharing) if len(sharing) == 1 else ()

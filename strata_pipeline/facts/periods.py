@@ -41,6 +41,11 @@ YEAR = r"((?:19|20)\d{2})"
 ISO = r"(\d{4}-\d{2}-\d{2}|\d{4}-\d{2})"
 PATTERNS: tuple[tuple[str, str], ...] = (
     ("between", rf"\b(?:between|zwischen|entre)\s+(?:dem\s+|le\s+)?{ISO}\s+(?:and|und|et)\s+(?:dem\s+|le\s+)?{ISO}"),
+    (
+        "month_range",  # "between March and May 2025", "von März bis Mai 2025", "entre mars et mai 2025"
+        rf"\b(?:between|from|zwischen|von|entre|de)\s+({_MONTH})\.?\s+(?:and|to|until|through|und|bis|et|à)\s+"
+        rf"({_MONTH})\.?\s+(?:of\s+)?{YEAR}(?!\d)",
+    ),
     ("month", rf"(?<![\w-])({_MONTH})\.?\s+(?:of\s+)?{YEAR}(?!\d)"),
     ("numeric_month", rf"(?<![\w./-])(0?[1-9]|1[0-2])[/.]{YEAR}(?![\d./-])"),
     ("quarter", rf"(?<![\w-])q([1-4])\s*(?:/\s*)?{YEAR}(?!\d)|(?<![\w-]){YEAR}\s*[-/ ]?\s*q([1-4])(?!\w)"),
@@ -50,19 +55,23 @@ PATTERNS: tuple[tuple[str, str], ...] = (
         rf"(?:the\s+year\s+)?{YEAR}(?!\d)",
     ),
 )
+# a year alone after "in" ("registered in 2024", "im Jahr 2024", "en 2024"): a period only over a table
+# with dates, since "the 2026 fee schedule" and "in 2026" may also name a document
+YEAR_PERIOD = ("year", rf"\b(?:in|im|during|während|en|pendant)\s+(?:(?:the\s+)?year\s+|(?:dem\s+)?jahr\s+|l'année\s+)?"
+               rf"{YEAR}(?![\d-])")  # fmt: skip
 SPAN_MONTHS = {"quarter": 3, "quartal": 3, "trimestre": 3, "half": 6, "halbjahr": 6, "semestre": 6}
 
 
-def read_periods(question: str) -> tuple[list[tuple[str, str, str, str]], list[str]]:
+def read_periods(question: str, years: bool = True) -> tuple[list[tuple[str, str, str, str]], list[str]]:
     """The periods the question names, each (start op, start, end op, end), and the texts they were read
-    from. A text inside one already read is not read again."""
-    found = _periods(question.lower())
+    from. A text inside one already read is not read again. `years`: also a year alone ("in 2024")."""
+    found = _periods(question.lower(), (*PATTERNS, YEAR_PERIOD) if years else PATTERNS)
     return [f for f, _ in found], [text for _, text in found]
 
 
-def _periods(lowered: str) -> list[tuple[tuple[str, str, str, str], str]]:
+def _periods(lowered: str, patterns: tuple[tuple[str, str], ...]) -> list[tuple[tuple[str, str, str, str], str]]:
     found: list[tuple[int, int, tuple[str, str, str, str], str]] = []
-    for kind, pattern in PATTERNS:
+    for kind, pattern in patterns:
         for match in re.finditer(pattern, lowered):
             if any(a < match.end() and match.start() < b for a, b, *_ in found):
                 continue  # inside a period already read ("between 2025-05-01 and ...")
@@ -76,6 +85,11 @@ def _span(kind: str, match: re.Match[str]) -> tuple[str, str, str, str] | None:
     groups = [g for g in match.groups() if g is not None]
     if kind == "between":
         return ("ge", groups[0], "le" if len(groups[1]) == 10 else "lt", _after(groups[1]))
+    if kind == "year":
+        return _months(int(groups[0]), 1, 12)
+    if kind == "month_range":
+        first, last = MONTHS[groups[0]], MONTHS[groups[1]]
+        return _months(int(groups[2]), first, last - first + 1) if first <= last else None
     if kind == "month":
         month, year = MONTHS[groups[0]], int(groups[1])
         return _months(year, month, 1)

@@ -31,10 +31,10 @@ WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*
 EXTREMES = {
     "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
     r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
-    r"\ble plus\b|\bla plus\b",
+    r"\ble plus\b|\bla plus\b|\bles plus\b",
     "argmin": r"\bcheapest\b|\bgünstigste\w*|\bbilligste\w*|\ble moins cher\b|\bla moins chère\b|\bfewest\b|"
     r"\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
-    r"\ble moins\b|\bla moins\b",
+    r"\ble moins\b|\bla moins\b|\bles moins\b",
 }
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
 NEGATIONS = (
@@ -66,7 +66,7 @@ DATE = r"(\d{4}-\d{2}-\d{2}|\d{4}-\d{2}|\d{4})(?![\d-])"
 # Extreme words that say the measure is a price: "the cheapest", "am teuersten", "le moins cher"
 PRICE_EXTREMES = (
     r"\b(?:cheapest|most expensive|günstigste\w*|billigste\w*|teuerste\w*|"
-    r"moins ch[eè]re?|plus ch[eè]re?)\b"
+    r"moins ch[eè]re?s?|plus ch[eè]re?s?)\b"
 )
 PRICE_WORDS = frozenset("price cost fee amount preis kosten gebühr prix coût tarif".split())
 COST_VERBS = r"\b(?:costs?|costing|kostet|kosten|coûte|coûtent)\b"  # "courses that cost more than 500"
@@ -101,15 +101,16 @@ def negated(lowered: str, start: int, column: Column) -> bool:
     return re.search(after_verb, before) is not None
 
 
-def date_filters(question: str, table: Table) -> tuple[list[Filter], list[str]]:
+def date_filters(question: str, table: Table, years: bool = True) -> tuple[list[Filter], list[str]]:
     """Order filters on the table's date column for "since 2025-05-01", "before 2024" ..., and the dates
     they read (which are then no cell values). A year after "after" starts the next year; "until 2025"
-    takes in all of 2025. With several date columns, the one named in the question; none named: nothing."""
+    takes in all of 2025. With several date columns, the one named in the question; none named: nothing.
+    `years`: a year alone ("in 2024") is a period too."""
     dated = [c for c in table.columns if c.is_date]
     lowered = question.lower()
     found: list[Filter] = []
     dates: list[str] = []
-    spans, texts = read_periods(question)
+    spans, texts = read_periods(question, years)
     column = _date_column(dated, lowered) if spans else None
     if column is not None:  # "in March 2025", "Q2 2025", "between 2025-05-01 and 2025-07-31"
         for (start_op, start, end_op, end), text in zip(spans, texts, strict=True):

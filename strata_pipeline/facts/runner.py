@@ -183,6 +183,9 @@ def _extreme(intent: Intent, rows: pl.DataFrame) -> list[str]:
         "sum" if intent.columns else "count", intent.columns).alias("value"))  # fmt: skip
     if totals.height == 0:
         return []
+    if intent.limit:  # the n best, best first; equal totals in the key's order
+        ranked = totals.sort(["value", key], descending=[intent.operation == "argmax", False], nulls_last=True)
+        return [_text(v) for v in ranked.head(intent.limit).get_column(key).to_list()]
     best = totals.get_column("value").max() if intent.operation == "argmax" else totals.get_column("value").min()
     named = totals.filter(pl.col("value") == best).get_column(key).to_list()
     return sorted((_text(v) for v in named), key=str.casefold)

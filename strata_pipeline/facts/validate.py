@@ -34,6 +34,8 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
         raise IntentRefused("'base' belongs to a share only: the rows its percentage is of.")
     if intent.operation == "share" and not intent.filters:
         raise IntentRefused(f"A share needs filters: which of the rows of {first.name} to count as a percentage.")
+    if intent.limit and (intent.operation not in ("argmax", "argmin") or not 0 < intent.limit <= 100):
+        raise IntentRefused("'limit' (1 to 100) belongs to argmax or argmin only: how many of the best to name.")
     if intent.operation in ("argmax", "argmin"):
         if len(intent.group_by) != 1:
             raise IntentRefused(

@@ -74,13 +74,22 @@ def singular(word: str) -> str:
     return word[:-2] if word.endswith(("xes", "ches", "shes", "sses")) else word[:-1]
 
 
+def cognate(word: str) -> str:
+    """A French or German adjective's English form by its ending: "electrique" -> "electric",
+    "automatisch" -> "automatic" (compact forms; other words unchanged)."""
+    for ending in ("ique", "ischen", "ische", "ischer", "isches", "isch"):
+        if word.endswith(ending) and len(word) > len(ending) + 2:
+            return word[: -len(ending)] + "ic"
+    return word
+
+
 def tier(phrase: str, value: str, clipped: bool) -> str:
     """How the compact `phrase` names the compact `value`: same, prefix, skeleton, or "" (not at all).
     `clipped` allows tiers 2 and 3 (the value is a lower-case word of MIN_CLIP..MAX_CLIP letters)."""
     if not phrase or not value:
         return ""
-    if phrase == value or singular(phrase) == value:
-        return "same"
+    if value in (phrase, singular(phrase), cognate(singular(phrase))) or (len(value) > 4 and singular(value) == phrase):
+        return "same"  # "repairs" for `repair`, "brake" for `brakes`, "électriques" for `electric`
     if not clipped or len(phrase) <= len(value):
         return ""
     if phrase.startswith(value):

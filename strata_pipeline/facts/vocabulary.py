@@ -150,6 +150,10 @@ UNITS = {
     "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
     "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
     "ans": "years", "année": "years", "années": "years",
+    # distance, and the quantities said by it ("mileage", "Kilometerstand": the column that ends in km)
+    "km": "km", "kilometer": "km", "kilometers": "km", "kilometre": "km", "kilometres": "km", "kilometern": "km",
+    "kilomètre": "km", "kilomètres": "km", "mileage": "km", "kilometerstand": "km", "laufleistung": "km",
+    "kilométrage": "km", "mile": "mi", "miles": "mi",
 }  # fmt: skip
 # What people call the `documents` table's rows and its `project` facet (a document's top folder).
 DOCUMENT_NOUNS = frozenset("document doc file dokument datei fichier".split())

@@ -48,6 +48,9 @@ def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         ("Which site has the most servers?", ["BSL", "ZRH"]),
         ("Which warehouse holds the most on hand stock?", ["PDX"]),
         ("Which SKU has the highest price?", ["RX-3"]),
+        # the n best, best first
+        ("Which are the two cheapest SKUs?", ["RX-9", "RX-1"]),
+        ("What are the 2 most expensive SKUs?", ["RX-3", "RX-1"]),
         ("Which site has the fewest servers?", ["LYO"]),
         ("Welcher Standort hat die meisten Server?", ["BSL", "ZRH"]),
         # distinct values of a named column

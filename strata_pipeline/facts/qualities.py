@@ -1,0 +1,113 @@
+"""What a question says the counted rows have: "vehicles that have no air conditioning", "Fahrzeuge mit
+Standheizung", "véhicules avec une boîte automatique". A quality the table has no column or value for
+cannot pick rows, so the count over every row would be a confident figure for another question: the
+parser refuses it and names the columns that exist.
+"""
+
+from __future__ import annotations
+
+import re
+
+from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.numbers import comparisons
+from strata_pipeline.facts.phrasing import priced_columns
+from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
+from strata_pipeline.facts.wording import column_named, forms, stem_word, stems, unit_named, words
+
+# a verb or preposition of having, an optional article or negation, then the noun said of the rows
+HAVE = (
+    r"\b(?:have|has|having|with|without|haben|hat|besitzen|besitzt|mit|ohne|ont|avec|sans|possèdent|possède)\s+"
+    r"(?:(?:a|an|no|any|kein\w*|eine?\w*|un|une|des|de|du|pas\s+de|pas\s+d'|d')(?:\s+|(?<=')))?"
+    r"([\wäöüéèàçîôû\-]+)"
+)
+# words after "have"/"with" that start a comparison, an extreme or an article, not a quality
+FUNCTION_WORDS = frozenset(
+    "the a an more less fewer most least highest lowest largest smallest biggest fewest best worst over under above "
+    "below at than exactly between same different value values status been only at least each every "
+    "der die das den dem des mehr weniger meisten wenigsten höchsten niedrigsten über unter genau jede jeder jedes "
+    "jeden chaque "
+    "le la les l plus moins au exactement".split()
+)
+
+
+def known_words(table: Table) -> set[str]:
+    """The words that name something in `table`: its label, its column words and cell values (stemmed,
+    and in English for German and French names)."""
+    known = {f for w in words(table.label) for f in forms(w)}
+    known |= {f for c in table.columns for w in c.words for f in forms(w)}
+    known |= {v.lower() for c in table.columns for v in c.values}
+    known |= {stem_word(w) for c in table.columns for v in c.values for w in words(v)}
+    return known
+
+
+def unread_quality(question: str, table: Table) -> str:
+    """The noun a question says its rows have (or lack) when `table` has no column or value for it; ""
+    when every such noun is known. Numbers, units and comparison words are no quality ("have 2 cores",
+    "with more than", "with the highest")."""
+    known = known_words(table)
+    for match in re.finditer(HAVE, question.lower()):
+        word = match.group(1).strip("-")
+        if not word or word[0].isdigit() or word in FUNCTION_WORDS or word in NUMBER_WORDS or word in UNITS:
+            continue
+        if forms(word) & known or word in known:
+            continue
+        parts = [p for p in word.split("-") if p]
+        if parts and all(forms(p) & known or p.isdigit() for p in parts):
+            continue
+        if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
+            continue  # a German compound or inflection of a known word ("Wartungskosten" for wartungskost...)
+        return word
+    return ""
+
+
+FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
+NEGATION = r"\b(?:not|\w+n't|\w+n’t|non|no|without|nicht|kein\w*|ohne|sans|pas)[\s-]+(?:\w+[\s-]+)?"
+
+
+def flags(question: str, question_stems: set[str], table: Table, filters: list[Filter]) -> list[Filter]:
+    """A yes/no column named as a quality of the rows: "colour printers" is color = yes, "printers
+    without duplex" is duplex = no."""
+    found = []
+    taken = {f.column for f in filters}
+    for column in table.columns:
+        values = {v.lower() for v in column.values}
+        pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
+        if pair is None or column.name in taken or not column_named(question_stems, column):
+            continue
+        head = column.words[-1]
+        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
+        wanted = pair[1] if negated else pair[0]
+        value = next((v for v in column.values if v.lower() == wanted), wanted)
+        found.append(Filter(column.name, "eq", value))
+    return found
+
+
+def numeric_conditions(question: str, question_stems: set[str], table: Table) -> tuple[list[Filter], str]:
+    """The numeric conditions as filters, and the first condition no number column was found for ("")."""
+    numeric = [c for c in table.columns if c.kind == "number"]
+    found: list[Filter] = []
+    unplaced = ""
+    for compared in comparisons(question):
+        after = stems(question[compared.end : compared.end + 40])
+        before = stems(question[max(0, compared.start - 40) : compared.start])
+        if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
+            unit = UNITS.get(compared.unit, stem_word(compared.unit))
+            ends = [c for c in numeric if c.words and unit in (c.words[-1], stem_word(c.words[-1]))]
+            ends = [c for c in ends if column_named(before, c)] if len(ends) > 1 else ends
+            found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
+            continue  # "of 24 months" may also be a description, not a condition: never refused
+        # the column named right after the number, then right before it, then by unit, then anywhere
+        named = (
+            [c for c in numeric if column_named(after, c)]
+            or [c for c in numeric if column_named(before, c)]
+            or [c for c in numeric if unit_named(after, c)]
+            or [c for c in numeric if column_named(question_stems, c)]
+            or [c for c in numeric if unit_named(question_stems, c)]
+            or [c for c in numeric if c.name in priced_columns(question, table)][:1]
+        )
+        if named:
+            found.append(Filter(named[0].name, compared.op, compared.value))
+        elif not unplaced:
+            unplaced = question[compared.start : compared.end].strip()
+    return found, unplaced

@@ -16,6 +16,7 @@ from strata_pipeline.redaction.name_cues import (
     DETERMINER_BEFORE,
     GERMAN_ARTICLE_BEFORE,
     HEADER_NAME_WORDS,
+    HEADER_ORGANISATION_WORDS,
     HONORIFICS,
     HYPHENATED_WORD,
     INITIAL,
@@ -271,7 +272,10 @@ def _score_run(
         score += 0.5 if title_line else 0.25  # a register line, not a heading: undo the title-line doubt
         reasons.append("SURNAME Given at the start of a line")  # "ETCHEVERRY Peio — Comptabilité"
     header = _column_header(text, start)
-    if header is not None and HEADER_NAME_WORDS.match(header) and sum(evidence) >= 0:
+    if header is not None and HEADER_ORGANISATION_WORDS.match(header):
+        score -= 0.4
+        reasons.append(f"column {header!r} holds organisations or places")
+    elif header is not None and HEADER_NAME_WORDS.match(header) and sum(evidence) >= 0:
         # an ordinary word under "Approver" ("VP Finance") names a function, not a person
         score += 0.5
         reasons.append(f"column {header!r}")

@@ -88,6 +88,7 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("The Porto depot supports customers in northern Portugal and in Galicia.", "Portugal"),
         ("| Amount | Approver |\n|---|---|\n| Above $5,000 | VP Finance |", "Finance"),
         ("The outpatient pharmacy at the Kestwick campus opens at 8:00.", "Kestwick"),
+        ("job_id | service_type | garage | cost_eur\nMT-003 | tyres | Reifen Huber | 760", "Reifen Huber"),
     ],
 )
 def test_products_places_and_functions_are_not_people(ner: PresidioDetector, text: str, thing: str) -> None:

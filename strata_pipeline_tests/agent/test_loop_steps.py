@@ -160,7 +160,7 @@ def test_a_follow_up_on_the_row_answered_before_reads_another_of_its_columns() -
     first, second = answer.text.split("\n")
     assert "list_price_usd: 4800 USD" in first and "RX300-DOCK" in first
     # "its" is the dock's row: read again for its warranty, in the document the first step found
-    assert second.startswith("How long is RX Dock's standard warranty?: sku: RX300-DOCK;")
+    assert second.startswith("How long is the RX Dock charging station's standard warranty?: sku: RX300-DOCK;")
     assert "warranty_months: 24 months" in second
     assert toolbox.steps[1][1]["doc_ids"] == ["sales/price-list.csv"]
 

@@ -15,17 +15,13 @@
   est son autonomie ?" after a question on the RX-300 -> "Quelle est l'autonomie de RX-300 ?").
 - `bind_demonstrative`: a demonstrative noun phrase ("that wave") as the value the row answered before holds
   in the column that noun names ("patch_wave: wave0"): "When does that wave run?" -> "When does wave0 run?".
-- `row_alias`: another name a fact row gives its key ("RX300-AMR" is an "RX-300"), for a per-value follow-up
-  that no document answers under the key.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 
 from strata_pipeline.agent.clauses import AUXILIARIES, comparative
-from strata_pipeline.embedding.identifiers import IDENTIFIER
 
 PAIR = re.compile(r"^(?:which|who)(?:\s+one)?\s+of\s+(?P<rest>.+?)[\s?.!]*$", re.IGNORECASE)
 PAIR_FR = re.compile(
@@ -192,29 +188,3 @@ def bind_demonstrative(question: str, header: tuple[str, ...], cells: tuple[str,
         if cell.strip() and (noun in words or noun.removesuffix("s") in words):
             return question[: m.start()] + cell.strip() + question[m.end() :]
     return ""
-
-
-PLACEHOLDER = re.compile(r"^\[?[A-Z]+(?:_[A-Z]+)*_\d+\]?$")  # a redacted cell: "[IP_ADDRESS_3]"
-
-
-def row_alias(line: str, value: str) -> str:
-    """Another name a table row gives the thing `value` keys: a later cell that is an identifier the key is
-    built on ("RX300-AMR,RX-300,..." -> "RX-300"). Documents speak of the product, not of its SKU; "" when the
-    row (a CSV line) does not hold `value` or names it no other way."""
-    cells = [c.strip() for c in next(csv.reader([line]), [])]
-    if value not in cells:
-        return ""
-    key = _compact(value)
-    for cell in cells[cells.index(value) + 1 :]:
-        # the name the key is built on ("RX-300" in "RX300-AMR"), not any other identifier of the row ("wave1")
-        if (
-            IDENTIFIER.fullmatch(cell)
-            and not PLACEHOLDER.match(cell)
-            and key.startswith(_compact(cell)) != (key == _compact(cell))
-        ):
-            return cell
-    return ""
-
-
-def _compact(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text).lower()

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
-from strata_pipeline.agent.coreference import bind_demonstrative, row_alias
+from strata_pipeline.agent.coreference import bind_demonstrative
 from strata_pipeline.agent.documents import document_chunks, sections
 from strata_pipeline.agent.planner import (
     DOCUMENT,
@@ -189,10 +189,7 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
             step_answers.append(answer)
             if not queue and valued and len(step_answers) == len(calls) and all(a.abstained for a in step_answers):
                 # no value's own passages answered ("what the on-call policy says about working on them"
-                # is said of holidays in general): the question once more, without the values; first each
-                # value under the other name its row gives it ("RX300-AMR" is an "RX-300"), within the budget
-                room = budget.max_steps - len(toolbox.steps) - 1
-                queue += [_filled(step, alias) for alias in _aliases(facts, calls)][: max(room, 0)]
+                # is said of holidays in general): the question once more, without the values
                 queue.append(_unvalued(step, facts))
         previous, pick = first, step.pick
     return compose(parts), context
@@ -237,18 +234,6 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
-
-
-def _aliases(facts: Any, calls: list[tuple[dict[str, Any], str, str]]) -> list[str]:
-    """The other names the fact rows give the values a per-value step was called with, each once."""
-    values = [v for v in _values(facts.value) if any(v in label for _, label, _ in calls)]
-    lines = [str(getattr(row, "line", "")) for row in getattr(facts, "rows", None) or ()]
-    found = (row_alias(line, value) for value in values for line in lines)
-    return list(dict.fromkeys(a for a in found if a))
-
-
-def _filled(step: PlannedStep, value: str) -> tuple[dict[str, Any], str, str]:
-    return ({k: _fill(v, value) for k, v in step.arguments.items()}, _fill(step.label, value), _fill(step.ask, value))
 
 
 def _unvalued(step: PlannedStep, facts: Any) -> tuple[dict[str, Any], str, str]:

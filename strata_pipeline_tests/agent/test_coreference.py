@@ -10,7 +10,6 @@ from strata_pipeline.agent.coreference import (
     owner_phrase,
     pair_question,
     resolve_possessive,
-    row_alias,
     self_contained,
 )
 from strata_pipeline.agent.grammar import expand_ellipsis
@@ -211,16 +210,3 @@ def test_a_demonstrative_stands_for_the_value_of_the_column_it_names(question: s
     header = ("hostname", "site", "owner_team", "patch_wave")
     cells = ("zrh-db-03", "ZRH", "Database Ops", "wave2")
     assert bind_demonstrative(question, header, cells) == bound
-
-
-@pytest.mark.parametrize(
-    ("line", "value", "alias"),
-    [
-        ('PX9-PUMP,PX-9,"PX-9 pump, 4 kW",1200', "PX9-PUMP", "PX-9"),  # the key is built on the product's name
-        ("osl-app-01,OSL,App server,[IP_ADDRESS_3],wave1", "osl-app-01", ""),  # no cell the key is built on
-        ("PX9-PUMP,PX9-PUMP,pump", "PX9-PUMP", ""),  # the same name again is no other name
-        ("PX9-PUMP,PX-9", "QX-1", ""),  # the row does not hold the value
-    ],
-)
-def test_a_row_gives_its_key_the_name_it_is_built_on(line: str, value: str, alias: str) -> None:
-    assert row_alias(line, value) == alias

@@ -221,14 +221,3 @@ def test_a_demonstrative_after_a_row_is_asked_of_the_cell_its_noun_names_in_any_
     run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
     # "that product" is the product cell of the dock's row; the search is no longer held to the price list
     assert toolbox.steps[1] == ("semantic_search", {"query": "Which accessories fit RX-300?"})
-
-
-def test_values_no_document_names_are_asked_again_under_their_rows_other_name() -> None:
-    from strata_pipeline.agent.loop import _aliases
-
-    result = SimpleNamespace(
-        value=["PX9-PUMP", "PX9-SEAL"],
-        rows=[SimpleNamespace(line="PX9-PUMP,PX-9,pump"), SimpleNamespace(line="PX9-SEAL,PX-9,seal kit")],
-    )
-    calls = [({"query": f"{v} manual"}, f"{v}: manual", "") for v in ("PX9-PUMP", "PX9-SEAL")]
-    assert _aliases(result, calls) == ["PX-9"]  # both are PX-9 parts: one search

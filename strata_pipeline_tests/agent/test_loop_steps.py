@@ -225,7 +225,7 @@ def test_a_demonstrative_after_a_row_is_asked_of_the_cell_its_noun_names_in_any_
 
 def test_a_which_step_answered_by_one_fact_key_is_what_its_follow_up_refers_to() -> None:
     follow = plan("Which zone has the highest rate, and what are its hours?").steps[1]
-    result = SimpleNamespace(value=["S"], intent=Intent("argmax", "zones", group_by=("zone",)), abstained=False)
+    result = SimpleNamespace(value="S", intent=Intent("argmax", "zones", group_by=("zone",)), abstained=False)
     ((arguments, label, ask),) = _expand(follow, (Observation("facts", {}, facts=result), Answer("S")))
     assert arguments["query"] == label == ask == "What are zone S's hours?"
     # two keys name no one thing: the follow-up is left to the documents found

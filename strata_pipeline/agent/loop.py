@@ -218,13 +218,6 @@ def _expand(
         ]
     arguments = dict(step.arguments)
     label, ask = step.label, step.ask
-    named = _fact_entity(previous[0]) if step.refer == DOCUMENT and previous is not None else ""
-    if step.scope == FOUND_DOCUMENTS and named:
-        # "Which zone has the highest rate, and what are its hours?" answered by a fact: "its" is that key
-        ask = label = resolve_back_reference(ask, named)
-        if "query" in arguments:
-            arguments["query"] = resolve_back_reference(str(arguments["query"]), named)
-        return [(arguments, label, ask)]
     if step.scope == FOUND_DOCUMENTS and previous is not None:
         found = _found_documents(*previous)
         if found and step.refer == DOCUMENT and not previous[1].abstained:
@@ -241,18 +234,6 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
-
-
-def _fact_entity(observation: Observation) -> str:
-    """The one key a fact result names, with the column it groups by ("zone S"); "" for any other result."""
-    facts = observation.facts
-    if facts is None or getattr(facts, "abstained", True):
-        return ""
-    values = _values(facts.value)
-    if len(values) != 1:
-        return ""
-    group = getattr(getattr(facts, "intent", None), "group_by", ()) or ()
-    return f"{group[0]} {values[0]}" if group else values[0]
 
 
 def _unvalued(step: PlannedStep, facts: Any) -> tuple[dict[str, Any], str, str]:

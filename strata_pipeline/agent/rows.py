@@ -17,7 +17,6 @@ or identifier are all read.
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 
@@ -97,8 +96,6 @@ def named_row(question: str, passage: Candidate, unique: bool = False) -> Row | 
     """The one row of `passage`'s tables that `question` names, or None. With `unique`, only a row named
     by a cell no other row of its table shares, and whose columns the question asks."""
     windows = _windows(question)
-    words = [w.removesuffix("'s").strip(".,;:!?\"'()") for w in question.split()]  # "zone S's hours"
-    pairs = {(_key(a), b) for a, b in itertools.pairwise(words) if b}
     wanted = terms(question)
     best: list[tuple[tuple[float, int], Row]] = []
     for rows in tables(passage.payload.get("text", "")):
@@ -108,8 +105,6 @@ def named_row(question: str, passage: Candidate, unique: bool = False) -> Row | 
                 share[key] = share.get(key, 0) + 1
         for row in rows:
             named = {_key(c) for c in row.cells if _is_key(c) and _key(c) in windows}
-            # a cell named together with its column ("zone D", "priority P1") needs no digit to name its row
-            named |= {_key(c) for name, c in zip(row.header, row.cells, strict=True) if (_key(name), c) in pairs}
             # a row named only by its description ("the RX Dock charging station"): a phrase of its own
             described = {
                 _key(c) for c in row.cells if _is_phrase(c) and _key(c) in windows and share[_key(c)] == 1

@@ -221,14 +221,3 @@ def test_a_demonstrative_after_a_row_is_asked_of_the_cell_its_noun_names_in_any_
     run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
     # "that product" is the product cell of the dock's row; the search is no longer held to the price list
     assert toolbox.steps[1] == ("semantic_search", {"query": "Which accessories fit RX-300?"})
-
-
-def test_a_which_step_answered_by_one_fact_key_is_what_its_follow_up_refers_to() -> None:
-    follow = plan("Which zone has the highest rate, and what are its hours?").steps[1]
-    result = SimpleNamespace(value="S", intent=Intent("argmax", "zones", group_by=("zone",)), abstained=False)
-    ((arguments, label, ask),) = _expand(follow, (Observation("facts", {}, facts=result), Answer("S")))
-    assert arguments["query"] == label == ask == "What are zone S's hours?"
-    # two keys name no one thing: the follow-up is left to the documents found
-    two = SimpleNamespace(value=["S", "A"], intent=Intent("list", "zones"), abstained=False)
-    ((arguments, _, _),) = _expand(follow, (Observation("facts", {}, facts=two), Answer("S, A")))
-    assert arguments["query"] == "What are its hours?"

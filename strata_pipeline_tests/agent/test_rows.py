@@ -139,18 +139,3 @@ def test_a_number_is_shown_with_the_unit_its_column_is_named_by() -> None:
     assert answer.text.startswith("sku: RX300-DOCK; warranty_months: 24 months; list_price_usd: 4800 USD; ")
     assert "lead_time_weeks: 4 weeks" in answer.text
     assert "list_price_usd: n/a;" in row_answer("What is the warranty of RX200-ARM?", [passage(sheet)]).text
-
-
-def test_a_cell_named_with_its_column_names_its_row_without_a_digit() -> None:
-    from strata_pipeline.agent.rows import named_row
-    from strata_pipeline.retrieval.candidate import Candidate
-
-    sheet = "zone | zone_name | hourly_rate_eur\nA | Altstadt | 3.0\nD | Nordstadt | 1.5\nS | Stadion | 5.0"
-    passage = Candidate("p", {"text": sheet})
-    row = named_row("What is the hourly rate in zone D?", passage)
-    assert row is not None and row.cells[1] == "Nordstadt"
-    row = named_row("What is zone S's hourly rate?", passage)
-    assert row is not None and row.cells[1] == "Stadion"
-    # a lone letter is no name ("a zone"), nor the letter after another word
-    assert named_row("What is the hourly rate of a zone?", passage) is None
-    assert named_row("What is the hourly rate in area D?", passage) is None

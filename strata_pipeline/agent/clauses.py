@@ -35,6 +35,7 @@ OPENERS = (
 # Prepositions and articles that may come between a conjunction and the question word of its clause
 LEAD_WORDS = (
     r"(?:until|till|since|by|for|from|in|at|on|to|with|within|after|before|about|under|over|of|the|a|an"
+    r"|below|above|beyond|up|unterhalb|oberhalb|ab|dessous|dessus|delà|partir"  # "and below what", "et en dessous de"
     r"|bis|zu|zum|zur|seit|für|von|vom|im|an|am|auf|mit|nach|um|bei|aus|über|unter|innerhalb"
     r"|à|au|aux|de|du|des|en|pour|depuis|jusqu['’]à|dans|sur|avec|après|avant|bout|tous|toutes|les|le|la)"
 )
@@ -221,19 +222,19 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
     """The two sides of a "which ..., A or B?" or "is A <comparative> than B?" question, each with the
     question that asks its value; None for any other question."""
     m = WHICH_OF_TWO.match(text)
-    if m is not None and _comparative(m["pred"]):
+    if m is not None and comparative(m["pred"]):
         pred = m["pred"].strip()
         return _side(m["a"], pred), _side(m["b"], pred)
     if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
         return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
     m = THAN.match(text)
-    if m is not None and _comparative(m["pred"]):
+    if m is not None and comparative(m["pred"]):
         pred = f"{m['aux']} {m['pred']}"
         return _side(m["a"], pred), _side(m["b"], pred)
     return None
 
 
-def _comparative(pred: str) -> str:
+def comparative(pred: str) -> str:
     """The comparative a predicate holds ("more", "longer", ...), or ""."""
     words = [w.lower() for w in re.findall(r"[\w-]+", pred)]
     return next((w for w in words if w in DEGREE or (w.endswith("er") and w[:-2] in _BASES)), "")
@@ -251,19 +252,19 @@ def _side(side: str, pred: str) -> Side:
     label = side.strip(" ,")
     words = pred.split()
     lowered = [w.lower() for w in words]
-    comparative = _comparative(pred)
+    word = comparative(pred)
     adjective = MORE_ADJECTIVE.search(pred)
-    if comparative == "cheaper" or (adjective and adjective["adj"].lower() in ("expensive", "costly", "pricey")):
+    if word == "cheaper" or (adjective and adjective["adj"].lower() in ("expensive", "costly", "pricey")):
         return Side(label, f"What is the price of {label}?")
-    degree = DEGREE.get(comparative) or f"How {comparative[:-2]}"
-    at = lowered.index(comparative)
+    degree = DEGREE.get(word) or f"How {word[:-2]}"
+    at = lowered.index(word)
     if at > 0 and lowered[at - 1] == "the":
         # "has the longer UPS runtime at full load": the noun after the comparative is what is compared
         noun = " ".join(words[at + 1 :])
         return Side(label, f"What is the {noun} of {label}?" if noun else f"{degree} is {label}?")
     aux = next((i for i in range(at) if lowered[i] in AUXILIARIES), None)
     if aux is not None:
-        if lowered[aux] in ("has", "have") and comparative in ("more", "fewer", "less") and at + 1 < len(words):
+        if lowered[aux] in ("has", "have") and word in ("more", "fewer", "less") and at + 1 < len(words):
             return Side(label, f"How many {' '.join(words[at + 1 :])} does {label} have?")
         # from the verb on, without the comparative; a noun before it ("Which office is ...") is the side
         tail = [w for i, w in enumerate(words[aux + 1 :], aux + 1) if i != at and lowered[i] not in ("more", "less")]

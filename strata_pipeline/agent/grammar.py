@@ -65,7 +65,7 @@ CLAUSE_WORDS = frozenset(
 )
 ELLIPTIC = re.compile(
     r"^(?:(?P<prep>" + PREPOSITIONS + r")\s+)?(?:(?P<poss>" + "|".join(POSSESSIVE) + r")\s+)?"
-    r"(?P<np>[^\s?.!]+(?:\s+[^\s?.!]+){0,4})[\s?.!]*$",
+    r"(?P<np>[^\s?.!]+(?:\s+[^\s?.!]+){0,5})[\s?.!]*$",
     re.IGNORECASE,
 )
 COPULA_FRAME = re.compile(
@@ -82,12 +82,12 @@ def expand_ellipsis(first: str, second: str) -> str:
     phrase `first` opens with the same preposition ("And for an extended family member?"); a possessive
     noun asks `first`'s copula frame of that attribute of the thing `first` names ("Et sa portée ?" after
     "Quelle est la charge utile du RX-200 ?" -> "Quelle est la portée de RX-200 ?"). "" for any other."""
-    text = second.strip()
+    text = _shared_question_word(first, second.strip())
     m = ELLIPTIC.match(text)
     if m is None:
         return ""
     words = [w.lower().strip(",'’") for w in m["np"].split()]
-    if any(w in CLAUSE_WORDS for w in words) or len(words) > (4 if m["poss"] or m["prep"] else 3):
+    if any(w in CLAUSE_WORDS for w in words) or len(words) > (6 if m["prep"] else 4 if m["poss"] else 3):
         return ""
     np = m["np"].strip()
     if m["poss"] is not None:
@@ -101,6 +101,23 @@ def expand_ellipsis(first: str, second: str) -> str:
             end = len(first.rstrip(" ?.!"))
             return f"{first[: at[-1].end()]}{np}{first[end:]}".strip()
     return ""
+
+
+# The question words a follow-up may repeat before its elliptic phrase ("Combien pour ...?", "How many for ...?")
+QUESTION_OPENING = re.compile(
+    r"^(?:how\s+(?:many|much|long|often)|wie\s+(?:viele?|lange|oft)|combien(?:\s+de\s+temps)?)\b", re.IGNORECASE
+)
+
+
+def _shared_question_word(first: str, second: str) -> str:
+    """`second` without the question word it shares with `first` when a prepositional phrase follows it
+    ("Combien pour un membre de la famille élargie ?" after "Combien de jours ... pour ..."): the phrase is
+    then elliptic. `second` as it is otherwise."""
+    m = QUESTION_OPENING.match(second)
+    if m is None or not first.lower().startswith(m.group().lower()):
+        return second
+    rest = second[m.end() :].strip()
+    return rest if re.match(PREPOSITIONS + r"\s", rest, re.IGNORECASE) else second
 
 
 def _possessive(first: str, possessive: str, noun: str) -> str:

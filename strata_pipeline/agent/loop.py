@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
+from strata_pipeline.agent.coreference import bind_demonstrative
 from strata_pipeline.agent.documents import document_chunks, sections
 from strata_pipeline.agent.planner import (
     DOCUMENT,
@@ -149,6 +150,11 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
         first: tuple[Observation, Answer] | None = None
         carried = row if step.scope == FOUND_DOCUMENTS else None
         row = None
+        bound = bind_demonstrative(step.ask, carried[1].header, carried[1].cells) if carried is not None else ""
+        if bound and step.tool == "semantic_search":
+            # "When does that wave run?" after the row "patch_wave: wave0": asked of the value, in any document
+            step = dataclasses.replace(step, arguments={**step.arguments, "query": bound}, label=bound, ask=bound)
+            step, carried = dataclasses.replace(step, scope="", refer=""), None
         calls = _expand(step, previous, pick)
         facts = previous[0].facts if previous is not None else None
         valued = step.unvalued and facts is not None and bool(_values(facts.value, pick))

@@ -44,6 +44,13 @@ from strata_pipeline.agent.clauses import (
     resolve_foreign_reference,
     split_clauses,
 )
+from strata_pipeline.agent.coreference import (
+    distributive,
+    owner_phrase,
+    pair_question,
+    resolve_possessive,
+    self_contained,
+)
 from strata_pipeline.agent.grammar import (
     expand_ellipsis,
     has_object_clitic,
@@ -149,6 +156,9 @@ SIDE_ASK = {"en": "What is the {query}?", "de": "Was ist {query}?", "fr": "Quel 
 BACK_REFERENCE = re.compile(
     r"\b(?:it|its|they|them|their|there|this|that|these|those"
     r"|es|ihn|ihm|ihr|ihre[mnrs]?|seine[mnrs]?|dort|dessen|deren|diese[mnrs]?"  # German ("sie" is also "Sie")
+    # German pronominal adverbs ("wie viele davon", "wie viel Öl braucht sie dabei"); not "damit" ("so that")
+    # nor "danach" ("afterwards")
+    r"|davon|dabei|dafür|dazu|darüber|daran|darauf|darin|dorthin"
     # French ("le", "la", "y", "en" are ambiguous); "est-elle", "sont-ils" only invert the subject
     r"|(?<![-‑])(?:il|elle|ils|elles)|lui|son|sa|ses|leurs?|celui|celle|ceux|là)\b",
     re.IGNORECASE,
@@ -156,7 +166,13 @@ BACK_REFERENCE = re.compile(
 # A first question that asks which thing (or who): a back-reference after it means the thing found, so it
 # stands for the found document's name. Any other first question is about what it names itself.
 ENTITY_QUESTION = re.compile(
-    r"^(?:which|who|whom|welche[rsnm]?|wer|quel(?:le)?s?|qui|lequel|laquelle)\b", re.IGNORECASE
+    # "quel est ..." asks what, not which: "Quel est le poids du RX-300 ?" is about the RX-300
+    r"^(?:which|who|whom|welche[rsnm]?|wer|quel(?:le)?s?(?!\s+(?:est|sont|était|étaient)\b)|qui|lequel|laquelle)\b",
+    re.IGNORECASE,
+)
+# A question for one attribute ("what is the warranty period of ..."), not a filter over rows
+ATTRIBUTE_QUESTION = re.compile(
+    r"^(?:(?:what|which)\s+(?:is|are|was|were)\s+the|when|where|why|who|how\s+(?!many\b)\w+)\b", re.IGNORECASE
 )
 # A proper name the first question is about: a run of capitalised words after its first word ("CarePlus")
 PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-z][\w-]*)*")
@@ -195,7 +211,8 @@ class Plan:
 def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
-    for form in (_section, _facts_then_search if facts else None, _compare, _two_questions, _relative):
+    forms = (_section, _facts_then_search if facts else None, _most_then_ask if facts else None, _compare)
+    for form in (*forms, _two_questions, _relative):
         found = form(text) if form else None
         if found is not None:
             return found
@@ -217,11 +234,16 @@ def _section(text: str) -> Plan | None:
 
 
 def _facts_then_search(text: str) -> Plan | None:
-    found = next(((m, ask) for pattern, ask in FACTS_ASKS if (m := pattern.match(text)) is not None), None)
+    # "For each server in wave1, what does the runbook say about ...?": the filter, then its follow-up
+    reading = distributive(text) or text
+    found = next(((m, ask) for pattern, ask in FACTS_ASKS if (m := pattern.match(reading)) is not None), None)
     if found is None:
         return None
     m, ask_template = found
     facts = m["facts"].strip()
+    if ATTRIBUTE_QUESTION.match(facts):
+        # "What is the warranty period of the RX-300 battery, and what does ... say": no filter over rows
+        return None
     docs = m["docs"].strip()
     # "about them": the values themselves; "working on them": the things the filter lists ("holidays")
     topic = OBJECT_PRONOUN.sub(head_noun(facts), m["topic"]) if head_noun(facts) else m["topic"]
@@ -246,6 +268,23 @@ def _facts_then_search(text: str) -> Plan | None:
     )
 
 
+def _most_then_ask(text: str) -> Plan | None:
+    """ "Which site has the fewest printers, and what is the UPS runtime of its server room?": the grouped
+    count, then the follow-up asked of the group at that end, its back-reference resolved to the group."""
+    parts = split_clauses(text)
+    if len(parts) != 2:
+        return None
+    first, second = parts
+    request, pick = superlative(first)
+    if not pick or REFERRING.search(second) is None:
+        return None
+    follow = resolve_back_reference(second, "{value}")
+    return Plan(
+        "facts_then_search",
+        (PlannedStep("query_facts", {"request": request}, first, pick=pick), _search(follow, follow, scope=EACH_VALUE)),
+    )
+
+
 def head_noun(phrase: str) -> str:
     """The plural noun a fact filter lists, its first word after a determiner or question word ("The
     holidays observed by all offices" -> "holidays"); "" when that word is no English plural."""
@@ -267,7 +306,8 @@ def superlative(facts: str) -> tuple[str, str]:
 
 
 def _compare(text: str) -> Plan | None:
-    options = alternatives(text)
+    # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
+    options = alternatives(pair_question(text) or text)
     if options is not None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative
         return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
@@ -326,7 +366,7 @@ def _two_questions(text: str) -> Plan | None:
     if expanded:
         # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
         return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))
-    if not BACK_REFERENCE.search(second) and not has_object_clitic(second):
+    if (not BACK_REFERENCE.search(second) and not has_object_clitic(second)) or self_contained(second):
         return Plan("two_questions", (_search(first, first), _search(second, second)))
     if ENTITY_QUESTION.match(first):
         # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
@@ -343,11 +383,14 @@ def _two_questions(text: str) -> Plan | None:
     # "How long does CarePlus extend the warranty, and until when can it be bought?": "it" is what the first
     # question names (a name or an identifier), else the noun phrase it counts or is about ("How long is
     # parental leave, and within what period must it be taken?"); with none the second is asked as it is
+    # the owner of the attribute asked ("of the WMS service") before any other name ("P1")
     entities = named_entities(first)
-    name = entities[0].group() if entities else (antecedent(first) if agrees(first, second) else "")
+    owner = owner_phrase(first)
+    name = owner or (entities[0].group() if entities else (antecedent(first) if agrees(first, second) else ""))
     resolved = resolve_back_reference(second, name) if name else second
     resolved = resolve_foreign_reference(first, resolved)  # "es", "il": English "it" above
     resolved = resolve_clitic(first, resolved)  # "Peut-on le fractionner ?"
+    resolved = resolve_possessive(resolved, entities[0].group() if entities else "")  # "son autonomie"
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
 
 

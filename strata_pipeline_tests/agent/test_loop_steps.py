@@ -160,7 +160,7 @@ def test_a_follow_up_on_the_row_answered_before_reads_another_of_its_columns() -
     first, second = answer.text.split("\n")
     assert "list_price_usd: 4800 USD" in first and "RX300-DOCK" in first
     # "its" is the dock's row: read again for its warranty, in the document the first step found
-    assert second.startswith("How long is RX Dock's standard warranty?: sku: RX300-DOCK;")
+    assert second.startswith("How long is the RX Dock charging station's standard warranty?: sku: RX300-DOCK;")
     assert "warranty_months: 24 months" in second
     assert toolbox.steps[1][1]["doc_ids"] == ["sales/price-list.csv"]
 
@@ -212,3 +212,12 @@ def test_when_no_value_is_answered_the_topic_is_searched_once_on_what_the_filter
     planned = plan("Servers in patch wave wave1, and what do the runbooks say about them?", facts=True)
     run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
     assert len(toolbox.steps) == 3
+
+
+def test_a_demonstrative_after_a_row_is_asked_of_the_cell_its_noun_names_in_any_document() -> None:
+    planned = plan("What is the list price of the RX Dock charging station, and which accessories fit that product?")
+    toolbox = _RowsOnly()
+    toolbox.engine = SimpleNamespace(ask=lambda *args, **kwargs: Answer("The RX-300 takes the cart lift."))
+    run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
+    # "that product" is the product cell of the dock's row; the search is no longer held to the price list
+    assert toolbox.steps[1] == ("semantic_search", {"query": "Which accessories fit RX-300?"})

@@ -35,7 +35,7 @@ from strata_pipeline.classification.language import query_language
 MAX_ZIPF = 5.0  # rarer than this in general English: a word that says what the question is about
 # The share of shortlisted sentences that must respond more to the word than the best quoted sentence
 # does (lose more similarity when it is taken out of the question) for the check to abstain. 0.5: the
-# quoted sentences respond less than the median sentence. Chosen on dev, leave-one-set-out.
+# quoted sentences respond less than the median sentence. Set there, not swept (docs/abstention.md).
 MIN_OUTRANKED = 0.5
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 # Function words rarer than MAX_ZIPF: they say nothing about what is asked.

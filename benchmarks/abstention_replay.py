@@ -134,9 +134,10 @@ def figures(outcome: dict[str, tuple[bool, str, str]], ids: list[str]) -> tuple[
 
 # The checks leave-one-set-out can switch off (name -> (module, attribute, stand-in that never abstains)).
 # A candidate check is registered here while it is judged; the year/label check judged with it was not
-# merged (docs/abstention.md), so none is registered now. Example:
-#   "qual": ("strata_pipeline.answering.near_miss", "unheld_qualifiers", lambda *args, **kwargs: []),
-SWITCHES: dict[str, tuple[str, str, Callable[..., Any]]] = {}
+# merged (docs/abstention.md). "subject" is answering/subject.py's check.
+SWITCHES: dict[str, tuple[str, str, Callable[..., Any]]] = {
+    "subject": ("strata_pipeline.answering.subject", "unsupported_subject", lambda *args, **kwargs: None),
+}
 
 
 def loso(rules: list[str]) -> None:

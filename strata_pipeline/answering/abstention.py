@@ -336,6 +336,30 @@ def asked_kind(question: str) -> str | None:
     return None
 
 
+# the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
+_KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
+_KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER)
+
+
+def without_kind_cues(question: str) -> str:
+    """The question less the words that ask for a kind of value ("price", "what time", "how many" and
+    the unit after it): what is left says what the value is about."""
+    rest = question
+    for cue in _KIND_CUES:
+        rest = cue.sub(" ", rest)
+    if count := _ASKS_COUNT.search(question):
+        rest = rest.replace(count.group(1), " ")
+    return rest
+
+
+def value_word(word: str) -> bool:
+    """Whether a word names a value, not a thing: a unit ("weeks", "kg"), a month or weekday, "percent"."""
+    folded = word.casefold()
+    if _unit(folded) in _UNITS | _MEASURES or folded in _CALENDAR_WORDS or _WEEKDAYS.fullmatch(folded):
+        return True
+    return folded in ("percent", "percentage", "weekday", "weekdays")
+
+
 def states_kind(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
     numbered = _NUMBER_WORDS.sub("2", text)

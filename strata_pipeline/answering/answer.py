@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from strata_pipeline.answering import subject
 from strata_pipeline.answering.abstention import (
     CONTRADICTORY,
     NO_SUPPORT,
@@ -23,7 +24,7 @@ from strata_pipeline.answering.abstention import (
     identifiers_in,
     unheld_identifiers,
 )
-from strata_pipeline.answering.cross_language import floor
+from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.near_miss import Quoted, near_miss, stating_kind
 from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.chunking.context import chunk_context
@@ -321,6 +322,11 @@ def answer_extractively(
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]
     reason = near_miss(question, quoted, [_passage_text(c) for c in pool], _stem, titles, terms)
+    if reason is None and not any(other_language(asked_in, c.payload.get("language")) for c in candidates):
+        reason = subject.unsupported_subject(  # a word no passage holds, and the quotes do not respond to it
+            question, [_passage_text(c) for c in candidates], _stem, subject.english_subject_words,
+            [(s.sentence.quote, s.sentence.scored) for s in sentences], similarities,
+            [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity)  # fmt: skip
     if reason is not None:
         return abstention(reason)
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)

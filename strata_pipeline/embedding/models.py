@@ -211,6 +211,11 @@ def _zipf(language: str) -> Callable[[str], float]:
     return zipf
 
 
+def zipf_frequency(language: str) -> Callable[[str], float]:
+    """A word's Zipf frequency in `language` (wordfreq's small list; 0.0 for a word it lacks)."""
+    return _zipf(language)
+
+
 @lru_cache(maxsize=8)
 def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
     """The compound splitter of one language: analysis.compound_parts over wordfreq's word list.

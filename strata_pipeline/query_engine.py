@@ -46,6 +46,7 @@ from strata_pipeline.retrieval.search import (
 )
 from strata_pipeline.routing.dispatch import FactsSource, audited_reverse, facts_answer, hybrid_query, routed, vouched
 from strata_pipeline.routing.dispatch import quoted as quoted_in_passages
+from strata_pipeline.routing.dispatch import unstated as unstated_quality
 from strata_pipeline.routing.reverse import SEARCH_HITS, retrieval_first
 from strata_pipeline.routing.route import Routing, route
 from strata_pipeline.routing.split import RETRIEVAL_FIRST
@@ -367,10 +368,10 @@ class QueryEngine:
         """How `ask` answers `question` (the engine is filled in by the answer)."""
         return self._route(self.redact_query(question).text, source_sets)[0]
 
-    def _route(self, question: str, source_sets: list[str] | None) -> tuple[Routing, Intent | None]:
+    def _route(self, question: str, source_sets: list[str] | None) -> tuple[Routing, Intent | None, str]:
         classify = self.llm.complete if self.llm is not None and self.llm.enabled else None
         routing, parsed = route(question, self.catalogue(source_sets), tuple(source_sets or ()), classify)
-        return routing, parsed.intent
+        return routing, parsed.intent, parsed.unplaced
 
     def _check_source_sets(self, source_sets: list[str] | None) -> None:
         unknown = sorted(set(source_sets or ()) - set(self.versions))
@@ -395,8 +396,9 @@ class QueryEngine:
         is raised and nothing is returned.
         """
         question = self.redact_query(question).text
+        unplaced = ""  # a quality of the rows the facts cannot tell: the answer must state it (dispatch.py)
         if facts_route:
-            routing, intent = self._route(question, source_sets)
+            routing, intent, unplaced = self._route(question, source_sets)
         else:
             routing, intent = Routing("semantic", "a search step: answered from its passages", "extractive"), None
         if routing.direction == RETRIEVAL_FIRST and intent is not None:
@@ -433,7 +435,7 @@ class QueryEngine:
             answer.text = stated.text + ("\n\n" + answer.text if answer.text else "")
             answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
             return routed(answer, routing, f"facts+{answer.mode}")
-        return routed(self._audited(answer, context), routing)
+        return routed(self._audited(unstated_quality(answer, unplaced), context), routing)
 
     def _retrieval_first(self, question: str, intent: Intent, routing: Routing, sets: list[str] | None) -> Answer:
         """Retrieval, then facts (routing/reverse.py): the documents named, then the rows they name."""

@@ -10,6 +10,7 @@ cannot read fully gets no intent (refused), never a figure for another question.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -54,6 +55,7 @@ class Parsed:
     evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
     names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
     why: str = ""  # why no intent was read although a table was (for the refusal message)
+    unplaced: str = ""  # a quality the question asks of the rows that no column or value holds ("duplex")
 
 
 def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
@@ -138,7 +140,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     quality = unread_quality(question, table) if operation else ""
     if quality and not (names_code(quality) or any(compact(quality) == compact(m.phrase) for _, m in variants)):
         # "how many vehicles have no air conditioning": no column says so; every row would be counted
-        return _refused(score, operation, evidence, f"says the rows have {quality!r}, no column or value", names_table)
+        why = f"says the rows have {quality!r}, no column or value"
+        return dataclasses.replace(_refused(score, operation, evidence, why, names_table), unplaced=quality)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:

@@ -4,10 +4,12 @@ routing block on every answer. Pure helpers: the engine (query_engine.py) calls 
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from strata_pipeline.answering.abstention import NO_SUPPORT
 from strata_pipeline.answering.answer import Answer
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
 from strata_pipeline.facts.intent import FactResult, Filter, Intent, IntentRefused, format_value
@@ -196,6 +198,23 @@ def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
     texts = {c.chunk_id: c.payload.get("text", "") for c in context}
     quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
     return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+
+
+def unstated(answer: Answer, quality: str) -> Answer:
+    """Abstain when the question asks for rows with a quality no column or value holds ("Welche
+    Server haben kein Duplex?") and the answer found in passages does not mention it either: quoting
+    server rooms would answer another question."""
+    if not quality or answer.abstained:
+        return answer
+    said = " ".join([answer.text, *(c.quote for c in answer.citations)]).casefold()
+    # each word by its first letters ("Klimaanlage" in "Klimaanlagen"), short words whole
+    if all(re.search(rf"\b{re.escape(w[: max(4, len(w) - 2)])}", said) for w in quality.casefold().split()):
+        return answer
+    reason = (
+        f"The question asks which rows have {quality!r}: no table column or value holds it, "
+        "and none of the passages found mentions it."
+    )
+    return dataclasses.replace(answer, text="", citations=[], abstained=True, reason=reason, abstain_code=NO_SUPPORT)
 
 
 def hybrid_query(question: str, result: FactResult) -> str:

@@ -71,6 +71,7 @@ def test_a_quality_the_table_lacks_is_refused_with_the_columns(question: str, qu
     parsed = parse(question.replace("Werkzeuge", "tools").replace("outils", "tools"), CATALOGUE)
     assert parsed.intent is None
     assert quality in parsed.why
+    assert parsed.unplaced.startswith(quality)  # the answer from passages must then state it
     assert unread_quality("how many tools have no dust extraction", TOOLS) == "dust"
 
 

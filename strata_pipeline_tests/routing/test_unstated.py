@@ -1,0 +1,34 @@
+"""A question asking for rows with a quality no column holds is answered from passages only when the
+answer mentions that quality (routing/dispatch.py `unstated`)."""
+
+from __future__ import annotations
+
+from strata_pipeline.answering.abstention import NO_SUPPORT
+from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.routing.dispatch import unstated
+
+
+def _answer(quote: str) -> Answer:
+    citation = Citation("c1", "sites/zurich-it-onsite.md", "itops", 29, 29, quote)
+    return Answer(text=quote + " [sites/zurich-it-onsite.md#s4]", citations=[citation])
+
+
+def test_an_answer_that_never_names_the_quality_abstains() -> None:
+    answer = unstated(_answer("Server room UG-02 (basement), access with badge group BADGE-ZRH-DC."), "duplex")
+    assert answer.abstained and answer.abstain_code == NO_SUPPORT
+    assert "'duplex'" in answer.reason and answer.citations == [] and answer.text == ""
+
+
+def test_an_answer_that_names_the_quality_in_another_form_stands() -> None:
+    quote = "Only the Zurich printers print duplex; Basel prints single-sided."
+    assert unstated(_answer(quote), "duplex").text.startswith(quote)
+    # a German plural or case ending still names it ("Klimaanlage" → "Klimaanlagen")
+    said = unstated(_answer("Alle Fahrzeuge haben Klimaanlagen."), "Klimaanlage")
+    assert not said.abstained
+
+
+def test_no_quality_or_an_abstention_passes_unchanged() -> None:
+    answer = _answer("Server room UG-02.")
+    assert unstated(answer, "") is answer
+    withheld = Answer(text="", abstained=True, reason="no passage", abstain_code=NO_SUPPORT)
+    assert unstated(withheld, "duplex") is withheld

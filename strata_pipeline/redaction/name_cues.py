@@ -124,9 +124,9 @@ HEADER_NAME_WORDS = re.compile(
 # Columns that hold organisations and places: a "Reifen Huber" under "garage" is a business.
 HEADER_ORGANISATION_WORDS = re.compile(
     r"^(?:garage|workshop|company|supplier|vendor|provider|manufacturer|make|brand|shop|store|dealer"
-    r"|carrier|contractor|organi[sz]ation|organisation|firm|bank|insurer|site|depot|campus|location"
+    r"|carrier|contractor|organi[sz]ation|firm|bank|insurer|site|depot|campus|location"
     r"|city|town|country|region|branch|office|building|venue|werkstatt|firma|lieferant|anbieter|hersteller"
-    r"|standort|ort|stadt|fournisseur|entreprise|société|garage|site|ville)(?:[ _]?name)?$",
+    r"|standort|ort|stadt|fournisseur|entreprise|société|ville)(?:[ _]?name)?$",
     re.IGNORECASE,
 )
 # Field labels of forms, signatures and headers: "Fax:", "Mobile:" are never names.

@@ -92,9 +92,14 @@ def _common_opener(word: str, index: NameIndex) -> bool:
     return word_commonness(word) >= 4.5 and (ranks is None or ranks.best > 300)
 
 
+def word_parts(word: str) -> list[str]:
+    """The parts of a hyphenated word, without a trailing dot ("Adeyemi-Hart" -> Adeyemi, Hart)."""
+    return [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+
+
 def _hyphenated_evidence(word: str, index: NameIndex) -> float:
     """A double name or double-barrelled surname counts by the mean of its parts ("Adeyemi-Hart")."""
-    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    parts = word_parts(word)
     return sum(token_name_evidence(p, index) for p in parts) / len(parts) if parts else 0.0
 
 

@@ -4,6 +4,7 @@ heading line, the lines after a sign-off, a chat message after a colon."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from strata_pipeline.redaction.name_cues import SIGN_OFFS
 
@@ -103,10 +104,20 @@ _ENGLISH_WORDS = frozenset(
 def reads_german(text: str, position: int, window: int = 300) -> bool:
     """Does the text around `position` read as German? German capitalises every noun, so there a
     capital mid-sentence, or the English NER calling a capitalised word a PERSON, says little."""
-    for span in (text[max(0, position - window) : position + window], text):
-        # a table row rarely holds a function word: then the whole text decides
-        words = re.findall(r"[^\W\d_]+", span.casefold())
-        german, english = sum(w in _GERMAN_WORDS for w in words), sum(w in _ENGLISH_WORDS for w in words)
-        if german >= 2 or english >= 2:
-            return german >= 2 and german > english
-    return False
+    near = _verdict(text[max(0, position - window) : position + window])
+    # a table row rarely holds a function word: then the whole text decides, read once per text
+    return near if near is not None else bool(_whole_text_verdict(text))
+
+
+def _verdict(span: str) -> bool | None:
+    """German (True) or not (False) by its function words; None when too few say either way."""
+    words = re.findall(r"[^\W\d_]+", span.casefold())
+    german, english = sum(w in _GERMAN_WORDS for w in words), sum(w in _ENGLISH_WORDS for w in words)
+    if german >= 2 or english >= 2:
+        return german >= 2 and german > english
+    return None
+
+
+@lru_cache(maxsize=8)
+def _whole_text_verdict(text: str) -> bool | None:
+    return _verdict(text)

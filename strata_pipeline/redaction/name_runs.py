@@ -45,6 +45,7 @@ from strata_pipeline.redaction.name_evidence import (
     _leading_context,
     _unlisted_german_word,
     word_commonness,
+    word_parts,
 )
 from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import (
@@ -343,13 +344,13 @@ def _acronym(word: str, index: NameIndex) -> bool:
 
 def _listed(word: str, index: NameIndex) -> bool:
     """Does a name list hold the word, or a part of it ("Nowak-Schulte")?"""
-    return any(index.ranks(p) is not None for p in re.split(r"[-‑]", word.rstrip(".")) if p)
+    return any(index.ranks(p) is not None for p in word_parts(word))
 
 
 def _german_noun(word: str, index: NameIndex) -> bool:
     """In German text: a word no name list holds, or an everyday German word that no list ranks among
     its popular names ("Gelber", "Fliesen", "Rampe"; never "Müller", "Weber", "Koch")."""
-    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    parts = word_parts(word)
     if len(parts) > 1:
         return all(_german_noun(p, index) for p in parts)  # "Nowak-Schulte" is a name by its parts
     if not _listed(word, index):
@@ -367,7 +368,7 @@ def _word_evidence(word: str, index: NameIndex) -> float:
     """A word's name evidence; none for a hyphenated word with a one-letter part ("E-Mail", "T-Shirt") or
     of short parts no popular given name ("Wi-Fi"; "Ji-Ho" stays), a short acronym no name list ranks
     ("SSID", "VLAN"; "MWANGI" is longer), or the plural of an ordinary word ("Parts")."""
-    parts = [p for p in re.split(r"[-‑]", word.rstrip(".")) if p]
+    parts = word_parts(word)
     if len(parts) > 1 and (
         any(len(p) == 1 for p in parts)
         or all(len(p) <= 2 and (index.ranks(p) or NO_RANK_RANKS).first > 500 for p in parts)

@@ -127,17 +127,20 @@ def redact_tables(
 ) -> str:
     """Redact every string cell of a document's tables; numbers and dates cannot carry PII here.
 
-    A cell that also stands in the document's text (`context_text`, redacted as `context`) takes the
-    text's decisions: there it was read in its row under its header, while alone ("Restmüll") the
+    A cell that also stands whole in the document's text (`context_text`, redacted as `context`) takes
+    the text's decisions: there it was read in its row under its header, while alone ("Restmüll") the
     English NER takes many a noun for a person. Any other cell is read on its own."""
     found = _redacted_values(context, context_text) if context is not None else None
+    # the text's cells as rendered (rows joined by " | ", one per line): a cell is judged by the text
+    # only when it stands there whole, never when it is merely part of a longer word ("Maria" in "Mariahilf")
+    rendered = {c.strip() for line in context_text.split("\n") for c in line.split("|")} if found is not None else set()
     tables = json.loads(tables_json)
     for rows in tables.values():
         for row in rows:
             for column, value in row.items():
                 if not isinstance(value, str) or not value.strip():
                     continue
-                if found is not None and value.strip() in context_text:
+                if found is not None and value.strip() in rendered:
                     row[column] = _replace_values(value, found)
                 else:
                     row[column] = redact_text(value, detector, policy, placeholders).text

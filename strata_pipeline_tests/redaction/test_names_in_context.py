@@ -15,15 +15,7 @@ import pytest
 from strata_pipeline.redaction.name_layout import reads_german
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
 from strata_pipeline.redaction.redact import redact_document
-
-
-def people(detector: PresidioDetector, text: str) -> list[str]:
-    policy = PiiPolicy()
-    return [
-        text[f.start : f.end]
-        for f in detector.detect(text)
-        if f.entity == "PERSON" and policy.decide(f, text) == "redact"
-    ]
+from strata_pipeline_tests.redaction.test_names import people
 
 
 def test_reads_german_counts_function_words_around_a_position() -> None:
@@ -131,3 +123,11 @@ def test_a_cell_missing_from_the_text_is_read_on_its_own(ner: PresidioDetector) 
     _, tables = redact_document("A short note.", json.dumps({"sheet": rows}), ner, PiiPolicy())
     assert "Maria Keller" not in (tables or "")
     assert "[PERSON_1]" in (tables or "")
+
+
+def test_a_cell_that_is_only_part_of_a_longer_text_value_is_read_on_its_own(ner: PresidioDetector) -> None:
+    # "Maria Keller" stands in the text only inside a company's name, which the text keeps
+    text = "## suppliers\nsupplier | city\nMaria Kellermann GmbH | Bonn"
+    rows = [{"contact": "Maria Keller"}]
+    _, tables = redact_document(text, json.dumps({"contacts": rows}), ner, PiiPolicy())
+    assert "Maria Keller" not in (tables or "")

@@ -305,7 +305,7 @@ def _score_run(
         score -= 0.6
         reasons.append("followed by a model or part code")  # "Wrist Seal Kit NR-4471-B"
     coordinated = COORDINATED_AFTER.match(after)
-    if coordinated and index.ranks(coordinated.group(1)) is None and word_commonness(coordinated.group(1)) >= 3.5:
+    if coordinated and _ordinary_word(coordinated.group(1), after[coordinated.end() :], index):
         score -= 0.5
         reasons.append(f"joined to the ordinary word {coordinated.group(1)!r}")  # "Park and Ride"
     if (
@@ -358,6 +358,16 @@ def _german_noun(word: str, index: NameIndex) -> bool:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.casefold(), "de") >= 3.0 and (index.ranks(word) or NO_RANK_RANKS).best > 500
+
+
+def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:
+    """A common word that no name list holds ("Ride", "Safety"), or that none ranks among its 2,000 most
+    popular names and that ends the phrase ("Toner und Papier"; a rare surname, but "Immacolata and
+    Grazer Strasse" goes on to a street); never "Schmidt" or "Taylor"."""
+    if word_commonness(word) < 3.5:
+        return False
+    ranks = index.ranks(word)
+    return ranks is None or (ranks.best > 2000 and not re.match(r"[ \t]+[A-ZÀ-Ý]", rest))
 
 
 def _given_name(word: str, index: NameIndex) -> bool:

@@ -35,10 +35,25 @@ from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import _line_end, _line_start
 from strata_pipeline.redaction.name_runs import _last_first, _runs, _score_run
 
+# The first letter of a line or of a sentence (after ". ", "! ", "? "), past quotes, brackets and
+# list or heading marks.
+_SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+)[ \t\"'(\[*#>|-]*([^\W\d_])", re.MULTILINE)
+
+
+def writes_in_case(text: str) -> bool:
+    """Whether `text` starts its lines and sentences with capitals (four in five, at least three):
+    such a writer also capitalises names, so a lower-case word in it ("the kerb", "lidar windows",
+    "New joiner") is not one. Chat and notes written all in lower case are not cased."""
+    starts = [m.group(1) for m in _SENTENCE_START.finditer(text)]
+    return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
+
 
 def lowercase_candidates(tokens: list[Token], text: str, index: NameIndex) -> list[PersonCandidate]:
-    """Lower-cased names ("talked to pernille yesterday"): listed names that are not ordinary words."""
+    """Lower-cased names ("talked to pernille yesterday"): listed names that are not ordinary words,
+    in text that is not written in case."""
     found: list[PersonCandidate] = []
+    if writes_in_case(text):
+        return found
     for token in tokens:
         word = token.text
         if not (word.islower() and len(word) >= 3 and NAME_WORD.match(word)):

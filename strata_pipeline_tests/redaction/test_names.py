@@ -13,7 +13,7 @@ import spacy
 from strata_pipeline.redaction.name_evidence import PersonCandidate, token_name_evidence
 from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
-from strata_pipeline.redaction.names import code_words, lowercase_candidates, person_candidates
+from strata_pipeline.redaction.names import code_words, lowercase_candidates, person_candidates, writes_in_case
 from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
 
 
@@ -228,6 +228,19 @@ def test_a_personal_handle_shape_scores_higher(index: NameIndex) -> None:
     [initial] = handle_candidates("[09:14] anna.k: hi", index)
     [plain] = handle_candidates("[09:14] anna: hi", index)
     assert initial.score > plain.score >= 0.5
+
+
+@pytest.mark.parametrize(
+    ("text", "cased"),
+    [
+        ("- Contact pads\n- Drive wheels and lidar windows.\n- Belts.", True),
+        ("Hello. I talked to pernille. She agreed.", True),
+        ("[09:14] anna.k: hi\n[09:15] bob: talked to pernille\n[09:16] anna.k: ok", False),
+        ("talked to pernille yesterday about the rollout", False),  # one start: too little to tell
+    ],
+)
+def test_writes_in_case(text: str, cased: bool) -> None:
+    assert writes_in_case(text) is cased
 
 
 @pytest.mark.parametrize(

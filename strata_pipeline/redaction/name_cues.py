@@ -208,6 +208,8 @@ NAMED_AFTER_BEFORE = re.compile(
     r"|prix|premio|preis|award|prize|foundation|fondation|stiftung|fondazione|fundación)"
     r"[ \t]+(?:(?:de|du|des|la|le|di|del)[ \t]+)?$"
 )
+# Before a run: a unit noun that the run names ("Network Squad Rhone", "Team Phoenix", "Équipe Loire").
+UNIT_BEFORE = re.compile(r"(?i)\b(?:squad|team|crew|taskforce|unit|division|abteilung|équipe|equipe)[ \t]+$")
 NAMED_AFTER_AFTER = re.compile(
     r"(?i)^[ \t]+(?:airport|lecture|lectures|award|awards|prize|foundation|institute|center|centre|museum"
     r"|stadium|memorial|bridge|embankment|hospital|university|college|school|library|theatre|theater|hall"

@@ -31,6 +31,7 @@ from strata_pipeline.redaction.name_cues import (
     SIGN_OFF_WORDS,
     THING_WORDS,
     TIME_AFTER,
+    UNIT_BEFORE,
     UNIT_WORDS,
     VERB_AFTER,
 )
@@ -321,6 +322,9 @@ def _score_run(
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
+    if UNIT_BEFORE.search(before) and not _given_name(words[0], index):
+        score -= 0.5
+        reasons.append("names a team")  # "Network Squad Rhone"; "Team Anna" stays a person reading
     if NAMED_AFTER_AFTER.match(after):
         score -= 0.6
         reasons.append("a thing named after a person")  # "Charles de Gaulle airport", "Alan Turing Lecture"

@@ -82,6 +82,7 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("The outpatient pharmacy at the Kestwick campus opens at 8:00.", "Kestwick"),
         ("job_id | service_type | garage | cost_eur\nMT-003 | tyres | Reifen Huber | 760", "Reifen Huber"),
         ("## Toner und Papier\n\n- Toner wird automatisch bestellt.", "Toner"),
+        ("iso_week | primary | secondary\n10 | Platform Squad Limmat | Network Squad Rhone", "Rhone"),
         # lower-case words in text that capitalises its sentences are no lower-cased names
         ("Wheels:\n- Drive wheels and lidar windows are cleaned monthly.\n- Check the belts.", "lidar"),
         ("Place the tables at least 1.5 m from the kerb. Keep the footway clear. Ask first.", "kerb"),
@@ -98,6 +99,8 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("I met Jordan Whitfield and Anna Weber at the depot.", "Jordan Whitfield"),
         ("| Name | Approver |\n|---|---|\n| Travel | Maria Keller |", "Maria Keller"),
         ("Die Schlüssel haben Frau Taylor und Schmidt. Bitte dort melden.", "Schmidt"),
+        ("Escalations go to the team Anna Kowalski leads.", "Anna Kowalski"),  # a given name after "team"
+        ("On call: Network Squad Rhone, backup Jonas Weber.", "Jonas Weber"),
         ("talked to pernille yesterday\nshe said ok\nwill check", "pernille"),  # all lower case: a chat
     ],
 )

@@ -5,6 +5,7 @@ without a hand list), plus the everyday names ISO does not use ("Great Britain",
 from __future__ import annotations
 
 import gettext
+import re
 
 import pycountry
 
@@ -39,3 +40,19 @@ def _by_code(names: dict[str, str]) -> dict[str, frozenset[str]]:
 COUNTRIES: dict[str, str] = _names()
 # Every name of each country, by code: a passage that says "Deutschland" names what "Germany" does.
 COUNTRY_NAMES: dict[str, frozenset[str]] = _by_code(COUNTRIES)
+
+
+def _region_names() -> frozenset[str]:
+    """Lower-cased names of every country's first-level subdivisions (ISO 3166-2: states, provinces,
+    regions, cantons), as ISO writes them and in en, de and fr ("Bayern", "Bavaria", "Bavière",
+    "Galicia")."""
+    translations = [
+        gettext.translation("iso3166-2", pycountry.LOCALES_DIR, languages=[lang]) for lang in ("en", "de", "fr")
+    ]
+    top = [s.name for s in pycountry.subdivisions if s.parent_code is None]
+    names = {n for name in top for n in (name, *(t.gettext(name) for t in translations))}
+    # ISO writes some in two languages: "Galicia [Galicia]", "Bruxelles-Capitale;Brussels Hoofdstedelijk Gewest"
+    return frozenset(part.strip().lower() for name in names for part in re.split(r"[;\[\]]", name) if part.strip())
+
+
+REGIONS: frozenset[str] = _region_names()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.countries import COUNTRIES
+from strata_pipeline.facts.countries import COUNTRIES, REGIONS
 from strata_pipeline.redaction.name_cues import (
     CALENDAR_WORDS,
     CAMEL_CASE,
@@ -299,9 +299,9 @@ def _score_run(
     ):  # "Gottfried Eberhardinger" keeps its given name's evidence
         score -= 0.6
         reasons.append("ends in a German noun")  # "Depot Lyon Ladepunkte": a thing, as "... Station" is
-    if text[start:end].casefold() in COUNTRIES and not any(_given_name(w, index) for w in words):
+    if _place_name(text[start:end], before, words, index):
         score -= 0.5
-        reasons.append("a country")  # "northern Portugal", "Deutschland"
+        reasons.append("a country or region")  # "northern Portugal", "Deutschland", "within Galicia"
     if CODE_AFTER.match(after):
         score -= 0.6
         reasons.append("followed by a model or part code")  # "Wrist Seal Kit NR-4471-B"
@@ -372,6 +372,34 @@ def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:
         return False
     ranks = index.ranks(word)
     return ranks is None or (ranks.best > 2000 and not re.match(r"[ \t]+[A-ZÀ-Ý]", rest))
+
+
+# Before a place: a preposition of place or a compass adjective ("in", "within", "northern", "nach").
+_PLACE_BEFORE = re.compile(
+    r"(?i)(?:^|\s)(?:in|within|to|from|across|throughout|northern|southern|eastern|western|central"
+    r"|nach|aus|ganz|en|au|aux|dans)\s+$"
+)
+
+
+def _country_or_region(casefolded: str) -> bool:
+    return casefolded in COUNTRIES or casefolded in REGIONS
+
+
+def _place_name(phrase: str, before: str, words: list[str], index: NameIndex) -> bool:
+    """A country, or a first-level region in a place's context: "Deutschland", "northern Portugal",
+    "within Galicia", "Portugal and Galicia". A popular given name needs more ("Georgia", "Victoria":
+    the 500 most popular; a country outside a place's context: the 2,000)."""
+    casefolded = phrase.casefold()
+    if not _country_or_region(casefolded):
+        return False
+    first = min((index.ranks(w) or NO_RANK_RANKS).first for w in words)
+    coordinated = re.search(r"([^\W\d_]+)[ \t]+(?:and|und|et|,)[ \t]+$", before)
+    in_context = bool(_PLACE_BEFORE.search(before)) or bool(
+        coordinated and _country_or_region(coordinated.group(1).casefold())
+    )
+    if in_context:
+        return first > 500
+    return casefolded in COUNTRIES and first > 2000
 
 
 def _given_name(word: str, index: NameIndex) -> bool:

@@ -78,6 +78,8 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("ZRH | 120 | ZRH-STAFF-WLAN | Office Wi-Fi SSID KF-Corp | 10.20.0.0/22", "Wi-Fi SSID"),
         ("COURIER CUT-OFF\n\nParts requested before 14:30 are shipped the same day.", "Parts"),
         ("The Porto depot supports customers in northern Portugal and in Galicia.", "Portugal"),
+        ("Parts are shipped the same day for delivery within\nPortugal and to Galicia.", "Galicia"),
+        ("Our customers in Bavaria are served from Munich.", "Bavaria"),
         ("| Amount | Approver |\n|---|---|\n| Above $5,000 | VP Finance |", "Finance"),
         ("The outpatient pharmacy at the Kestwick campus opens at 8:00.", "Kestwick"),
         ("job_id | service_type | garage | cost_eur\nMT-003 | tyres | Reifen Huber | 760", "Reifen Huber"),
@@ -100,6 +102,7 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("| Name | Approver |\n|---|---|\n| Travel | Maria Keller |", "Maria Keller"),
         ("Die Schlüssel haben Frau Taylor und Schmidt. Bitte dort melden.", "Schmidt"),
         ("Escalations go to the team Anna Kowalski leads.", "Anna Kowalski"),  # a given name after "team"
+        ("I met Georgia Lewis and Victoria at the depot in Hamburg.", "Georgia Lewis"),  # popular given names
         ("On call: Network Squad Rhone, backup Jonas Weber.", "Jonas Weber"),
         ("talked to pernille yesterday\nshe said ok\nwill check", "pernille"),  # all lower case: a chat
     ],

@@ -84,18 +84,33 @@ def code_words(text: str) -> frozenset[str]:
     )
 
 
+# Code the text quotes: inline spans and the lines of fenced blocks.
+_INLINE_CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
+_FENCED_CODE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+# The program a command line runs: its first word, past a prompt and sudo ("$ sudo barman recover").
+_COMMAND = re.compile(r"\s*(?:[$#>]\s+)?(?:sudo\s+)?([a-z][a-z0-9]{2,})(?=\s|$)")
+
+
+def command_words(text: str) -> frozenset[str]:
+    """The programs `text`'s quoted commands run: "`barman list-backup kf-erp`" gives "barman"."""
+    lines = [m.group(1) for m in _INLINE_CODE.finditer(text)]
+    lines += [line for block in _FENCED_CODE.finditer(text) for line in block.group(1).splitlines()]
+    return frozenset(m.group(1) for line in lines if (m := _COMMAND.match(line)))
+
+
 def _named_in_codes(candidates: list[PersonCandidate], text: str) -> None:
-    """A lone word the same text also writes as part of a host code is the system that code names:
-    "the Uyuni server `zrh-uyuni-01`". People are not hosts; a name-like word the small NER calls a
-    person there ("Monthly Linux patching with Uyuni") loses that reading."""
-    words = code_words(text)
+    """A lone word the same text also writes as part of a host code, or runs as a command, is the
+    system that code names: "the Uyuni server `zrh-uyuni-01`", "restore with Barman ... `barman
+    recover`". People are neither hosts nor programs; a name-like word the small NER calls a person
+    there ("Monthly Linux patching with Uyuni") loses that reading."""
+    words = code_words(text) | command_words(text)
     if not words:
         return
     for candidate in candidates:
         value = text[candidate.start : candidate.end]
         if candidate.score > 0.0 and value.isalpha() and value.casefold() in words:
             candidate.score = round(max(0.0, candidate.score - 0.6), 3)
-            candidate.reasons.append("names a system the text writes in a host code")
+            candidate.reasons.append("names a system the text writes in a host code or command")
 
 
 GENERATION = re.compile(r",?[ ]+(?:Jr|Sr|Jnr|Snr)\.?(?![\w])|[ ]+(?:II|III|IV)\b")
@@ -226,7 +241,8 @@ WEEKDAYS = (
     r"|lu|ma|me|je|ve|di|lun|mar|mer|jeu|ven|sam|dim|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
 )
 _DAY_RANGE = re.compile(rf"(?i)^(?:{WEEKDAYS})\.?[ ]?[-–][ ]?(?:{WEEKDAYS})\.?$")
-_VERSION_AFTER = re.compile(r"^[ ]?v?\d+(?:\.\d+)+\b")
+# A version number ("Rocky Linux 9.4"), not a date ("Anna Schmidt 12.03.2024").
+_VERSION_AFTER = re.compile(r"^[ ]?(?!\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})\b)v?\d+(?:\.\d+)+\b")
 
 
 def part_of_a_code_or_schedule(text: str, start: int, end: int) -> bool:

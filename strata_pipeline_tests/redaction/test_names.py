@@ -13,7 +13,13 @@ import spacy
 from strata_pipeline.redaction.name_evidence import PersonCandidate, token_name_evidence
 from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
-from strata_pipeline.redaction.names import code_words, lowercase_candidates, person_candidates, writes_in_case
+from strata_pipeline.redaction.names import (
+    code_words,
+    command_words,
+    lowercase_candidates,
+    person_candidates,
+    writes_in_case,
+)
 from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
 
 
@@ -228,6 +234,11 @@ def test_a_personal_handle_shape_scores_higher(index: NameIndex) -> None:
     [initial] = handle_candidates("[09:14] anna.k: hi", index)
     [plain] = handle_candidates("[09:14] anna: hi", index)
     assert initial.score > plain.score >= 0.5
+
+
+def test_command_words_are_the_programs_quoted_commands_run() -> None:
+    text = "List with `barman list-backup kf-erp`.\n```bash\nsudo pgbackrest restore\n$ kerpctl failover\n```\n`kf-erp`"
+    assert command_words(text) == {"barman", "pgbackrest", "kerpctl"}
 
 
 @pytest.mark.parametrize(

@@ -85,6 +85,11 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("job_id | service_type | garage | cost_eur\nMT-003 | tyres | Reifen Huber | 760", "Reifen Huber"),
         ("## Toner und Papier\n\n- Toner wird automatisch bestellt.", "Toner"),
         ("iso_week | primary | secondary\n10 | Platform Squad Limmat | Network Squad Rhone", "Rhone"),
+        ("Restore runs on **Barman 3.4** on the backup server.", "Barman"),  # a release number after it
+        (
+            "# Restore with Barman\n\nList the backups with `barman list-backup erp` first.\n",
+            "Barman",
+        ),  # a program the text runs as a command
         # lower-case words in text that capitalises its sentences are no lower-cased names
         ("Wheels:\n- Drive wheels and lidar windows are cleaned monthly.\n- Check the belts.", "lidar"),
         ("Place the tables at least 1.5 m from the kerb. Keep the footway clear. Ask first.", "kerb"),
@@ -104,6 +109,7 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("Escalations go to the team Anna Kowalski leads.", "Anna Kowalski"),  # a given name after "team"
         ("I met Georgia Lewis and Victoria at the depot in Hamburg.", "Georgia Lewis"),  # popular given names
         ("On call: Network Squad Rhone, backup Jonas Weber.", "Jonas Weber"),
+        ("Approved by Anna Schmidt 12.03.2024. Run `ssh anna@db-01` to check.", "Anna Schmidt"),  # a date after
         ("talked to pernille yesterday\nshe said ok\nwill check", "pernille"),  # all lower case: a chat
     ],
 )

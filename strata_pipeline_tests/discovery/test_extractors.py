@@ -227,6 +227,15 @@ def test_csv_is_a_typed_table_named_after_the_file() -> None:
     assert extraction.text == "## inventory\nsku | qty | price\nA | 1 | 2.5\nB | 3 | 4.0"
 
 
+def test_csv_number_columns_that_write_a_leading_zero_stay_text() -> None:
+    data = b"plz,phone,qty,share\n01067,0711123456,1,0.5\n80331,0891234567,12,1.5\n"
+    frame = extract(data, "sites.csv").tables["sites"]
+    assert frame.schema == pl.Schema(
+        {"plz": pl.String(), "phone": pl.String(), "qty": pl.Int64(), "share": pl.Float64()}
+    )
+    assert frame.rows() == [("01067", "0711123456", 1, 0.5), ("80331", "0891234567", 12, 1.5)]
+
+
 def test_xlsx_two_sheets_are_two_typed_tables() -> None:
     extraction = extract(xlsx_bytes(), "inventory.xlsx")
     assert extraction.kind == "table"

@@ -14,10 +14,24 @@ from strata_pipeline.discovery.extractors.extraction import DEFAULT_LIMITS, Extr
 @_guarded("corrupt_table", "CSV file")
 def extract_csv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
     text, encoding, warnings = _decode(data)
-    frame = pl.read_csv(io.StringIO(text), infer_schema_length=1000)
+    frame = _with_codes_as_text(
+        pl.read_csv(io.StringIO(text), infer_schema_length=1000), pl.read_csv(io.StringIO(text), infer_schema=False)
+    )
     extraction = _table_extraction({Path(name).stem: frame}, encoding)
     extraction.warnings += warnings
     return extraction
+
+
+def _with_codes_as_text(typed: pl.DataFrame, raw: pl.DataFrame) -> pl.DataFrame:
+    """`typed` with each number column that writes a leading zero ("01067", "0711123456", "007") kept
+    as the text the file holds: postcodes, phone numbers and ids are codes, and as numbers they lose the
+    zero (a postcode no longer matches, a phone number no longer reads as one)."""
+    codes = [
+        name
+        for name in typed.columns
+        if typed.schema[name].is_numeric() and raw[name].str.contains(r"^\s*[+-]?0\d").any()
+    ]
+    return typed.with_columns(raw.select(codes)) if codes else typed
 
 
 def _table_extraction(tables: dict[str, pl.DataFrame], encoding: str) -> Extraction:

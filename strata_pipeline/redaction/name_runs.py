@@ -207,6 +207,9 @@ def _score_run(
     if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
         score += 0.6
         reasons.append("honorific")
+    if german and len(words) > 1 and _german_noun(words[0], index) and not _given_name(words[0], index):
+        score -= 0.3
+        reasons.append("starts with a German noun")  # "Kundencenter Weißbach", "Standort Basel": a named place
     if german and GERMAN_ARTICLE_BEFORE.search(before):
         score -= 0.5
         reasons.append("after a German article")  # "über das Tor", "die Rampe Nord": German nouns take one

@@ -32,8 +32,8 @@ from strata_pipeline.redaction.name_evidence import (
 )
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
 from strata_pipeline.redaction.name_index import NameIndex
-from strata_pipeline.redaction.name_layout import _line_end, _line_start
-from strata_pipeline.redaction.name_runs import _last_first, _runs, _score_run
+from strata_pipeline.redaction.name_layout import _line_end, _line_start, reads_german
+from strata_pipeline.redaction.name_runs import _german_noun, _last_first, _runs, _score_run
 
 # The first letter of a line or of a sentence (after ". ", "! ", "? "), past quotes, brackets and
 # list or heading marks.
@@ -148,6 +148,8 @@ def person_candidates(
             continue  # "contact_id", "klantnummer,naam": not the shape of a name
         # "al fijo de": the English NER reading another language; "von ZRH": a particle and a site code
         score = 0.55 if any(_is_name_shaped(w) for w in value.split()) else 0.35
+        if reads_german(text, start) and all(_german_noun(w, index) for w in value.split()):
+            score = 0.35  # "Anfang November erhalten Sie": the English model on German nouns
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)

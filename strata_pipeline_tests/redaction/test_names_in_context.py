@@ -84,6 +84,8 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("The outpatient pharmacy at the Kestwick campus opens at 8:00.", "Kestwick"),
         ("job_id | service_type | garage | cost_eur\nMT-003 | tyres | Reifen Huber | 760", "Reifen Huber"),
         ("## Toner und Papier\n\n- Toner wird automatisch bestellt.", "Toner"),
+        ("Dienstags ist das Kundencenter Weißbach geschlossen. Bitte kommen Sie am Montag.", "Weißbach"),
+        ("Anfang November erhalten Sie eine Ablesekarte von uns. Bitte tragen Sie den Stand ein.", "Anfang"),
         ("iso_week | primary | secondary\n10 | Platform Squad Limmat | Network Squad Rhone", "Rhone"),
         ("Restore runs on **Barman 3.4** on the backup server.", "Barman"),  # a release number after it
         (
@@ -107,6 +109,8 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("| Name | Approver |\n|---|---|\n| Travel | Maria Keller |", "Maria Keller"),
         ("Die Schlüssel haben Frau Taylor und Schmidt. Bitte dort melden.", "Schmidt"),
         ("Escalations go to the team Anna Kowalski leads.", "Anna Kowalski"),  # a given name after "team"
+        ("Sehr geehrte Frau Weißbach, vielen Dank für Ihre Nachricht zum Zählerstand.", "Weißbach"),
+        ("Das Kundencenter leitet Gottfried Weißbach seit dem Frühjahr.", "Gottfried Weißbach"),
         ("I met Georgia Lewis and Victoria at the depot in Hamburg.", "Georgia Lewis"),  # popular given names
         ("On call: Network Squad Rhone, backup Jonas Weber.", "Jonas Weber"),
         ("Approved by Anna Schmidt 12.03.2024. Run `ssh anna@db-01` to check.", "Anna Schmidt"),  # a date after

@@ -20,6 +20,9 @@ from strata_pipeline.retrieval.twins import proper_words, query_words
 HISTORY_WORDS = (
     r"old|older|previous(ly)?|prior|former(ly)?|earlier|archived?|deprecated|superseded|obsolete|legacy"
     r"|outdated|no longer|before the (current|new)"
+    # "what was X before the 2025 rules": a year naming the change, as "the current" would; only in
+    # the past tense ("what to do before the 2026 audit" is a step still to come)
+    r"|(was|were|did|had)\b[^.?!;]{0,80}?\bbefore the (19|20)\d\d(?![-./]\d)"
     # "we used to file form X" is history; "the form is used to request X" is a present passive.
     r"|(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )(?<!\bbeen )(?<!\bbeing )(?<!\bget )(?<!\bgot )used to"
     r"|alte[nmrs]?|früher\w*|vorherige\w*|veraltet\w*|archiviert\w*|ehemalige\w*|bisherige\w*"
@@ -86,8 +89,29 @@ class History:
     proper: frozenset[str] = field(default=frozenset(), compare=False)
 
 
+# Month names in the languages BM25 analyses. A year after one ("commissioned in September 2025",
+# "im März 2024") or inside a date ("2025-09-01", "01.09.2025") says when something happened, not which
+# version of a document is meant, so it does not lift an archived document that carries the year.
+MONTHS = (
+    r"jan(uary|uar|vier)?|feb(ruary|ruar)?|février|mar(ch)?|märz|mars|apr(il)?|avril|may|mai|june?|juin"
+    r"|july?|juillet|aug(ust)?|août|sep(t|tember|tembre)?|oct(ober|obre)?|okt(ober)?|nov(ember|embre)?"
+    r"|dec(ember)?|dez(ember)?|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre"
+    r"|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
+    r"|dicembre|januari|februari|maart|juni|juli|augustus|oktober|janeiro|fevereiro|março|maio|junho"
+    r"|julho|setembro|outubro|novembro|dezembro"
+)
+_DATED_YEAR = re.compile(
+    rf"(?i)\b(?:{MONTHS})\.?(?:[ \t]+(?:de|del|di))?[ \t]+(?:19|20)\d\d\b|\d[-./](?:19|20)\d\d\b|\b(?:19|20)\d\d[-./]\d"
+)
+
+
+def named_versions(query: str) -> frozenset[str]:
+    """The years and versions `query` names, lower-cased, leaving out years that date an event."""
+    return frozenset(m.lower() for m in _NAMED_VERSION.findall(_DATED_YEAR.sub(" ", spelt_versions(query))))
+
+
 def history_of(query: str) -> History:
-    names = frozenset(m.lower() for m in _NAMED_VERSION.findall(spelt_versions(query)))
+    names = named_versions(query)
     named = frozenset(identifiers(query))
     lookup = bool(named) and not re.search(r"\w", IDENTIFIER.sub(" ", query))
     return History(asks_about_history(query), names, query_words(query), named, lookup, proper_words(query))

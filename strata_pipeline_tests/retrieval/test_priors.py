@@ -44,6 +44,11 @@ from strata_pipeline.retrieval.search import Lists, diversify, merge_and_fuse, r
         ("Which form is used to request the destruction of electronic records?", False),
         ("Which port is used to reach the monitoring server?", False),
         ("How long does it take to get used to the new portal?", False),
+        # a year naming the change, asked in the past tense; a coming event or a date is no history
+        ("What was the response time for on-call staff before the 2025 on-call rules?", True),
+        ("Which form did we use before the 2024 reform?", True),
+        ("What must be done before the 2026 audit?", False),
+        ("What was due before the 2025-01-31 deadline?", False),
     ],
 )
 def test_asks_about_history(query: str, historical: bool) -> None:
@@ -184,6 +189,24 @@ def test_a_year_inside_a_date_labels_no_version() -> None:
     assert prior_of(ended, history_of("How was patching done in 2024?")) == 1.25  # its own year, in its path
     german_date = ended | {"doc_id": "runbooks/archive/patching.md", "title": "Patching (gültig bis 31.01.2025)"}
     assert prior_of(german_date, history_of("Patching 2025")) == 0.8
+
+
+def test_a_year_that_dates_an_event_in_the_query_names_no_version() -> None:
+    ranged = {
+        "doc_id": "tariffs/archiv/grundversorgung-2024.md",
+        "title": "Grundversorgung – Preise 2024 bis 2025 (archiviert)",
+        "superseded": True,
+        "rank_weight": 0.8,
+    }
+    # the month dates the commissioning of a system a current table is asked about; no price list is meant
+    assert history_of("Which feed-in rate applies to a system commissioned in September 2025?").names == frozenset()
+    assert prior_of(ranged, history_of("Which rate applies to a system commissioned in September 2025?")) == 0.8
+    assert history_of("Welche Vergütung gilt für Anlagen, die im März 2025 in Betrieb gingen?").names == frozenset()
+    assert history_of("Quel tarif pour une installation mise en service en mars 2025 ?").names == frozenset()
+    assert history_of("Which rate applies from 2025-08-01 or 01.08.2025?").names == frozenset()
+    # a year standing alone still names the version that carries it
+    assert prior_of(ranged, history_of("What was the base price in the 2025 price list?")) == 1.25
+    assert history_of("May 2024 and the 2022 rules").names == {"2022"}
 
 
 @pytest.mark.parametrize(

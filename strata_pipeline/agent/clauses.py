@@ -267,6 +267,9 @@ def _side(side: str, pred: str) -> Side:
     adjective = MORE_ADJECTIVE.search(pred)
     if word == "cheaper" or (adjective and adjective["adj"].lower() in ("expensive", "costly", "pricey")):
         return Side(label, f"What is the price of {label}?")
+    if word in ("heavier", "lighter"):
+        # documents state a weight ("Weight: 145 kg", "weighs 34 kg"), rarely how heavy a thing is
+        return Side(label, f"What is the weight of {label}?")
     degree = DEGREE.get(word) or f"How {word[:-2]}"
     at = lowered.index(word)
     if at > 0 and lowered[at - 1] == "the":

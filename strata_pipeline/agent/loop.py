@@ -251,7 +251,9 @@ def _chained(step: PlannedStep, previous: tuple[Observation, Answer] | None, ask
         return ""
     known = set(identifiers(asked))
     text = re.sub(r"\[[^\]\s]+\]", " ", previous[1].text)  # citations ("[a/b.md#s2]") name no thing
-    found = list(dict.fromkeys(m.group() for m in IDENTIFIER.finditer(text) if m.group().lower() not in known))
+    # a code of joined parts names a thing ("zrh-erp-lic-01"); a short one is a level or a grade ("P2")
+    codes = (m.group() for m in IDENTIFIER.finditer(text) if re.search(r"[-_./]", m.group()))
+    found = list(dict.fromkeys(c for c in codes if c.lower() not in known))
     return found[0] if len(found) == 1 else ""
 
 

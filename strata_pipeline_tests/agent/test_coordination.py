@@ -7,7 +7,10 @@ import pytest
 
 from strata_pipeline.agent.clauses import split_clauses
 from strata_pipeline.agent.coordination import between_question, coordinated, embedded_superlative, topic_pair
+from strata_pipeline.agent.loop import _expand
 from strata_pipeline.agent.planner import EACH_VALUE, FOUND_DOCUMENTS, plan
+from strata_pipeline.agent.tools import Observation
+from strata_pipeline.answering.answer import Answer
 
 
 @pytest.mark.parametrize(
@@ -110,7 +113,7 @@ def test_between_a_and_b_which_is_a_choice_between_two(question: str, choice: st
 def test_between_a_and_b_plans_one_degree_question_per_side() -> None:
     planned = plan("Between the X-1 and the X-2, which is heavier?")
     assert planned.form == "compare"
-    assert [s.ask for s in planned.steps] == ["How heavy is the X-1?", "How heavy is the X-2?"]
+    assert [s.ask for s in planned.steps] == ["What is the weight of the X-1?", "What is the weight of the X-2?"]
 
 
 def test_an_aspect_before_a_colon_is_asked_of_both_sides() -> None:
@@ -188,3 +191,20 @@ def test_a_count_then_a_request_for_what_documents_say_is_facts_then_search() ->
     assert planned.form == "facts_then_search"
     assert planned.steps[0].arguments == {"request": "How many laptops are in batch b3"}
     assert planned.steps[1].scope == EACH_VALUE
+
+
+def test_a_which_question_that_finds_another_identifier_is_followed_up_on_it() -> None:
+    planned = plan("Which host is behind alarm AL-310, and which rack is it in?")
+    found = Observation("1 passage", {})
+    answer = Answer(text="Code: AL-310; Meaning: `db-host-07` down; Priority: P2 [alarms.md#s1]", citations=[])
+    calls = _expand(planned.steps[1], (found, answer), asked=planned.steps[0].ask)
+    # asked of the host the answer named, in any document ("P2" is a level, the citation no thing)
+    assert calls == [
+        ({"query": "Which rack is db-host-07 in?"}, "Which rack is db-host-07 in?", "Which rack is db-host-07 in?")
+    ]
+    two = Answer(text="`db-host-07` or `db-host-08` down [alarms.md#s1]", citations=[])
+    assert "doc_ids" not in calls[0][0]
+    assert _expand(planned.steps[1], (found, two), asked=planned.steps[0].ask)[0][2] == "Which rack is it in?"
+    # a which-question that named no identifier is followed up on the document it found
+    plain = plan("Which depot hosts the lab, and when does it close?")
+    assert _expand(plain.steps[1], (found, answer), asked=plain.steps[0].ask)[0][2] == "When does it close?"

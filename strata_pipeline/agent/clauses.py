@@ -39,13 +39,20 @@ LEAD_WORDS = (
     r"|bis|zu|zum|zur|seit|für|von|vom|im|an|am|auf|mit|nach|um|bei|aus|über|unter|innerhalb"
     r"|à|au|aux|de|du|des|en|pour|depuis|jusqu['’]à|dans|sur|avec|après|avant|bout|tous|toutes|les|le|la)"
 )
-CONJUNCTION = r"(?:and|und|et)"
+CONJUNCTION = r"(?:and|as\s+well\s+as|und|sowie|et|ainsi\s+que)"
+# A request that opens the second clause ("..., and tell me how ...", "und sag mir ...", "et dis-moi ...")
+REQUEST_OPENER = r"(?:(?:please\s+)?(?:tell|show|give)\s+me|sag(?:en\s+sie)?\s+mir|(?:dis|dites)[- ]moi)\b"
+# An elliptic second clause that names the other thing by a demonstrative ("..., and that of Basel", "..., et
+# ceux de Brandholm"): the first question asked of it (ELLIPSIS)
+DEMONSTRATIVE_ELLIPSIS = r"(?:that|those)\s+(?:of|for|at|in)|(?:celui|celle|ceux|celles)\s+(?:de|du|des|d['’])"
 BOUNDARY = re.compile(
     r"(?<=\?)\s+(?=\S)"  # "...? How ...?"
     r"|\s*;\s*"  # "...; also ..."
     r"|,\s*(?:and\s+)?(?:then|also|plus|dann|danach|außerdem|puis|ensuite|aussi)\b\s*"  # "..., then ..."
     r"|(?:,\s*|\s+)" + CONJUNCTION + r"\s+(?:also\s+|then\s+|dann\s+|auch\s+|puis\s+|aussi\s+)?"
     r"(?=(?:" + LEAD_WORDS + r"\s+){0,3}" + OPENERS + r"\b)"
+    r"|(?:,\s*|\s+)(?:and|und|et)\s+(?=" + REQUEST_OPENER + r")"
+    r"|,\s*(?:and|und|et)\s+(?=(?:" + DEMONSTRATIVE_ELLIPSIS + r")\s)"
     # after a comma an auxiliary opens a question too: "..., and is it covered?"
     r"|,\s*" + CONJUNCTION + r"\s+(?=(?:is|are|was|were|does|do|did|can|could|should|must|ist|sind|gibt)\b)",
     re.IGNORECASE,
@@ -72,7 +79,8 @@ REQUEST = re.compile(
 )
 ELLIPSIS = re.compile(
     r"^(?:(?:and|und|et)\s+)?(?:(?:what|how)\s+about|(?:and\s+)?the\s+same\s+for|was\s+ist\s+mit|wie\s+ist\s+es\s+(?:mit|bei)"
-    r"|qu['’]en\s+est-il\s+(?:de\s+la|de\s+l['’]|du|des|de|d['’])|et\s+pour)\s*(?P<other>.+?)[\s?.!]*$",
+    r"|qu['’]en\s+est-il\s+(?:de\s+la|de\s+l['’]|du|des|de|d['’])|et\s+pour|" + DEMONSTRATIVE_ELLIPSIS + r")"
+    r"\s*(?P<other>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
 LEADING_ARTICLE = re.compile(r"^(?:the|a|an|der|die|das|den|dem|le|la|les|l['’])\s*", re.IGNORECASE)
@@ -136,10 +144,13 @@ NP_STOP = re.compile(
     r"required|needed|possible|due|\w+[^\We]ed)\b.*$",
     re.IGNORECASE,
 )
+LOOKUP_REQUEST = r"(?:look\s+up|find|search\s+for|check|schlag(?:e)?|such(?:e)?|cherche[sz]?|recherche[sz]?)"
 DEFINITION = re.compile(
     r"^(?:what|which)\s+(?:is|are|does|do)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}\x00"
     r"(?:\s+(?:mean|stand\s+for|signify|indicate))?(?:\s+(?:on|in|for|with)\s+.+)?[\s?.!]*$"
-    r"|^(?:was\s+(?:ist|bedeutet|heißt)|que\s+(?:signifie|veut\s+dire)|qu['’]est-ce\s+que)\s+(?:\w+\s+){0,2}\x00",
+    r"|^(?:was\s+(?:ist|bedeutet|heißt)|que\s+(?:signifie|veut\s+dire)|qu['’]est-ce\s+que)\s+(?:\w+\s+){0,2}\x00"
+    # a request to look it up ("Look up error E-1042", "Schlag E-1042 nach", "Cherche E-1042")
+    r"|^" + LOOKUP_REQUEST + r"\s+(?:the\s+)?(?:[\w-]+\s+){0,2}\x00(?:\s+nach)?[\s?.!]*$",
     re.IGNORECASE,
 )
 
@@ -256,6 +267,9 @@ def _side(side: str, pred: str) -> Side:
     adjective = MORE_ADJECTIVE.search(pred)
     if word == "cheaper" or (adjective and adjective["adj"].lower() in ("expensive", "costly", "pricey")):
         return Side(label, f"What is the price of {label}?")
+    if word in ("heavier", "lighter"):
+        # documents state a weight ("Weight: 145 kg", "weighs 34 kg"), rarely how heavy a thing is
+        return Side(label, f"What is the weight of {label}?")
     degree = DEGREE.get(word) or f"How {word[:-2]}"
     at = lowered.index(word)
     if at > 0 and lowered[at - 1] == "the":

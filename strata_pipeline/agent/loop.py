@@ -42,7 +42,7 @@ from strata_pipeline.agent.tools import (
     has_facts,
 )
 from strata_pipeline.answering.answer import Answer, Citation
-from strata_pipeline.embedding.identifiers import identifiers
+from strata_pipeline.embedding.identifiers import IDENTIFIER, identifiers
 from strata_pipeline.indexing.engine import DENSE
 from strata_pipeline.injection.defence import sanitise
 from strata_pipeline.retrieval.candidate import Candidate
@@ -144,7 +144,7 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
     parts: list[tuple[str, Answer]] = []
     context: list[Candidate] = []
     previous: tuple[Observation, Answer] | None = None
-    pick = ""
+    pick = asked = ""
     row: tuple[Candidate, Row] | None = None  # the table row the previous step answered with
     for step in planned.steps:
         first: tuple[Observation, Answer] | None = None
@@ -155,7 +155,7 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
             # "When does that wave run?" after the row "patch_wave: wave0": asked of the value, in any document
             step = dataclasses.replace(step, arguments={**step.arguments, "query": bound}, label=bound, ask=bound)
             step, carried = dataclasses.replace(step, scope="", refer=""), None
-        calls = _expand(step, previous, pick)
+        calls = _expand(step, previous, pick, asked)
         facts = previous[0].facts if previous is not None else None
         valued = step.unvalued and facts is not None and bool(_values(facts.value, pick))
         step_answers: list[Answer] = []
@@ -191,16 +191,24 @@ def run_plan(toolbox: Toolbox, planned: Plan, budget: Budget) -> tuple[Answer, l
                 # no value's own passages answered ("what the on-call policy says about working on them"
                 # is said of holidays in general): the question once more, without the values
                 queue.append(_unvalued(step, facts))
-        previous, pick = first, step.pick
+        previous, pick, asked = first, step.pick, step.ask
     return compose(parts), context
 
 
 def _expand(
-    step: PlannedStep, previous: tuple[Observation, Answer] | None, pick: str = ""
+    step: PlannedStep, previous: tuple[Observation, Answer] | None, pick: str = "", asked: str = ""
 ) -> list[tuple[dict[str, Any], str, str]]:
     """The calls one planned step makes: (arguments, label, question its passages answer). `pick` is the
-    previous (query_facts) step's: "most" or "fewest" follows up only that end of its grouping."""
+    previous (query_facts) step's: "most" or "fewest" follows up only that end of its grouping; `asked` is
+    the previous step's question."""
     observation = previous[0] if previous is not None else None
+    chained = _chained(step, previous, asked)
+    if chained:
+        # "Which server is behind error KF-5201, and which patch wave is it in?": asked of the server the
+        # answer named, wherever its own record is
+        ask = resolve_back_reference(step.ask, chained)
+        query = resolve_back_reference(str(step.arguments.get("query", "")), chained)
+        return [({**step.arguments, "query": query}, ask, ask)]
     if step.scope == EACH_VALUE:
         facts = observation.facts if observation is not None else None
         values = _values(facts.value, pick) if facts is not None else []
@@ -234,6 +242,19 @@ def _expand(
                 if "query" in arguments:
                     arguments["query"] = resolve_back_reference(str(arguments["query"]), entity)
     return [(arguments, label, ask)]
+
+
+def _chained(step: PlannedStep, previous: tuple[Observation, Answer] | None, asked: str) -> str:
+    """The identifier a "which ...?" step's answer found when that step asked from another identifier: one
+    code leads to another ("KF-5201" -> "zrh-erp-lic-01"), and "it" stands for the one found. "" otherwise."""
+    if step.refer != DOCUMENT or previous is None or previous[1].abstained or not identifiers(asked):
+        return ""
+    known = set(identifiers(asked))
+    text = re.sub(r"\[[^\]\s]+\]", " ", previous[1].text)  # citations ("[a/b.md#s2]") name no thing
+    # a code of joined parts names a thing ("zrh-erp-lic-01"); a short one is a level or a grade ("P2")
+    codes = (m.group() for m in IDENTIFIER.finditer(text) if re.search(r"[-_./]", m.group()))
+    found = list(dict.fromkeys(c for c in codes if c.lower() not in known))
+    return found[0] if len(found) == 1 else ""
 
 
 def _unvalued(step: PlannedStep, facts: Any) -> tuple[dict[str, Any], str, str]:

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from strata_pipeline.agent.clauses import (
+    LOOKUP_REQUEST,
+    REQUEST,
     agrees,
     alternatives,
     antecedent,
@@ -44,6 +46,7 @@ from strata_pipeline.agent.clauses import (
     resolve_foreign_reference,
     split_clauses,
 )
+from strata_pipeline.agent.coordination import between_question, coordinated, embedded_superlative, topic_pair
 from strata_pipeline.agent.coreference import (
     distributive,
     owner_phrase,
@@ -174,6 +177,7 @@ ENTITY_QUESTION = re.compile(
 ATTRIBUTE_QUESTION = re.compile(
     r"^(?:(?:what|which)\s+(?:is|are|was|were)\s+the|when|where|why|who|how\s+(?!many\b)\w+)\b", re.IGNORECASE
 )
+LOOKUP = re.compile(LOOKUP_REQUEST + r"\s", re.IGNORECASE)
 # A proper name the first question is about: a run of capitalised words after its first word ("CarePlus")
 PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-z][\w-]*)*")
 
@@ -211,9 +215,9 @@ class Plan:
 def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
-    forms = (_section, _facts_then_search if facts else None, _most_then_ask if facts else None, _compare)
-    for form in (*forms, _two_questions, _relative):
-        found = form(text) if form else None
+    facts_forms = (_facts_then_search, _most_then_ask, _embedded) if facts else ()
+    for form in (_section, *facts_forms, _compare, _two_questions, _relative, _coordinated):
+        found = form(text)
         if found is not None:
             return found
     return Plan("single", (_search(text, text),))
@@ -236,7 +240,11 @@ def _section(text: str) -> Plan | None:
 def _facts_then_search(text: str) -> Plan | None:
     # "For each server in wave1, what does the runbook say about ...?": the filter, then its follow-up
     reading = distributive(text) or text
-    found = next(((m, ask) for pattern, ask in FACTS_ASKS if (m := pattern.match(reading)) is not None), None)
+    parts = split_clauses(reading)
+    # "How many servers are in wave3? Tell me what the runbooks say about them.": one filter and its follow-up
+    joined = f"{parts[0].rstrip(' ?')}, and {parts[1][:1].lower()}{parts[1][1:]}" if len(parts) == 2 else reading
+    matches = ((m, ask) for pattern, ask in FACTS_ASKS for r in (reading, joined) if (m := pattern.match(r)))
+    found = next(matches, None)
     if found is None:
         return None
     m, ask_template = found
@@ -285,6 +293,25 @@ def _most_then_ask(text: str) -> Plan | None:
     )
 
 
+def _embedded(text: str) -> Plan | None:
+    """ "What is the UPS runtime at the site with the fewest printers?": the grouped count, then the question
+    asked of the group at that end (coordination.embedded_superlative)."""
+    found = embedded_superlative(text)
+    if found is None:
+        return None
+    request, pick, follow = found
+    grouped = PlannedStep("query_facts", {"request": request}, request, pick=pick)
+    return Plan("facts_then_search", (grouped, _search(follow, follow, scope=EACH_VALUE)))
+
+
+def _coordinated(text: str) -> Plan | None:
+    """ "What are the courier cut-offs of the Lille and Lyon depots?": the question asked of each conjunct."""
+    found = coordinated(REQUEST.sub("", text))  # "Tell me the mileage rate for A as well as ..."
+    if found is None:
+        return None
+    return Plan("compare", tuple(_search(ask, label, ask) for label, ask in found))
+
+
 def head_noun(phrase: str) -> str:
     """The plural noun a fact filter lists, its first word after a determiner or question word ("The
     holidays observed by all offices" -> "holidays"); "" when that word is no English plural."""
@@ -307,10 +334,14 @@ def superlative(facts: str) -> tuple[str, str]:
 
 def _compare(text: str) -> Plan | None:
     # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
-    options = alternatives(pair_question(text) or text)
+    options = alternatives(pair_question(text) or between_question(text) or text)
     if options is not None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative
         return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
+    if (pair := topic_pair(text)) is not None:
+        # "Courier cut-off: Rotterdam vs Porto?": the aspect asked of each side
+        return Plan("compare", tuple(_search(f"{pair[0]} of {side}", side, f"What is the {pair[0]} of {side}?")
+                                     for side in pair[1:]))  # fmt: skip
     m = DIFFERENCE.match(text)
     language, prep, attributes = "en", "of", False
     if m is not None:
@@ -366,14 +397,19 @@ def _two_questions(text: str) -> Plan | None:
     if expanded:
         # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
         return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))
-    if (not BACK_REFERENCE.search(second) and not has_object_clitic(second)) or self_contained(second):
+    named = [m.group() for m in IDENTIFIER.finditer(first)]
+    refers = (BACK_REFERENCE.search(second) or has_object_clitic(second)) and not self_contained(second)
+    if named and not refers and LOOKUP.match(first) and is_definition(first, named[0]):
+        # "Look up INV-71 and tell me what the patient should do": the rest is asked of what was looked up
+        step = PlannedStep("lookup", {"name": named[0]}, first, first)
+        return Plan("lookup_then_ask", (step, _search(f"{named[0]} {second}", second, scope=FOUND_DOCUMENTS)))
+    if not refers:
         return Plan("two_questions", (_search(first, first), _search(second, second)))
     if ENTITY_QUESTION.match(first):
         # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
         return Plan(
             "find_then_ask", (_search(first, first), _search(second, second, scope=FOUND_DOCUMENTS, refer=DOCUMENT))
         )
-    named = [m.group() for m in IDENTIFIER.finditer(first)]
     if named and is_definition(first, named[0]):
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
         # the identifier is what "it" stands for: the search and the label name it; the passages answer the

@@ -50,7 +50,8 @@ class Statement:
 # 07:30, 7h30; with a dot only before "Uhr" ("14.30 Uhr"): "2.50 EUR" is money, not a time
 _TIME = re.compile(r"\b([01]?\d|2[0-3])(?::|h|\.(?=[0-5]\d\s*Uhr))([0-5]\d)\b")
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
-_MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)\b", re.IGNORECASE)
+# "20 €." and "1,80 € pro Stunde": after "€" no word boundary follows, so the end is "no letter next"
+_MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)(?![^\W\d_])", re.IGNORECASE)
 _QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d_]+)?)((?:\s+[^\W\d_]+){0,2})")
 # Words after a number that name no unit of a value: "3 of them", "2 to 4", list positions.
 _NOT_UNITS = frozenset(

@@ -41,6 +41,7 @@ def statement(quote: str, doc_id: str, title: str, score: float = 0.8, supersede
         ("Die Frist beträgt 14 Tage.", {"day": {"14"}}),  # units of time in English, any language
         ("Le délai est de 3 semaines et 2 heures.", {"week": {"3"}, "hour": {"2"}}),
         ("Colour copies cost 2.50 EUR; pick-up from 14.30 Uhr or 9h15.", {"EUR": {"2.5"}, "time": {"14:30", "09:15"}}),
+        ("Das Ticket kostet 20 €. Parken: 1,80 € pro Stunde.", {"EUR": {"20", "1.8"}}),  # "€" then no letter
         ("Call 3 of them, 2 to 4 times.", {}),  # numbers without a unit state no comparable value
     ],
 )

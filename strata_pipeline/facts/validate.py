@@ -42,8 +42,23 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
                 f"{intent.operation} needs one group_by column (what to name); columns of {first.name}: "
                 f"{', '.join(c.name for c in first.columns)}."
             )
-        if intent.columns and _column(tables, intent.columns[0]) != "number":
-            raise IntentRefused(f"{intent.operation} totals a numeric column; numeric columns: {_numeric(first)}.")
+        if (
+            intent.columns
+            and _column(tables, intent.columns[0]) != "number"
+            and not _date_column(tables, intent.columns[0])
+        ):
+            raise IntentRefused(
+                f"{intent.operation} totals a numeric column or takes the latest date of a date column; numeric "
+                f"columns: {_numeric(first)}."
+            )
+    if intent.per:
+        if intent.operation not in ("argmax", "argmin") or intent.per in intent.group_by:
+            raise IntentRefused(
+                "'per' belongs to argmax or argmin only: the column within whose values to name the best."
+            )
+        _column(tables, intent.per)
+    if intent.absent_from:
+        _absent(intent, catalogue, tables)
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(
@@ -122,6 +137,21 @@ def _intersect(intent: Intent, catalogue: Catalogue, key: str, filters: tuple[Fi
             "intersect needs a second table (`tables`) or two values of one column (two eq filters on it), "
             f"e.g. {key} present under both."
         )
+
+
+def _date_column(tables: list[Table], name: str) -> bool:
+    return all(c.is_date for t in tables for c in t.columns if c.name == name)
+
+
+def _absent(intent: Intent, catalogue: Catalogue, tables: list[Table]) -> None:
+    """An anti-join names a visible table that holds the key column too."""
+    others = catalogue.named(intent.absent_from, intent.source_sets)
+    if not others:
+        raise IntentRefused(f"No table {intent.absent_from!r}. Tables and their columns: {catalogue.describe()}.")
+    if not intent.key:
+        raise IntentRefused("'absent_from' needs 'key': the column both tables hold.")
+    _column(tables, intent.key)
+    _column(others, intent.key)
 
 
 def _numeric(table: Table) -> str:

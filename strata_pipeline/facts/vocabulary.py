@@ -29,10 +29,12 @@ DATA_WORDS: dict[str, str] = {
     "monate": "months", "wochen": "weeks", "stunden": "hours", "stunde": "hour", "alle": "all",
     "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
     "zeilen": "rows", "kurs": "course", "kurse": "courses", "kursen": "courses", "anbieter": "providers",
-    "tage": "days", "tagen": "days", "dauer": "duration",
+    "tage": "days", "tagen": "days", "dauer": "duration", "preisliste": "price list", "preislisten": "price lists",
+    "wartung": "maintenance", "wartungen": "maintenance",
     # French
     "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
-    "prix": "price", "prix de liste": "list price", "moyenne": "average", "serveur": "server",
+    "prix": "price", "prix de liste": "list price", "liste de prix": "price list", "liste des prix": "price list",
+    "moyenne": "average", "serveur": "server",
     "serveurs": "servers", "imprimante": "printer", "imprimantes": "printers", "produit": "product",
     "produits": "products", "jour férié": "holiday", "jours fériés": "holidays", "bureau": "office",
     "bureaux": "offices", "pays": "country", "ville": "city", "villes": "cities", "capacité": "capacity",
@@ -123,9 +125,28 @@ _HYPHENATED = re.compile(r"[\wäöüßéèàç]+(?:-[\wäöüßéèàç]+)+")
 
 def gloss(question: str) -> str:
     """The question with its data words in English; every other word unchanged. A hyphenated word
-    with a data word in it is split first ("Services-Produkte" -> "Services products")."""
-    split = _HYPHENATED.sub(_split_if_known, question)
+    with a data word in it is split first ("Services-Produkte" -> "Services products"), and a German
+    compound of a data word and a sheet noun too ("Wartungsprotokoll" -> "maintenance log")."""
+    split = _SHEET_COMPOUND.sub(_split_sheet_compound, _HYPHENATED.sub(_split_if_known, question))
     return _DATA.sub(lambda m: DATA_WORDS[m.group().lower()], split)
+
+
+# German sheet nouns a compound ends in, and their English words ("Schulungsliste": the training list)
+SHEET_PARTS = {"liste": "list", "listen": "lists", "protokoll": "log", "tabelle": "table", "plan": "plan",
+               "verzeichnis": "register"}  # fmt: skip
+_SHEET_COMPOUND = re.compile(r"\b[\wäöüß]{3,}(?:" + "|".join(SHEET_PARTS) + r")\b", re.IGNORECASE)
+
+
+def _split_sheet_compound(match: re.Match[str]) -> str:
+    word = match.group()
+    for part, english_part in SHEET_PARTS.items():
+        if not word.lower().endswith(part):
+            continue
+        head = word[: -len(part)]
+        for known in (head, head[:-1] if head.lower().endswith("s") else ""):  # "Wartungs-": the linking s
+            if known and known.lower() in DATA_WORDS and " " not in DATA_WORDS[known.lower()]:
+                return f"{DATA_WORDS[known.lower()]} {english_part}"
+    return word
 
 
 def _split_if_known(match: re.Match[str]) -> str:

@@ -187,6 +187,11 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         columns = (measured[0],) if measured else ()
+        if not columns:
+            # "the average fuel consumption": no number column holds what is measured, so no figure can be given
+            phrase = _measure_phrase(question, op)
+            why = f"measures {phrase or 'nothing'!r}, but names no number column"
+            return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
     elif op in ("list", "distinct", "intersect"):
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
         columns = (shown[0],) if shown else ()
@@ -273,6 +278,25 @@ COPULA_ASKED = (
     r"\b(?:which|what|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')"
     rf"(?:{_ADJECTIVE})?([\wäöüéè\-]+)"
 )
+
+
+# Words that end what an aggregate measures: "the average fuel consumption of the diesel vehicles"
+MEASURE_END = frozenset(
+    "of for in at per by from with over under der des für pro je von im in de du des pour par".split()
+)
+
+
+def _measure_phrase(question: str, op: str) -> str:
+    """The words an aggregate word is followed by, up to a preposition ("fuel consumption"); "" when none."""
+    found = re.search(OPERATION_WORDS[op], question.lower())
+    said = words(question.lower()[found.end() :]) if found else []
+    taken = []
+    for word in said:
+        if word in MEASURE_END or len(taken) == 3:
+            break
+        if word not in ("the", "a", "an", "die", "der", "das", "le", "la", "les"):
+            taken.append(word.strip("?.!"))
+    return " ".join(w for w in taken if w)
 
 
 def _word_after(question: str, word: str) -> str:

@@ -66,6 +66,9 @@ def execute(
             abstain_code="zero_rows",
         )
     named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
+    holders = _holders(intent, value, matched, tables[0])
+    if holders:  # "what is the cheapest IT course": the figure, and the row(s) that hold it
+        named = f"{named[:-1]} Held by {', '.join(holders)}."
     return FactResult(intent, value, named, cited, row_count=matched.height)
 
 
@@ -287,6 +290,18 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
         for name in (intent.table, *intent.tables)
         for t in catalogue.named(name, intent.source_sets)[:1]
     }
+
+
+def _holders(intent: Intent, value: Any, rows: pl.DataFrame, table: Table, most: int = 5) -> list[str]:
+    """The key values (the table's first column) of the rows a minimum or maximum is read from; [] for any
+    other figure, or when more than `most` rows hold it."""
+    if intent.operation not in ("min", "max") or intent.group_by or not isinstance(value, (int, float)):
+        return []
+    key = table.columns[0].name if table.columns else ""
+    if not key or key == intent.columns[0] or key not in rows.columns:
+        return []
+    held = _texts(rows.filter(pl.col(intent.columns[0]) == value), key)
+    return held if 0 < len(held) <= most else []
 
 
 def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -> str:

@@ -76,8 +76,10 @@ FORMATS: dict[str, str] = {
 
 
 def english(word: str) -> str:
-    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none."""
-    found = DATA_WORDS.get(word.lower()) or COLUMN_WORDS.get(word.lower(), "")
+    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none.
+    A French word is found without its accents too ("vehicule", as matching folds them)."""
+    lowered = word.lower()
+    found = DATA_WORDS.get(lowered) or COLUMN_WORDS.get(lowered) or _UNACCENTED.get(lowered, "")
     return found if " " not in found else ""
 
 
@@ -106,6 +108,16 @@ COLUMN_WORDS: dict[str, str] = {
     "facture": "invoice", "factures": "invoices", "contrat": "contract", "contrats": "contracts",
     "agence": "branch", "agences": "branches", "modèle": "model", "modèles": "models",
 }  # fmt: skip
+
+_FOLD = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")
+_UNACCENTED = {
+    key.translate(_FOLD): value
+    for words in (COLUMN_WORDS, DATA_WORDS)
+    for key, value in words.items()
+    if key.translate(_FOLD) != key
+    and key.translate(_FOLD) not in DATA_WORDS
+    and key.translate(_FOLD) not in COLUMN_WORDS
+}
 
 NUMBER_WORDS: dict[str, str] = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",

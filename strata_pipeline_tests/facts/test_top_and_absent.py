@@ -157,3 +157,19 @@ def test_a_list_per_group(sidecars: dict[str, Path]) -> None:
     listed = Intent("list", vehicles, ("vehicle_id",), group_by=("depot",))
     assert execute(listed, catalogue, sidecars, EVERYONE).value == {
         "Hamburg": ["V-1", "V-2"], "Lyon": ["V-5", "V-6"], "Munich": ["V-3", "V-4"]}  # fmt: skip
+
+
+def test_a_measure_no_column_holds_is_refused(sidecars: dict[str, Path]) -> None:
+    """ "the average fuel consumption": no number column measures it, so no intent, and the answer must state
+    those words or abstain (`unplaced`)."""
+    parsed = parse("What is the average fuel consumption of the Lyon vehicles?", load_catalogue(sidecars, EVERYONE))
+    assert (parsed.intent, parsed.unplaced) == (None, "fuel consumption")
+    assert "names no number column" in parsed.why
+
+
+def test_a_minimum_names_the_rows_that_hold_it(sidecars: dict[str, Path]) -> None:
+    catalogue = load_catalogue(sidecars, EVERYONE)
+    parsed = parse("What is the lowest price in Munich?", catalogue)
+    assert parsed.intent is not None
+    result = execute(parsed.intent, catalogue, sidecars, EVERYONE)
+    assert (result.value, result.answer.endswith("Held by V-4.")) == (24300, True)

@@ -290,7 +290,7 @@ def _measure_phrase(question: str, op: str) -> str:
     """The words an aggregate word is followed by, up to a preposition ("fuel consumption"); "" when none."""
     found = re.search(OPERATION_WORDS[op], question.lower())
     said = words(question.lower()[found.end() :]) if found else []
-    taken = []
+    taken: list[str] = []
     for word in said:
         if word in MEASURE_END or len(taken) == 3:
             break

@@ -83,16 +83,32 @@ def english(word: str) -> str:
     return found if " " not in found else ""
 
 
+# German and French names of major European cities whose English name differs: a stored "Munich" is named
+# "München" or "Munich", a stored "Vienna" "Wien" or "Vienne". World knowledge, as countries.py is.
+CITY_NAMES: dict[str, str] = {
+    "münchen": "munich", "köln": "cologne", "wien": "vienna", "zürich": "zurich", "genf": "geneva",
+    "mailand": "milan", "rom": "rome", "venedig": "venice", "florenz": "florence", "neapel": "naples",
+    "warschau": "warsaw", "prag": "prague", "brüssel": "brussels", "lissabon": "lisbon", "moskau": "moscow",
+    "kopenhagen": "copenhagen", "athen": "athens", "nürnberg": "nuremberg", "londres": "london",
+    "vienne": "vienna", "genève": "geneva", "venise": "venice", "varsovie": "warsaw", "bruxelles": "brussels",
+    "lisbonne": "lisbon", "moscou": "moscow", "copenhague": "copenhagen", "athènes": "athens", "bâle": "basel",
+    "berne": "bern", "anvers": "antwerp", "francfort": "frankfurt", "hambourg": "hamburg", "cologne": "cologne",
+    "munich": "munich", "zurich": "zurich",
+}  # fmt: skip
+
+
 def value_word(word: str) -> str:
-    """A German or French value word's English form ("Reparatur" -> "repair"), or "" when none is listed."""
-    return VALUE_WORDS.get(word.lower(), "")
+    """A German or French value word's English form ("Reparatur" -> "repair", "München" -> "munich"), or ""
+    when none is listed."""
+    return VALUE_WORDS.get(word.lower()) or CITY_NAMES.get(word.lower(), "")
 
 
 # Common column nouns (de, fr) and their English words, only where the word is no English word too. They
 # are not glossed in the question (a German column "Bezirk" is named as written, and its values beside it):
 # `english` gives a question's or a column's word its English form for matching names only.
 COLUMN_WORDS: dict[str, str] = {
-    "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer", "kunde": "customer",
+    "kosten": "costs", "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer",
+    "kunde": "customer",
     "kunden": "customers", "bezirk": "district", "bezirke": "districts", "abteilung": "department",
     "abteilungen": "departments", "eigentümer": "owner", "besitzer": "owner", "betrag": "amount",
     "beträge": "amounts", "gebühr": "fee", "gebühren": "fees", "mitarbeiter": "employees", "datum": "date",
@@ -146,19 +162,31 @@ def gloss(question: str) -> str:
 # German sheet nouns a compound ends in, and their English words ("Schulungsliste": the training list)
 SHEET_PARTS = {"liste": "list", "listen": "lists", "protokoll": "log", "tabelle": "table", "plan": "plan",
                "verzeichnis": "register"}  # fmt: skip
-_SHEET_COMPOUND = re.compile(r"\b[\wäöüß]{3,}(?:" + "|".join(SHEET_PARTS) + r")\b", re.IGNORECASE)
+_SHEET_COMPOUND = re.compile(r"\b[a-zäöüß]{8,}\b", re.IGNORECASE)  # a compound of two words of four letters
 
 
 def _split_sheet_compound(match: re.Match[str]) -> str:
+    """A German compound of two data words read in parts ("Wartungskosten": maintenance costs); "" ->
+    unchanged when either part is unknown or the whole word is a data word itself."""
     word = match.group()
-    for part, english_part in SHEET_PARTS.items():
-        if not word.lower().endswith(part):
+    lowered = word.lower()
+    if lowered in DATA_WORDS or lowered in COLUMN_WORDS:
+        return word
+    for at in range(len(lowered) - 3, 3, -1):  # the longest known tail first
+        tail = SHEET_PARTS.get(lowered[at:]) or _single(lowered[at:])
+        if not tail:
             continue
-        head = word[: -len(part)]
-        for known in (head, head[:-1] if head.lower().endswith("s") else ""):  # "Wartungs-": the linking s
-            if known and known.lower() in DATA_WORDS and " " not in DATA_WORDS[known.lower()]:
-                return f"{DATA_WORDS[known.lower()]} {english_part}"
+        head = lowered[:at]
+        for known in (head, head[:-1] if head.endswith("s") else ""):  # "Wartungs-": the linking s
+            if len(known) >= 4 and _single(known):
+                return f"{_single(known)} {tail}"
     return word
+
+
+def _single(word: str) -> str:
+    """The English of a one-word data or column word ("" when it has none, or it is several words)."""
+    found = DATA_WORDS.get(word) or COLUMN_WORDS.get(word, "")
+    return found if found and " " not in found else ""
 
 
 def _split_if_known(match: re.Match[str]) -> str:

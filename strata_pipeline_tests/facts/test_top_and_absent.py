@@ -173,3 +173,26 @@ def test_a_minimum_names_the_rows_that_hold_it(sidecars: dict[str, Path]) -> Non
     assert parsed.intent is not None
     result = execute(parsed.intent, catalogue, sidecars, EVERYONE)
     assert (result.value, result.answer.endswith("Held by V-4.")) == (24300, True)
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [
+        ("Welche SKUs der Preisliste fehlen?", "Welche SKUs der price list fehlen?"),
+        ("im Wartungsprotokoll", "im maintenance log"),
+        ("die Wartungskosten", "die maintenance costs"),
+        ("der Durchschnittspreis", "der average price"),
+        ("die Warteliste", "die Warteliste"),  # "warte" is no data word: the compound stays as written
+        ("alle Standorte", "all sites"),  # a data word itself is not split
+    ],
+)
+def test_german_compounds_of_data_words(written: str, read: str) -> None:
+    from strata_pipeline.facts.vocabulary import gloss
+
+    assert gloss(written) == read
+
+
+def test_a_city_named_in_german(sidecars: dict[str, Path]) -> None:
+    """ "im Depot München" names the stored value Munich (a city's English name)."""
+    intent, got = _run("Wie viele Fahrzeuge stehen im Depot München?", sidecars)
+    assert ([(f.column, f.value) for f in intent.filters], got) == ([("depot", "Munich")], 2)

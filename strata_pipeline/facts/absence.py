@@ -53,7 +53,7 @@ def absence(question: str, tables: tuple[Table, ...] | list[Table]) -> Absence |
     for table in tables:
         if table.name == DOCUMENTS or table.name in found:
             continue
-        for first, last in _mentions([t[2] for t in tokens], table):
+        for first, last in mentions([t[2] for t in tokens], table):
             start = _negated_from(tokens, first)
             if start < 0:
                 continue
@@ -84,7 +84,7 @@ def _negation(word: str) -> bool:
     return word in NEGATIONS or word.endswith(("n't", "n’t")) or word.startswith(("n'", "n’"))
 
 
-def _mentions(said: list[str], table: Table) -> list[tuple[int, int]]:
+def mentions(said: list[str], table: Table) -> list[tuple[int, int]]:
     """Token spans that name the table: its label's words in order; for a sheet named for its form ("maintenance
     log"), the words before that noun; for a longer label, its head noun ("holidays")."""
     heads = [stem_word(w) for w in words(table.label)]

@@ -49,6 +49,8 @@ class Intent:
     # rows of `table` whose `key` has no row in this table ("servers with no patch-wave entry": an anti-join)
     absent_from: str = ""
     key: str = ""  # the column both tables hold, compared as text
+    # conditions on each group's figure (column "value"): "which sites have more than 5 VLANs"
+    having: tuple[Filter, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -57,9 +59,9 @@ class Intent:
     def from_dict(cls, data: dict[str, Any]) -> Intent:
         """An intent from a client's JSON; shape errors are refusals, not crashes."""
         try:
-            filters, base = (
+            filters, base, having = (
                 tuple(Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get(key) or ())
-                for key in ("filters", "base")
+                for key in ("filters", "base", "having")
             )
             return cls(
                 operation=str(data["operation"]),
@@ -70,6 +72,7 @@ class Intent:
                 source_sets=tuple(str(s) for s in data.get("source_sets") or ()),
                 tables=tuple(str(t) for t in data.get("tables") or ()),
                 base=base,
+                having=having,
                 limit=int(data.get("limit") or 0),
                 per=str(data.get("per") or ""),
                 absent_from=str(data.get("absent_from") or ""),
@@ -101,6 +104,8 @@ class Intent:
             parts.append("per " + ", ".join(self.group_by))
         if self.per:
             parts.append(f"within each {self.per}")
+        if self.having:
+            parts.append("keeping groups whose " + " and ".join(_described(f) for f in self.having))
         if self.limit:
             parts.append(f"(the {self.limit} best)")
         return " ".join(parts)

@@ -26,6 +26,7 @@ from strata_pipeline.facts.cells import (
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
+from strata_pipeline.facts.per_group import counted_per_group
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
@@ -36,7 +37,7 @@ from strata_pipeline.facts.phrasing import (
     price_columns,
     share_split,
 )
-from strata_pipeline.facts.qualities import flags, numeric_conditions, unread_quality
+from strata_pipeline.facts.qualities import flags, measure_phrase, numeric_conditions, unread_quality
 from strata_pipeline.facts.ranking import dated_measure, said_before, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
@@ -90,6 +91,18 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
             intent = dataclasses.replace(parsed.intent, absent_from=other.name, key=key)
             evidence = [*parsed.evidence, f"no row in {other.label!r} (by {key})"]
             return dataclasses.replace(parsed, intent=intent, score=parsed.score + 2, evidence=evidence)
+    grouped = counted_per_group(glossed, _asked(glossed), visible) if operation_of(glossed) == "list" else None
+    if grouped is not None:  # "which sites have more than 5 VLANs": a count per site, then the condition on it
+        rest = glossed[: grouped.start] + " " * (grouped.end - grouped.start) + glossed[grouped.end :]
+        parsed = _parse(rest, Catalogue((grouped.table,)), source_sets)
+        if parsed.intent is None:
+            return parsed
+        counted = grouped.table
+        having = (Filter("value", grouped.op, grouped.value),)
+        intent = Intent("group_by", counted.name, filters=parsed.intent.filters, group_by=(grouped.column,),
+                        source_sets=(counted.source_set,), having=having)  # fmt: skip
+        evidence = [*parsed.evidence, f"counts {counted.label!r} per {grouped.column} {grouped.op} {grouped.value:g}"]
+        return Parsed(intent, parsed.score + 2, "group_by", evidence, True)
     return _parse(question, catalogue, source_sets)
 
 
@@ -189,7 +202,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         columns = (measured[0],) if measured else ()
         if not columns:
             # "the average fuel consumption": no number column holds what is measured, so no figure can be given
-            phrase = _measure_phrase(question, op)
+            phrase = measure_phrase(question, op)
             why = f"measures {phrase or 'nothing'!r}, but names no number column"
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
     elif op in ("list", "distinct", "intersect"):
@@ -278,25 +291,6 @@ COPULA_ASKED = (
     r"\b(?:which|what|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')"
     rf"(?:{_ADJECTIVE})?([\wäöüéè\-]+)"
 )
-
-
-# Words that end what an aggregate measures: "the average fuel consumption of the diesel vehicles"
-MEASURE_END = frozenset(
-    "of for in at per by from with over under der des für pro je von im in de du des pour par".split()
-)
-
-
-def _measure_phrase(question: str, op: str) -> str:
-    """The words an aggregate word is followed by, up to a preposition ("fuel consumption"); "" when none."""
-    found = re.search(OPERATION_WORDS[op], question.lower())
-    said = words(question.lower()[found.end() :]) if found else []
-    taken: list[str] = []
-    for word in said:
-        if word in MEASURE_END or len(taken) == 3:
-            break
-        if word not in ("the", "a", "an", "die", "der", "das", "le", "la", "les"):
-            taken.append(word.strip("?.!"))
-    return " ".join(w for w in taken if w)
 
 
 def _word_after(question: str, word: str) -> str:

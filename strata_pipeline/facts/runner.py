@@ -55,6 +55,8 @@ def execute(
         value = _number(100.0 * matched.height / base.height) if base.height else None
     else:
         value = _compute(intent, matched)
+        if intent.having and isinstance(value, dict) and len(intent.group_by) == 1:  # cite the kept groups' rows
+            matched = matched.filter(pl.col(intent.group_by[0]).cast(pl.Utf8).is_in([str(k) for k in value]))
     cited = _citations(matched, tables)
     if (matched.height == 0 and intent.operation != "share") or value in ([], None, {}):
         return FactResult(
@@ -188,6 +190,8 @@ def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
     if intent.group_by:
         keys = list(intent.group_by)
         grouped = rows.group_by(keys, maintain_order=True).agg(_aggregate(op, intent.columns).alias("value"))
+        if intent.having:  # "which sites have more than 5 VLANs": only the groups whose figure meets it
+            grouped = grouped.filter(_conditions(intent.having, for_intersect=False))
         return {
             " / ".join(_text(r[k]) for k in keys): _number(r["value"]) for r in grouped.sort(keys).iter_rows(named=True)
         }

@@ -59,6 +59,7 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
         _column(tables, intent.per)
     if intent.absent_from:
         _absent(intent, catalogue, tables)
+    having = tuple(_having(intent, f) for f in intent.having)
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(
@@ -76,7 +77,7 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
         columns = (first.columns[0].name,)
     if intent.operation == "intersect":
         _intersect(intent, catalogue, columns[0], filters)
-    return dataclasses.replace(intent, columns=columns, filters=filters, base=base)
+    return dataclasses.replace(intent, columns=columns, filters=filters, base=base, having=having)
 
 
 def _column(tables: list[Table], name: str) -> str:
@@ -137,6 +138,20 @@ def _intersect(intent: Intent, catalogue: Catalogue, key: str, filters: tuple[Fi
             "intersect needs a second table (`tables`) or two values of one column (two eq filters on it), "
             f"e.g. {key} present under both."
         )
+
+
+def _having(intent: Intent, f: Filter) -> Filter:
+    """A condition on each group's figure: a number compared with column "value", on a grouped figure."""
+    if intent.operation not in ("group_by", "count", *NUMERIC_OPERATIONS) or not intent.group_by:
+        raise IntentRefused("'having' belongs to a figure per group (group_by): the groups whose figure to keep.")
+    if f.column != "value" or f.op not in ("eq", "ne", *ORDER_OPS) or isinstance(f.value, tuple):
+        raise IntentRefused(
+            "'having' compares column 'value' (each group's figure) with a number: eq, ne, gt, ge, lt, le."
+        )
+    try:
+        return dataclasses.replace(f, value=float(f.value))
+    except ValueError as exc:
+        raise IntentRefused(f"'having' compares with a number; {f.value!r} is not one.") from exc
 
 
 def _date_column(tables: list[Table], name: str) -> bool:

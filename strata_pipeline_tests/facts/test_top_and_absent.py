@@ -12,6 +12,7 @@ import pytest
 from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import Intent, IntentRefused, execute, load_catalogue, parse
 from strata_pipeline.facts.absence import absence, shared_key
+from strata_pipeline.facts.intent import Filter
 from strata_pipeline.routing.route import route
 
 VEHICLES = [
@@ -22,13 +23,14 @@ VEHICLES = [
     {"vehicle_id": "V-5", "depot": "Lyon", "registered": "2022-10-03", "price_eur": 29900, "tow_hitch": "yes"},
     {"vehicle_id": "V-6", "depot": "Lyon", "registered": "2024-07-22", "price_eur": 33100, "tow_hitch": "no"},
 ]
-MAINTENANCE = [  # V-2 twice, V-3, V-4, V-6 and one vehicle that is in no vehicle row (V-9)
+MAINTENANCE = [  # V-2 and V-3 twice, V-4, V-6 and one vehicle that is in no vehicle row (V-9)
     {"job_id": "MT-1", "vehicle_id": "V-2", "cost_eur": 420},
     {"job_id": "MT-2", "vehicle_id": "v-2", "cost_eur": 890},  # the key in another case still matches
     {"job_id": "MT-3", "vehicle_id": "V-3", "cost_eur": 760},
     {"job_id": "MT-4", "vehicle_id": "V-4", "cost_eur": 380},
     {"job_id": "MT-5", "vehicle_id": "V-6", "cost_eur": 310},
     {"job_id": "MT-6", "vehicle_id": "V-9", "cost_eur": 150},
+    {"job_id": "MT-7", "vehicle_id": "V-3", "cost_eur": 95},
 ]
 EVERYONE = frozenset({"fleet", "workshop"})
 
@@ -139,6 +141,8 @@ def test_intents_from_clients_are_checked(sidecars: dict[str, Path]) -> None:
         (Intent("count", vehicles, absent_from=log), "needs 'key'"),
         (Intent("count", vehicles, absent_from=log, key="depot"), "Unknown column 'depot'"),
         (Intent("argmax", vehicles, ("depot",), group_by=("vehicle_id",)), "numeric column or"),
+        (Intent("count", vehicles, having=(Filter("value", "gt", 1.0),)), "'having' belongs"),
+        (Intent("group_by", vehicles, group_by=("depot",), having=(Filter("depot", "gt", 1.0),)), "compares column"),
     ]:
         with pytest.raises(IntentRefused, match=why):
             execute(bad, catalogue, sidecars, EVERYONE)
@@ -196,3 +200,22 @@ def test_a_city_named_in_german(sidecars: dict[str, Path]) -> None:
     """ "im Depot München" names the stored value Munich (a city's English name)."""
     intent, got = _run("Wie viele Fahrzeuge stehen im Depot München?", sidecars)
     assert ([(f.column, f.value) for f in intent.filters], got) == ([("depot", "Munich")], 2)
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        # groups are told apart as written: "v-2" is a group of its own, as in any count per group
+        ("Which vehicles had more than one maintenance job?", {"V-3": 2}),
+        ("Welche Depots haben mindestens zwei Fahrzeuge?", {"Hamburg": 2, "Lyon": 2, "Munich": 2}),
+        ("Quels véhicules ont plus de zéro entrées dans le maintenance log ?", None),  # "zéro" is no number word
+    ],
+)
+def test_a_condition_on_a_count_per_group(sidecars: dict[str, Path], question: str, value: object) -> None:
+    catalogue = load_catalogue(sidecars, EVERYONE)
+    parsed = parse(question, catalogue)
+    if value is None:
+        assert parsed.intent is None or not parsed.intent.having
+        return
+    assert parsed.intent is not None and parsed.intent.having
+    assert execute(parsed.intent, catalogue, sidecars, EVERYONE).value == value

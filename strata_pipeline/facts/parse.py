@@ -38,7 +38,7 @@ from strata_pipeline.facts.phrasing import (
     share_split,
 )
 from strata_pipeline.facts.qualities import flags, measure_phrase, numeric_conditions, unread_quality
-from strata_pipeline.facts.ranking import dated_measure, said_before, top_n
+from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -276,7 +276,10 @@ def _extreme(
         measured = before
     else:
         measured = (
-            full or _mentioned(tail_stems, table, kind="number", exclude=excluded) or price_columns(question, table)
+            full
+            or _mentioned(tail_stems, table, kind="number", exclude=excluded)
+            or price_columns(question, table)
+            or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
         )
         if not measured:
             return None

@@ -54,3 +54,19 @@ def said_before(question: str, op: str, table: Table, excluded: set[str]) -> lis
     before = stems(" ".join(words(lowered[: found.start()])[-4:]))
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     return [c.name for c in numeric if all(stem_word(w) in before for w in c.words if w not in UNITS.values())]
+
+
+# Extremes of time: "the longest", "am längsten", "le plus long", "the shortest", "am kürzesten", "le plus court"
+LENGTH_EXTREMES = r"\b(?:longest|shortest|längste\w*|kürzeste\w*|plus (?:long|court)\w*)\b"
+TIME_WORDS = frozenset("duration length time days hours weeks months minutes dauer durée h".split())
+
+
+def lasting_columns(question: str, table: Table, excluded: set[str]) -> list[str]:
+    """The one number column that says how long a row lasts, when the question asks for the longest or
+    shortest and names no measure ("which course lasts longest": duration_days); [] otherwise."""
+    if not re.search(LENGTH_EXTREMES, question.lower()):
+        return []
+    timed = [
+        c.name for c in table.columns if c.kind == "number" and c.name not in excluded and TIME_WORDS & set(c.words)
+    ]
+    return timed if len(timed) == 1 else []

@@ -47,6 +47,7 @@ DATA_WORDS: dict[str, str] = {
     "lignes": "rows", "fournisseur": "supplier", "fournisseurs": "suppliers", "jour": "day", "jours": "days",
     "durée": "duration", "combien de cours": "combien de courses", "nombre de cours": "number of courses",
     "les cours": "the courses",  # "cours" alone is also "en cours" (in progress): only as the counted noun
+    "le cours": "the course", "un cours": "a course", "chaque cours": "each course", "des cours": "of the courses",
     # English short forms and spellings
     "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
 }  # fmt: skip

@@ -219,3 +219,16 @@ def test_a_condition_on_a_count_per_group(sidecars: dict[str, Path], question: s
         return
     assert parsed.intent is not None and parsed.intent.having
     assert execute(parsed.intent, catalogue, sidecars, EVERYONE).value == value
+
+
+def test_the_longest_measures_the_one_duration_column() -> None:
+    from strata_pipeline.facts.catalogue import Column, Table
+    from strata_pipeline.facts.ranking import lasting_columns
+
+    columns = (Column("course_id", "text"), Column("duration_days", "number"), Column("price_eur", "number"))
+    courses = Table("courses", "learning", "courses.csv", "courses", columns, 3)
+    assert lasting_columns("Welcher Kurs dauert je Kategorie am längsten?", courses, set()) == ["duration_days"]
+    assert lasting_columns("Quel cours est le plus court ?", courses, set()) == ["duration_days"]
+    assert lasting_columns("Which course is the most expensive?", courses, set()) == []  # no time extreme
+    two = Table("t", "s", "t.csv", "t", (*columns, Column("response_time_h", "number")), 3)
+    assert lasting_columns("Which is the longest?", two, set()) == []  # two durations: none is chosen

@@ -43,7 +43,7 @@ from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
 from strata_pipeline.facts.wording import forms as _forms
-from strata_pipeline.facts.wording import inflected_forms, words
+from strata_pipeline.facts.wording import inflected_forms, own_column, words
 from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
@@ -103,7 +103,19 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
                         source_sets=(counted.source_set,), having=having)  # fmt: skip
         evidence = [*parsed.evidence, f"counts {counted.label!r} per {grouped.column} {grouped.op} {grouped.value:g}"]
         return Parsed(intent, parsed.score + 2, "group_by", evidence, True)
-    return _parse(question, catalogue, source_sets)
+    return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
+
+
+def _own_column(parsed: Parsed, question: str, tables: list[Table]) -> Parsed:
+    """A measure or the distinct values of a column that only one visible table has, named in full ("the
+    highest odometer reading", "the distinct makes"): that names the table as its label would."""
+    intent = parsed.intent
+    if intent is None or parsed.score >= 3 or intent.operation not in ("sum", "avg", "min", "max", "distinct"):
+        return parsed
+    if not intent.columns or not own_column(intent.columns[0], question, tables):
+        return parsed
+    evidence = [*parsed.evidence, f"column {intent.columns[0]!r} only this table has"]
+    return dataclasses.replace(parsed, score=parsed.score + 2, evidence=evidence, names_table=True)
 
 
 def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) -> Parsed:

@@ -232,3 +232,17 @@ def test_the_longest_measures_the_one_duration_column() -> None:
     assert lasting_columns("Which course is the most expensive?", courses, set()) == []  # no time extreme
     two = Table("t", "s", "t.csv", "t", (*columns, Column("response_time_h", "number")), 3)
     assert lasting_columns("Which is the longest?", two, set()) == []  # two durations: none is chosen
+
+
+def test_a_column_only_one_table_has_names_it(sidecars: dict[str, Path]) -> None:
+    """ "the highest price" names price_eur in full, and only the vehicles sheet has it: an aggregation, as
+    if the sheet were named; a column both sheets hold (vehicle_id) names neither."""
+    catalogue = load_catalogue(sidecars, EVERYONE)
+    routing, parsed = route("What is the highest price?", catalogue)
+    assert (routing.route, parsed.intent.columns if parsed.intent else ()) == ("aggregation", ("price_eur",))
+    assert execute(parsed.intent, catalogue, sidecars, EVERYONE).value == 56700  # type: ignore[arg-type]
+    from strata_pipeline.facts.wording import own_column
+
+    tables = list(catalogue.tables)
+    assert own_column("vehicle_id", "the distinct vehicle ids", tables) is False  # both sheets hold it
+    assert own_column("price_eur", "the highest price", tables) is True

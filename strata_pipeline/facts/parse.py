@@ -26,6 +26,7 @@ from strata_pipeline.facts.cells import (
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
+from strata_pipeline.facts.own_column import own_column
 from strata_pipeline.facts.per_group import counted_per_group
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
@@ -43,7 +44,7 @@ from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
 from strata_pipeline.facts.wording import forms as _forms
-from strata_pipeline.facts.wording import inflected_forms, own_column, words
+from strata_pipeline.facts.wording import inflected_forms, words
 from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems

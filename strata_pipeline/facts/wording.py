@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import Column, Table
+from strata_pipeline.facts.catalogue import Column
 from strata_pipeline.facts.cells import LANGUAGES
 from strata_pipeline.facts.vocabulary import UNITS, english
 
@@ -80,12 +80,3 @@ def unit_named(stems: set[str], column: Column) -> bool:
 def column_named(stems: set[str], column: Column) -> bool:
     named = [w for w in column.words if len(w) > 2 and w not in ("eur", "usd", "the")]
     return bool(named) and all(any(said(f, stems) for f in forms(w)) for w in named[:2])
-
-
-def own_column(column: str, question: str, tables: list[Table]) -> bool:
-    """Whether `column` is named in full (its unit aside) and only one of `tables` has it ("odometer_km" in
-    "the highest odometer reading"); a name of short words only ("id") never is."""
-    named = [w for w in column.lower().split("_") if w and w not in UNITS.values()]
-    said = stems(question)
-    holders = [t for t in tables if t.column(column) is not None]
-    return len(holders) == 1 and bool(named) and max(map(len, named)) >= 4 and all(stem_word(w) in said for w in named)

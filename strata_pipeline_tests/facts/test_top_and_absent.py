@@ -241,8 +241,10 @@ def test_a_column_only_one_table_has_names_it(sidecars: dict[str, Path]) -> None
     routing, parsed = route("What is the highest price?", catalogue)
     assert (routing.route, parsed.intent.columns if parsed.intent else ()) == ("aggregation", ("price_eur",))
     assert execute(parsed.intent, catalogue, sidecars, EVERYONE).value == 56700  # type: ignore[arg-type]
-    from strata_pipeline.facts.wording import own_column
+    from strata_pipeline.facts.own_column import own_column
 
     tables = list(catalogue.tables)
     assert own_column("vehicle_id", "the distinct vehicle ids", tables) is False  # both sheets hold it
     assert own_column("price_eur", "the highest price", tables) is True
+    # two words no column holds: a condition the sheet cannot apply, so no figure over every row
+    assert own_column("price_eur", "the total price of the leased company cars", tables) is False

@@ -2,13 +2,14 @@
 parser, the router and the answerer hold on tables and wording the golden sets do not have.
 
 - `learning` (benchmarks/data/facts_probe/): training courses, a course sheet and a provider sheet,
-  policies in en, de, fr; 29 questions. Written before the code was changed for them; the fixes of
+  policies in en, de, fr; 32 questions. Written before the code was changed for them; the fixes of
   2026-12-04 were made on them.
 - `fleet` (benchmarks/data/facts_probe_fleet/): a vehicle sheet and a maintenance log, policies in en,
-  de, fr; 56 questions over every operation (counts, sums "in total/insgesamt/au total", averages in a
+  de, fr; 63 questions over every operation (counts, sums "in total/insgesamt/au total", averages in a
   year, both sheets, top n, the newest per depot, negations, date and number ranges, units, synonyms of
   column names) and questions about columns that do not exist, which must abstain. Written before any
-  code was changed for them (branch facts8); fixes were then made on them.
+  code was changed for them (branch facts8); fixes were then made on them. Branch facts9 added the top
+  row per group and rows absent from the other sheet (7 fleet, 3 learning questions), also written first.
 
 Both are dev sets, not held-out figures. Each line of questions.tsv is a question and what its answer
 must contain: parts joined by ' && ' must all appear, a part starting with '!' must not; ABSTAIN: the

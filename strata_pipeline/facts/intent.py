@@ -13,7 +13,8 @@ OPERATIONS = (
     "count", "list", "sum", "avg", "min", "max", "group_by", "intersect", "distinct", "share", "argmax", "argmin",
 )  # fmt: skip
 # share: the rows matching `filters` as a percentage of the rows matching `base`.
-# argmax/argmin: the `group_by` values whose total of `columns[0]` (their row count with no column) is highest/lowest.
+# argmax/argmin: the `group_by` values whose total of `columns[0]` (their row count with no column) is highest/lowest;
+# over a column of ISO dates, the latest/earliest date ("the newest vehicle").
 NUMERIC_OPERATIONS = ("sum", "avg", "min", "max")
 FILTER_OPS = ("eq", "ne", "gt", "ge", "lt", "le", "contains", "in")  # in: one of several texts
 ORDER_OPS = ("gt", "ge", "lt", "le")
@@ -44,6 +45,12 @@ class Intent:
     tables: tuple[str, ...] = ()
     base: tuple[Filter, ...] = ()  # share: the rows the percentage is of (every row when empty)
     limit: int = 0  # argmax/argmin: this many groups, best first (0: every group tied for the best)
+    per: str = ""  # argmax/argmin: the best of `group_by` within each value of this column ("in each category")
+    # rows of `table` whose `key` has no row in this table ("servers with no patch-wave entry": an anti-join)
+    absent_from: str = ""
+    key: str = ""  # the column both tables hold, compared as text
+    # conditions on each group's figure (column "value"): "which sites have more than 5 VLANs"
+    having: tuple[Filter, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -52,9 +59,9 @@ class Intent:
     def from_dict(cls, data: dict[str, Any]) -> Intent:
         """An intent from a client's JSON; shape errors are refusals, not crashes."""
         try:
-            filters, base = (
+            filters, base, having = (
                 tuple(Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get(key) or ())
-                for key in ("filters", "base")
+                for key in ("filters", "base", "having")
             )
             return cls(
                 operation=str(data["operation"]),
@@ -65,7 +72,11 @@ class Intent:
                 source_sets=tuple(str(s) for s in data.get("source_sets") or ()),
                 tables=tuple(str(t) for t in data.get("tables") or ()),
                 base=base,
+                having=having,
                 limit=int(data.get("limit") or 0),
+                per=str(data.get("per") or ""),
+                absent_from=str(data.get("absent_from") or ""),
+                key=str(data.get("key") or ""),
             )
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise IntentRefused(
@@ -86,8 +97,15 @@ class Intent:
             parts.append("where " + " and ".join(_described(f) for f in self.filters))
         if self.base:
             parts.append("among rows where " + " and ".join(_described(f) for f in self.base))
+        if self.absent_from:
+            joined = "and" if self.filters else "where"
+            parts.append(f"{joined} {self.key} has no row in {names.get(self.absent_from, self.absent_from)}")
         if self.group_by:
             parts.append("per " + ", ".join(self.group_by))
+        if self.per:
+            parts.append(f"within each {self.per}")
+        if self.having:
+            parts.append("keeping groups whose " + " and ".join(_described(f) for f in self.having))
         if self.limit:
             parts.append(f"(the {self.limit} best)")
         return " ".join(parts)

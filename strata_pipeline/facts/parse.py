@@ -14,6 +14,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from strata_pipeline.facts.absence import absence, shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
@@ -25,8 +26,11 @@ from strata_pipeline.facts.cells import (
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
+from strata_pipeline.facts.own_column import own_column
+from strata_pipeline.facts.per_group import counted_per_group
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
+    DATE_EXTREMES,
     EXTREMES,
     date_filters,
     extreme,
@@ -34,8 +38,8 @@ from strata_pipeline.facts.phrasing import (
     price_columns,
     share_split,
 )
-from strata_pipeline.facts.qualities import flags, numeric_conditions, unread_quality
-from strata_pipeline.facts.ranking import top_n
+from strata_pipeline.facts.qualities import flags, measure_phrase, numeric_conditions, unread_quality
+from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -69,7 +73,53 @@ def operation_of(question: str) -> str:
 
 def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()) -> Parsed:
     """The best-supported intent for `question` over `catalogue` (None when no table is named).
-    German and French data words are read in English (`gloss`); every other word as written."""
+    German and French data words are read in English (`gloss`); every other word as written. Rows said
+    to have no row in another table ("SKUs with no stock entry") are an anti-join on their shared key."""
+    glossed = iso_dates(gloss(question))
+    visible = [t for t in catalogue.tables if not source_sets or t.source_set in source_sets]
+    missing = absence(glossed, visible)
+    if missing is not None:
+        other = missing.table
+        keyed = [t for t in visible if t.source_set == other.source_set and t is not other and shared_key(t, other)]
+        if keyed:
+            # the rest of the question, over the tables that share a key with the one the rows are missing from
+            rest = glossed[: missing.start] + " " * (missing.end - missing.start) + glossed[missing.end :]
+            parsed = _parse(rest, Catalogue(tuple(keyed)), source_sets)
+            if parsed.intent is None:
+                return parsed
+            rows = next(t for t in keyed if t.name == parsed.intent.table)
+            key = shared_key(rows, other)
+            intent = dataclasses.replace(parsed.intent, absent_from=other.name, key=key)
+            evidence = [*parsed.evidence, f"no row in {other.label!r} (by {key})"]
+            return dataclasses.replace(parsed, intent=intent, score=parsed.score + 2, evidence=evidence)
+    grouped = counted_per_group(glossed, _asked(glossed), visible) if operation_of(glossed) == "list" else None
+    if grouped is not None:  # "which sites have more than 5 VLANs": a count per site, then the condition on it
+        rest = glossed[: grouped.start] + " " * (grouped.end - grouped.start) + glossed[grouped.end :]
+        parsed = _parse(rest, Catalogue((grouped.table,)), source_sets)
+        if parsed.intent is None:
+            return parsed
+        counted = grouped.table
+        having = (Filter("value", grouped.op, grouped.value),)
+        intent = Intent("group_by", counted.name, filters=parsed.intent.filters, group_by=(grouped.column,),
+                        source_sets=(counted.source_set,), having=having)  # fmt: skip
+        evidence = [*parsed.evidence, f"counts {counted.label!r} per {grouped.column} {grouped.op} {grouped.value:g}"]
+        return Parsed(intent, parsed.score + 2, "group_by", evidence, True)
+    return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
+
+
+def _own_column(parsed: Parsed, question: str, tables: list[Table]) -> Parsed:
+    """A measure or the distinct values of a column that only one visible table has, named in full ("the
+    highest odometer reading", "the distinct makes"): that names the table as its label would."""
+    intent = parsed.intent
+    if intent is None or parsed.score >= 3 or intent.operation not in ("sum", "avg", "min", "max", "distinct"):
+        return parsed
+    if not intent.columns or not own_column(intent.columns[0], question, tables):
+        return parsed
+    evidence = [*parsed.evidence, f"column {intent.columns[0]!r} only this table has"]
+    return dataclasses.replace(parsed, score=parsed.score + 2, evidence=evidence, names_table=True)
+
+
+def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) -> Parsed:
     stems = _stems(question)
     said, question = question, iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
     operation = operation_of(question)
@@ -119,7 +169,8 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         why = f"compares with {unplaced!r}, but names no number column ({numbers})"
         return _refused(score, operation, evidence, why, names_table)
     most = extreme(question) or (extreme(f"which {question}") if top_n(question)[0] else "")  # "Nenne die drei ..."
-    named_extreme = _extreme(question, stems, table, filters, most) if most else None
+    per = group_by[0] if group_by else ""  # "the most expensive product in each category"
+    named_extreme = _extreme(question, stems, table, filters, most, per) if most else None
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
         return _refused(score, operation, evidence, "the extreme of an average per group", names_table)
@@ -162,6 +213,11 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         columns = (measured[0],) if measured else ()
+        if not columns:
+            # "the average fuel consumption": no number column holds what is measured, so no figure can be given
+            phrase = measure_phrase(question, op)
+            why = f"measures {phrase or 'nothing'!r}, but names no number column"
+            return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
     elif op in ("list", "distinct", "intersect"):
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
         columns = (shown[0],) if shown else ()
@@ -185,13 +241,17 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     return Parsed(intent, score, operation, evidence, names_table)
 
 
-def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter], op: str) -> Intent | None:
+def _extreme(
+    question: str, stems: set[str], table: Table, filters: list[Filter], op: str, per: str = ""
+) -> Intent | None:
     """ "Which site has the most servers": the site column's values with the highest row count; "which SKU
     has the highest list price": the SKU with the highest total list price. None unless the asked noun
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     limit, noun = top_n(question)  # "the three cheapest vehicles": the three best rows
     asked = _stem(noun) if limit else _asked(question, table)
     copula = re.search(COPULA_ASKED, question.lower())
+    if copula and copula.group(0).startswith("what") and not re.search(DATE_EXTREMES, question.lower()):
+        copula = None  # "what is the most expensive SKU" asks for the figure; "what is the newest vehicle" for one
     if copula and asked == _stem(copula.group(1)):  # "quel est le véhicule le moins cher": the noun after
         asked = _stem(copula.group(2))
     label = {_stem(w) for w in words(table.label)}
@@ -207,7 +267,8 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     if label and label <= phrase:  # "which parking zone": the rows themselves, by their key column
         named = []
     group = (named or [table.columns[0]])[0].name
-    excluded = {group, *(f.column for f in filters)}
+    per = "" if per == group else per  # "which site has the most servers per site" is one grouping
+    excluded = {group, per, *(f.column for f in filters)}
     after = re.search(rf"(?:{EXTREMES[op]})\s+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
     tail = words(after.group(1)) if after else []
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
@@ -219,21 +280,32 @@ def _extreme(question: str, stems: set[str], table: Table, filters: list[Filter]
     tail_stems = _stems(" ".join(tail[:4]))
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
-    if tail and _stem(tail[0]) in rows:
-        measured = full
+    dated = dated_measure(question, stems, table)
+    if dated:  # "the newest vehicle": the latest date, not a total
+        measured = dated
+    elif tail and _stem(tail[0]) in rows:
+        measured = full or price_columns(question, table)  # "the most expensive procedure": a price, no row count
+    elif before := said_before(question, op, table, excluded):  # "le délai de réponse le plus court"
+        measured = before
     else:
         measured = (
-            full or _mentioned(tail_stems, table, kind="number", exclude=excluded) or price_columns(question, table)
+            full
+            or _mentioned(tail_stems, table, kind="number", exclude=excluded)
+            or price_columns(question, table)
+            or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
         )
         if not measured:
             return None
     return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
-                  (table.source_set,), limit=limit)  # fmt: skip
+                  (table.source_set,), limit=limit, per=per)  # fmt: skip
 
 
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
+# "what is the newest vehicle": an extreme word between the article and the noun is skipped
+_ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?)\s+"
 COPULA_ASKED = (
-    r"\b(?:which|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')([\wäöüéè\-]+)"
+    r"\b(?:which|what|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')"
+    rf"(?:{_ADJECTIVE})?([\wäöüéè\-]+)"
 )
 
 

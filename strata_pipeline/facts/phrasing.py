@@ -28,14 +28,23 @@ SHARE = (
 )
 # "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
 WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"
+# French "le plus" with an adjective of smallness or age is a minimum ("le plus court", "la plus ancienne")
+_FRENCH_LOW = r"(?:court|bas|petit|ancien|faible)\w*"
 EXTREMES = {
     "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
-    r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmeisten\b|\bhöchsten?\b|\bgrößten?\b|"
-    r"\ble plus\b|\bla plus\b|\bles plus\b",
+    r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\blongest\b|\bnewest\b|\blatest\b|\bmeisten\b|"
+    r"\bhöchsten?\b|\bgrößten?\b|\blängsten?\b|\bneuesten?\b|\bjüngsten?\b|"
+    rf"\b(?:le|la|les) plus\b(?!\s+{_FRENCH_LOW})",
     "argmin": r"\bcheapest\b|\bgünstigste\w*|\bbilligste\w*|\ble moins cher\b|\bla moins chère\b|\bfewest\b|"
-    r"\bleast\b|\blowest\b|\bsmallest\b|\bwenigsten\b|\bniedrigsten?\b|\bkleinsten?\b|"
-    r"\ble moins\b|\bla moins\b|\bles moins\b",
+    r"\bleast\b|\blowest\b|\bsmallest\b|\bshortest\b|\boldest\b|\bearliest\b|\bwenigsten\b|"
+    r"\bniedrigsten?\b|\bkleinsten?\b|\bkürzesten?\b|\bältesten?\b|\bfrühesten?\b|"
+    rf"\ble moins\b|\bla moins\b|\bles moins\b|\b(?:le|la|les) plus\s+{_FRENCH_LOW}",
 }
+# Extremes that say the measure is a date: "the newest vehicle", "das älteste Fahrzeug", "le plus récent"
+DATE_EXTREMES = (
+    r"\b(?:newest|latest|most recent|oldest|earliest|neueste\w*|jüngste\w*|älteste\w*|früheste\w*|"
+    r"plus récente?s?|plus ancien\w*)\b"
+)
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
 NEGATIONS = (
     r"not|\w+n't|\w+n’t|nicht|kein\w*|pas|except|excluding|outside(?: of)?|other than|apart from|außer|ausser|"

@@ -10,6 +10,7 @@ import re
 
 from strata_pipeline.facts.catalogue import Table
 from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.intent_words import OPERATION_WORDS
 from strata_pipeline.facts.numbers import comparisons
 from strata_pipeline.facts.phrasing import priced_columns
 from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
@@ -111,3 +112,22 @@ def numeric_conditions(question: str, question_stems: set[str], table: Table) ->
         elif not unplaced:
             unplaced = question[compared.start : compared.end].strip()
     return found, unplaced
+
+
+# Words that end what an aggregate measures: "the average fuel consumption of the diesel vehicles"
+MEASURE_END = frozenset(
+    "of for in at per by from with over under der des für pro je von im in de du des pour par".split()
+)
+
+
+def measure_phrase(question: str, op: str) -> str:
+    """The words an aggregate word is followed by, up to a preposition ("fuel consumption"); "" when none."""
+    found = re.search(OPERATION_WORDS[op], question.lower())
+    said = words(question.lower()[found.end() :]) if found else []
+    taken: list[str] = []
+    for word in said:
+        if word in MEASURE_END or len(taken) == 3:
+            break
+        if word not in ("the", "a", "an", "die", "der", "das", "le", "la", "les"):
+            taken.append(word.strip("?.!"))
+    return " ".join(w for w in taken if w)

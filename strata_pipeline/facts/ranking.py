@@ -1,14 +1,17 @@
 """The n best rows or groups: "the three cheapest vehicles", "die 5 teuersten Kurse", "les trois véhicules
 les moins chers", "top 3". An argmax or argmin with a limit names that many, best first, instead of
-every value tied for the best.
+every value tied for the best. And what measures the best when the question does not say it after the
+extreme word: a date ("the newest vehicle") or a column named before it, as French puts it.
 """
 
 from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.phrasing import EXTREMES
-from strata_pipeline.facts.vocabulary import NUMBER_WORDS
+from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.phrasing import DATE_EXTREMES, EXTREMES
+from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
+from strata_pipeline.facts.wording import column_named, stem_word, stems, words
 
 _COUNT = "|".join(re.escape(w) for w in sorted(NUMBER_WORDS, key=len, reverse=True) if not w.startswith("a "))
 _EXTREME = "|".join(f"(?:{p})" for p in EXTREMES.values())
@@ -29,3 +32,41 @@ def top_n(question: str) -> tuple[int, str]:
         if 2 <= n <= MAX_LIMIT:
             return n, found.group(2)
     return 0, ""
+
+
+def dated_measure(question: str, said: set[str], table: Table) -> list[str]:
+    """The date column "the newest" or "the oldest" measures: the table's one date column, or the one named."""
+    if not re.search(DATE_EXTREMES, question.lower()):
+        return []
+    dated = [c for c in table.columns if c.is_date]
+    named = [c for c in dated if column_named(said, c)]
+    chosen = named or (dated if len(dated) == 1 else [])
+    return [chosen[0].name] if len(chosen) == 1 else []
+
+
+def said_before(question: str, op: str, table: Table, excluded: set[str]) -> list[str]:
+    """A number column named in full right before the extreme word, as French puts it ("le délai de réponse
+    le plus court", "la durée la plus longue"); [] when none is."""
+    lowered = question.lower()
+    found = re.search(EXTREMES[op], lowered)
+    if not found:
+        return []
+    before = stems(" ".join(words(lowered[: found.start()])[-4:]))
+    numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
+    return [c.name for c in numeric if all(stem_word(w) in before for w in c.words if w not in UNITS.values())]
+
+
+# Extremes of time: "the longest", "am längsten", "le plus long", "the shortest", "am kürzesten", "le plus court"
+LENGTH_EXTREMES = r"\b(?:longest|shortest|längste\w*|kürzeste\w*|plus (?:long|court)\w*)\b"
+TIME_WORDS = frozenset("duration length time days hours weeks months minutes dauer durée h".split())
+
+
+def lasting_columns(question: str, table: Table, excluded: set[str]) -> list[str]:
+    """The one number column that says how long a row lasts, when the question asks for the longest or
+    shortest and names no measure ("which course lasts longest": duration_days); [] otherwise."""
+    if not re.search(LENGTH_EXTREMES, question.lower()):
+        return []
+    timed = [
+        c.name for c in table.columns if c.kind == "number" and c.name not in excluded and TIME_WORDS & set(c.words)
+    ]
+    return timed if len(timed) == 1 else []

@@ -42,6 +42,9 @@ def execute(
     intent = validate(intent, catalogue)
     tables = catalogue.named(intent.table, intent.source_sets)
     frame = _load(tables, sidecars, groups)
+    if intent.absent_from:  # the anti-join first: every other condition reads only the rows with no match
+        other = _load(catalogue.named(intent.absent_from, intent.source_sets), sidecars, groups)
+        frame = frame.filter(_absent(frame, other, intent.key))
     matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
     value: Any
     if intent.operation == "intersect":
@@ -52,8 +55,10 @@ def execute(
         value = _number(100.0 * matched.height / base.height) if base.height else None
     else:
         value = _compute(intent, matched)
+        if intent.having and isinstance(value, dict) and len(intent.group_by) == 1:  # cite the kept groups' rows
+            matched = matched.filter(pl.col(intent.group_by[0]).cast(pl.Utf8).is_in([str(k) for k in value]))
     cited = _citations(matched, tables)
-    if (matched.height == 0 and intent.operation != "share") or value in ([], None):
+    if (matched.height == 0 and intent.operation != "share") or value in ([], None, {}):
         return FactResult(
             intent,
             value,
@@ -63,6 +68,9 @@ def execute(
             abstain_code="zero_rows",
         )
     named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
+    holders = _holders(intent, value, matched, tables[0])
+    if holders:  # "what is the cheapest IT course": the figure, and the row(s) that hold it
+        named = f"{named[:-1]} Held by {', '.join(holders)}."
     return FactResult(intent, value, named, cited, row_count=matched.height)
 
 
@@ -154,13 +162,36 @@ def _condition(f: Filter) -> pl.Expr:
     return (text == wanted).fill_null(False) if f.op == "eq" else (text != wanted).fill_null(True)
 
 
+def _absent(frame: pl.DataFrame, other: pl.DataFrame, key: str) -> pl.Expr:
+    """Rows whose key (compared as text, case-insensitively) is in no row of `other`; a row with no key
+    is left out, since it cannot be told to match or not."""
+    held = {v.lower().strip() for v in _texts(other, key)} if key in other.columns else set()
+    text = pl.col(key).cast(pl.Utf8).str.to_lowercase().str.strip_chars()
+    return (text.is_not_null() & ~text.is_in(sorted(held))).fill_null(False)
+
+
 def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
     op = "count" if intent.operation == "group_by" else intent.operation
     if op in ("argmax", "argmin"):
+        if intent.per:  # the best within each value of `per` ("the most expensive product in each category")
+            parts = rows.get_column(intent.per).drop_nulls().unique().to_list() if rows.height else []
+            ranked = {_text(p): _extreme(intent, rows.filter(pl.col(intent.per) == p)) for p in parts}
+            return {k: ranked[k] for k in sorted(ranked, key=str.casefold) if ranked[k]}
         return _extreme(intent, rows)
+    if intent.group_by and op in ("list", "distinct"):  # "which X per Y": the values within each group
+        keys, column = list(intent.group_by), intent.columns[0]
+        grouped = rows.filter(pl.col(column).is_not_null()).group_by(keys).agg(pl.col(column))
+        listed = {
+            " / ".join(_text(r[k]) for k in keys): [_text(v) for v in r[column]] for r in grouped.iter_rows(named=True)
+        }
+        if op == "distinct":
+            listed = {k: sorted(set(v), key=str.casefold) for k, v in listed.items()}
+        return {k: listed[k] for k in sorted(listed, key=str.casefold)}
     if intent.group_by:
         keys = list(intent.group_by)
         grouped = rows.group_by(keys, maintain_order=True).agg(_aggregate(op, intent.columns).alias("value"))
+        if intent.having:  # "which sites have more than 5 VLANs": only the groups whose figure meets it
+            grouped = grouped.filter(_conditions(intent.having, for_intersect=False))
         return {
             " / ".join(_text(r[k]) for k in keys): _number(r["value"]) for r in grouped.sort(keys).iter_rows(named=True)
         }
@@ -179,14 +210,19 @@ def _extreme(intent: Intent, rows: pl.DataFrame) -> list[str]:
     if rows.height == 0:
         return []
     key = intent.group_by[0]
-    totals = rows.filter(pl.col(key).is_not_null()).group_by(key).agg(_aggregate(
-        "sum" if intent.columns else "count", intent.columns).alias("value"))  # fmt: skip
+    dated = bool(intent.columns) and rows.schema[intent.columns[0]] == pl.Utf8  # ISO dates: the latest or earliest
+    measure = ("max" if intent.operation == "argmax" else "min") if dated else "sum" if intent.columns else "count"
+    totals = (
+        rows.filter(pl.col(key).is_not_null()).group_by(key).agg(_aggregate(measure, intent.columns).alias("value"))
+    )
     if totals.height == 0:
         return []
     if intent.limit:  # the n best, best first; equal totals in the key's order
         ranked = totals.sort(["value", key], descending=[intent.operation == "argmax", False], nulls_last=True)
         return [_text(v) for v in ranked.head(intent.limit).get_column(key).to_list()]
     best = totals.get_column("value").max() if intent.operation == "argmax" else totals.get_column("value").min()
+    if best is None:
+        return []
     named = totals.filter(pl.col("value") == best).get_column(key).to_list()
     return sorted((_text(v) for v in named), key=str.casefold)
 
@@ -258,6 +294,18 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
         for name in (intent.table, *intent.tables)
         for t in catalogue.named(name, intent.source_sets)[:1]
     }
+
+
+def _holders(intent: Intent, value: Any, rows: pl.DataFrame, table: Table, most: int = 5) -> list[str]:
+    """The key values (the table's first column) of the rows a minimum or maximum is read from; [] for any
+    other figure, or when more than `most` rows hold it."""
+    if intent.operation not in ("min", "max") or intent.group_by or not isinstance(value, (int, float)):
+        return []
+    key = table.columns[0].name if table.columns else ""
+    if not key or key == intent.columns[0] or key not in rows.columns:
+        return []
+    held = _texts(rows.filter(pl.col(intent.columns[0]) == value), key)
+    return held if 0 < len(held) <= most else []
 
 
 def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -> str:

@@ -42,8 +42,24 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
                 f"{intent.operation} needs one group_by column (what to name); columns of {first.name}: "
                 f"{', '.join(c.name for c in first.columns)}."
             )
-        if intent.columns and _column(tables, intent.columns[0]) != "number":
-            raise IntentRefused(f"{intent.operation} totals a numeric column; numeric columns: {_numeric(first)}.")
+        if (
+            intent.columns
+            and _column(tables, intent.columns[0]) != "number"
+            and not _date_column(tables, intent.columns[0])
+        ):
+            raise IntentRefused(
+                f"{intent.operation} totals a numeric column or takes the latest date of a date column; numeric "
+                f"columns: {_numeric(first)}."
+            )
+    if intent.per:
+        if intent.operation not in ("argmax", "argmin") or intent.per in intent.group_by:
+            raise IntentRefused(
+                "'per' belongs to argmax or argmin only: the column within whose values to name the best."
+            )
+        _column(tables, intent.per)
+    if intent.absent_from:
+        _absent(intent, catalogue, tables)
+    having = tuple(_having(intent, f) for f in intent.having)
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(
@@ -61,7 +77,7 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
         columns = (first.columns[0].name,)
     if intent.operation == "intersect":
         _intersect(intent, catalogue, columns[0], filters)
-    return dataclasses.replace(intent, columns=columns, filters=filters, base=base)
+    return dataclasses.replace(intent, columns=columns, filters=filters, base=base, having=having)
 
 
 def _column(tables: list[Table], name: str) -> str:
@@ -122,6 +138,35 @@ def _intersect(intent: Intent, catalogue: Catalogue, key: str, filters: tuple[Fi
             "intersect needs a second table (`tables`) or two values of one column (two eq filters on it), "
             f"e.g. {key} present under both."
         )
+
+
+def _having(intent: Intent, f: Filter) -> Filter:
+    """A condition on each group's figure: a number compared with column "value", on a grouped figure."""
+    if intent.operation not in ("group_by", "count", *NUMERIC_OPERATIONS) or not intent.group_by:
+        raise IntentRefused("'having' belongs to a figure per group (group_by): the groups whose figure to keep.")
+    if f.column != "value" or f.op not in ("eq", "ne", *ORDER_OPS) or isinstance(f.value, tuple):
+        raise IntentRefused(
+            "'having' compares column 'value' (each group's figure) with a number: eq, ne, gt, ge, lt, le."
+        )
+    try:
+        return dataclasses.replace(f, value=float(f.value))
+    except ValueError as exc:
+        raise IntentRefused(f"'having' compares with a number; {f.value!r} is not one.") from exc
+
+
+def _date_column(tables: list[Table], name: str) -> bool:
+    return all(c.is_date for t in tables for c in t.columns if c.name == name)
+
+
+def _absent(intent: Intent, catalogue: Catalogue, tables: list[Table]) -> None:
+    """An anti-join names a visible table that holds the key column too."""
+    others = catalogue.named(intent.absent_from, intent.source_sets)
+    if not others:
+        raise IntentRefused(f"No table {intent.absent_from!r}. Tables and their columns: {catalogue.describe()}.")
+    if not intent.key:
+        raise IntentRefused("'absent_from' needs 'key': the column both tables hold.")
+    _column(tables, intent.key)
+    _column(others, intent.key)
 
 
 def _numeric(table: Table) -> str:

@@ -29,10 +29,12 @@ DATA_WORDS: dict[str, str] = {
     "monate": "months", "wochen": "weeks", "stunden": "hours", "stunde": "hour", "alle": "all",
     "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
     "zeilen": "rows", "kurs": "course", "kurse": "courses", "kursen": "courses", "anbieter": "providers",
-    "tage": "days", "tagen": "days", "dauer": "duration",
+    "tage": "days", "tagen": "days", "dauer": "duration", "preisliste": "price list", "preislisten": "price lists",
+    "wartung": "maintenance", "wartungen": "maintenance",
     # French
     "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
-    "prix": "price", "prix de liste": "list price", "moyenne": "average", "serveur": "server",
+    "prix": "price", "prix de liste": "list price", "liste de prix": "price list", "liste des prix": "price list",
+    "moyenne": "average", "serveur": "server",
     "serveurs": "servers", "imprimante": "printer", "imprimantes": "printers", "produit": "product",
     "produits": "products", "jour férié": "holiday", "jours fériés": "holidays", "bureau": "office",
     "bureaux": "offices", "pays": "country", "ville": "city", "villes": "cities", "capacité": "capacity",
@@ -45,6 +47,7 @@ DATA_WORDS: dict[str, str] = {
     "lignes": "rows", "fournisseur": "supplier", "fournisseurs": "suppliers", "jour": "day", "jours": "days",
     "durée": "duration", "combien de cours": "combien de courses", "nombre de cours": "number of courses",
     "les cours": "the courses",  # "cours" alone is also "en cours" (in progress): only as the counted noun
+    "le cours": "the course", "un cours": "a course", "chaque cours": "each course", "des cours": "of the courses",
     # English short forms and spellings
     "qty": "quantity", "avg": "average", "colour": "color", "no. of": "number of", "num": "number",
 }  # fmt: skip
@@ -74,21 +77,39 @@ FORMATS: dict[str, str] = {
 
 
 def english(word: str) -> str:
-    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none."""
-    found = DATA_WORDS.get(word.lower()) or COLUMN_WORDS.get(word.lower(), "")
+    """A German or French data or column word's English word ("lieferant" -> "supplier"), "" when none.
+    A French word is found without its accents too ("vehicule", as matching folds them)."""
+    lowered = word.lower()
+    found = DATA_WORDS.get(lowered) or COLUMN_WORDS.get(lowered) or _UNACCENTED.get(lowered, "")
     return found if " " not in found else ""
 
 
+# German and French names of major European cities whose English name differs: a stored "Munich" is named
+# "München" or "Munich", a stored "Vienna" "Wien" or "Vienne". World knowledge, as countries.py is.
+CITY_NAMES: dict[str, str] = {
+    "münchen": "munich", "köln": "cologne", "wien": "vienna", "zürich": "zurich", "genf": "geneva",
+    "mailand": "milan", "rom": "rome", "venedig": "venice", "florenz": "florence", "neapel": "naples",
+    "warschau": "warsaw", "prag": "prague", "brüssel": "brussels", "lissabon": "lisbon", "moskau": "moscow",
+    "kopenhagen": "copenhagen", "athen": "athens", "nürnberg": "nuremberg", "londres": "london",
+    "vienne": "vienna", "genève": "geneva", "venise": "venice", "varsovie": "warsaw", "bruxelles": "brussels",
+    "lisbonne": "lisbon", "moscou": "moscow", "copenhague": "copenhagen", "athènes": "athens", "bâle": "basel",
+    "berne": "bern", "anvers": "antwerp", "francfort": "frankfurt", "hambourg": "hamburg", "cologne": "cologne",
+    "munich": "munich", "zurich": "zurich",
+}  # fmt: skip
+
+
 def value_word(word: str) -> str:
-    """A German or French value word's English form ("Reparatur" -> "repair"), or "" when none is listed."""
-    return VALUE_WORDS.get(word.lower(), "")
+    """A German or French value word's English form ("Reparatur" -> "repair", "München" -> "munich"), or ""
+    when none is listed."""
+    return VALUE_WORDS.get(word.lower()) or CITY_NAMES.get(word.lower(), "")
 
 
 # Common column nouns (de, fr) and their English words, only where the word is no English word too. They
 # are not glossed in the question (a German column "Bezirk" is named as written, and its values beside it):
 # `english` gives a question's or a column's word its English form for matching names only.
 COLUMN_WORDS: dict[str, str] = {
-    "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer", "kunde": "customer",
+    "kosten": "costs", "lieferant": "supplier", "lieferanten": "suppliers", "hersteller": "manufacturer",
+    "kunde": "customer",
     "kunden": "customers", "bezirk": "district", "bezirke": "districts", "abteilung": "department",
     "abteilungen": "departments", "eigentümer": "owner", "besitzer": "owner", "betrag": "amount",
     "beträge": "amounts", "gebühr": "fee", "gebühren": "fees", "mitarbeiter": "employees", "datum": "date",
@@ -104,6 +125,16 @@ COLUMN_WORDS: dict[str, str] = {
     "facture": "invoice", "factures": "invoices", "contrat": "contract", "contrats": "contracts",
     "agence": "branch", "agences": "branches", "modèle": "model", "modèles": "models",
 }  # fmt: skip
+
+_FOLD = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")
+_UNACCENTED = {
+    key.translate(_FOLD): value
+    for words in (COLUMN_WORDS, DATA_WORDS)
+    for key, value in words.items()
+    if key.translate(_FOLD) != key
+    and key.translate(_FOLD) not in DATA_WORDS
+    and key.translate(_FOLD) not in COLUMN_WORDS
+}
 
 NUMBER_WORDS: dict[str, str] = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
@@ -123,9 +154,40 @@ _HYPHENATED = re.compile(r"[\wäöüßéèàç]+(?:-[\wäöüßéèàç]+)+")
 
 def gloss(question: str) -> str:
     """The question with its data words in English; every other word unchanged. A hyphenated word
-    with a data word in it is split first ("Services-Produkte" -> "Services products")."""
-    split = _HYPHENATED.sub(_split_if_known, question)
+    with a data word in it is split first ("Services-Produkte" -> "Services products"), and a German
+    compound of a data word and a sheet noun too ("Wartungsprotokoll" -> "maintenance log")."""
+    split = _SHEET_COMPOUND.sub(_split_sheet_compound, _HYPHENATED.sub(_split_if_known, question))
     return _DATA.sub(lambda m: DATA_WORDS[m.group().lower()], split)
+
+
+# German sheet nouns a compound ends in, and their English words ("Schulungsliste": the training list)
+SHEET_PARTS = {"liste": "list", "listen": "lists", "protokoll": "log", "tabelle": "table", "plan": "plan",
+               "verzeichnis": "register"}  # fmt: skip
+_SHEET_COMPOUND = re.compile(r"\b[a-zäöüß]{8,}\b", re.IGNORECASE)  # a compound of two words of four letters
+
+
+def _split_sheet_compound(match: re.Match[str]) -> str:
+    """A German compound of two data words read in parts ("Wartungskosten": maintenance costs); "" ->
+    unchanged when either part is unknown or the whole word is a data word itself."""
+    word = match.group()
+    lowered = word.lower()
+    if lowered in DATA_WORDS or lowered in COLUMN_WORDS:
+        return word
+    for at in range(len(lowered) - 3, 3, -1):  # the longest known tail first
+        tail = SHEET_PARTS.get(lowered[at:]) or _single(lowered[at:])
+        if not tail:
+            continue
+        head = lowered[:at]
+        for known in (head, head[:-1] if head.endswith("s") else ""):  # "Wartungs-": the linking s
+            if len(known) >= 4 and _single(known):
+                return f"{_single(known)} {tail}"
+    return word
+
+
+def _single(word: str) -> str:
+    """The English of a one-word data or column word ("" when it has none, or it is several words)."""
+    found = DATA_WORDS.get(word) or COLUMN_WORDS.get(word, "")
+    return found if found and " " not in found else ""
 
 
 def _split_if_known(match: re.Match[str]) -> str:

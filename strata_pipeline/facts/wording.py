@@ -17,6 +17,8 @@ def words(text: str) -> list[str]:
 # for bezirk, "Zonen" for zone): read only after a name of at least four letters.
 GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
 UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
+# French accents fall away in matching: "dépôt" names a column `depot`, "procédure" one named `procedure`
+ACCENTS = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")
 
 
 def said(name: str, stems: set[str]) -> bool:
@@ -27,7 +29,7 @@ def said(name: str, stems: set[str]) -> bool:
 def stem_word(word: str) -> str:
     """English plural to singular, the same for a question's words and a column's: "warehouses" and
     "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
-    word = word.strip(".'").translate(UMLAUTS)  # "gebühr" and "gebuehr" are one word
+    word = word.strip(".'").translate(UMLAUTS).translate(ACCENTS)  # "gebühr" and "gebuehr" are one word
     if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
         return word
     if word.endswith("ies"):

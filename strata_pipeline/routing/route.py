@@ -99,7 +99,7 @@ def _retrieval_first(
     parsed = parse(split.facts_question, catalogue, source_sets)
     if parsed.intent is None or not parsed.operation or not parsed.names_table:
         return None
-    if parsed.intent.operation == "list" and not parsed.intent.filters:
+    if parsed.intent.operation == "list" and not (parsed.intent.filters or parsed.intent.absent_from):
         return None  # "which servers were affected by the outage?": what the documents say, not a figure
     table = next((t for t in catalogue.tables if t.name == parsed.intent.table), None)
     label = {stem(w) for w in words(table.label)} if table else set()
@@ -131,10 +131,12 @@ def _aggregates(question: str, parsed: Parsed) -> bool:
     intent = parsed.intent
     if intent is None:
         return False
+    # rows with no match in another table ("SKUs with no stock entry") are a condition too
+    conditioned = bool(intent.filters or intent.absent_from)
     if parsed.operation == "distinct":  # "list the distinct owner teams of the servers": a column named
-        return parsed.names_table and bool(intent.filters or intent.columns)
+        return parsed.names_table and bool(conditioned or intent.columns)
     if parsed.operation == "list":
-        return parsed.names_table and bool(intent.filters)
+        return parsed.names_table and conditioned
     if parsed.operation == "count":
         # read in English: "combien de jours fériés" counts holidays, "combien de jours" asks a quantity
         unit = re.search(rf"(?:{COUNT_WORDS})\s*([\wäöüé]+)", gloss(question).lower())

@@ -162,26 +162,9 @@ class QueryEngine:
         except Exception:
             self.close()
             raise
-        sparse_query = embedder.query_sparse
-        import os
-
-        if os.environ.get("STRATA_XLING_BRIDGE"):
-            from strata_pipeline.classification.language import query_language
-            from strata_pipeline.embedding.embedder import _analyzer
-            from strata_pipeline.embedding.multilingual import load_multilingual_model
-            from strata_pipeline.retrieval.bridge_load import bridged_sparse
-
-            engine5 = load_multilingual_model()
-            md = str(embedder.models_dir)  # type: ignore[attr-defined]
-            sparse_query = bridged_sparse(
-                embedder.query_sparse,
-                lambda units: np.array(list(engine5.query_embed(units))),
-                query_language,
-                lambda lang: _analyzer(md, lang if lang in ("en", "de", "fr", "es", "it", "pt", "nl") else "en"),
-            )
         self.retriever = Retriever(
             embedder.query_dense,
-            sparse_query,
+            embedder.query_sparse,
             dict(self._stores),
             rrf_k=config.rrf_k,
             candidates=config.candidates,

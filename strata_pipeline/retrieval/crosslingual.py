@@ -6,12 +6,8 @@ query's language:
 - BM25 matches it only for the words the two languages share (names, codes), so its absence from
   the BM25 list, or a low place there, is no evidence against it. Reciprocal-rank fusion reads the
   absence as evidence all the same: a German chunk first in the dense list of an English question
-  scores less than an English chunk twentieth in both. Nor is its dense place a fair stand-in: the
-  query's-language chunks above it in BM25 got there on words the other chunks cannot share, so
-  BM25 scores do not compare across languages any more than its absence does. Such a chunk takes, in
-  the lexical list, its place among the other-language chunks of the dense list when that is better
-  (`places`): the place a BM25 list of its own language would give it if it agreed with the dense
-  model, which is all that is known of it lexically.
+  scores less than an English chunk twentieth in both. Such a chunk takes its dense place in the
+  lexical list when that is better (`places`).
 - A multilingual dense model scores a passage in the query's language higher than an equally
   relevant one in another language. The dense list is re-sorted with a small offset added to the
   other-language chunks' cosines (`calibrated`); the offset is the model's, chosen on dev questions.
@@ -75,29 +71,10 @@ def calibrated(candidates: list[Candidate], language: QueryLanguage) -> list[Can
     ]
 
 
-def other_language_places(candidates: list[Candidate], language: QueryLanguage | None) -> dict[str, int]:
-    """Each chunk in another language than the query's, by point id: its 1-based place among those
-    chunks in dense order. Empty when the query's language is not known."""
-    if language is None:
-        return {}
-    others = sorted(
-        (c for c in candidates if DENSE in c.ranks and in_other_language(c, language)), key=lambda c: c.ranks[DENSE]
-    )
-    return {c.point_id: place for place, c in enumerate(others, start=1)}
-
-
-def places(
-    cand: Candidate,
-    lists: tuple[str, ...],
-    language: QueryLanguage | None = None,
-    among_others: int | None = None,
-) -> dict[str, int]:
-    """A candidate's rank in each of `lists`. A chunk in another language than the query's takes, in
-    BM25, its place among the other-language chunks of the dense list (`among_others`, from
-    other_language_places; its dense place when not given) when that is better, or when BM25 did not
-    return it."""
+def places(cand: Candidate, lists: tuple[str, ...], language: QueryLanguage | None = None) -> dict[str, int]:
+    """A candidate's rank in each of `lists`; a chunk in another language than the query's takes its
+    dense place in BM25 when that is better, or when BM25 did not return it."""
     ranks = {name: rank for name, rank in cand.ranks.items() if name in lists}
     if language is not None and DENSE in ranks and SPARSE in lists and in_other_language(cand, language):
-        imputed = min(ranks[DENSE], among_others or ranks[DENSE])
-        ranks[SPARSE] = min(ranks.get(SPARSE, imputed), imputed)
+        ranks[SPARSE] = min(ranks.get(SPARSE, ranks[DENSE]), ranks[DENSE])
     return ranks

@@ -17,13 +17,7 @@ from strata_pipeline.embedding.identifiers import identifier_vector
 from strata_pipeline.embedding.multilingual import MULTILINGUAL_MODEL
 from strata_pipeline.indexing.engine import DENSE, FUSED, IDS, SPARSE, HybridQuery, PointStore, SparseVec, Where
 from strata_pipeline.retrieval.candidate import Candidate
-from strata_pipeline.retrieval.crosslingual import (
-    QueryLanguage,
-    calibrated,
-    other_language_places,
-    places,
-    query_language_for,
-)
+from strata_pipeline.retrieval.crosslingual import QueryLanguage, calibrated, places, query_language_for
 from strata_pipeline.retrieval.priors import History, apply_priors, history_of
 from strata_pipeline.retrieval.records import records_of, records_second
 from strata_pipeline.retrieval.twins import named_documents_first, named_twins_first
@@ -213,16 +207,11 @@ def fuse_lists(
     language: QueryLanguage | None = None,
 ) -> list[Candidate]:
     """RRF over `lists` only (Qdrant's formula): every candidate in at least one of them, best first.
-    With `language`, a chunk in another language than the query's may take its place among the
-    other-language chunks of the dense list in BM25 (crosslingual.places)."""
-    among_others = other_language_places(candidates, language)
+    With `language`, a chunk in another language than the query's may take its dense place in BM25
+    (crosslingual.places)."""
     fused = [
         dataclasses.replace(
-            c,
-            fused_score=sum(
-                rrf_term(r, k, weights.get(n, 1.0))
-                for n, r in places(c, lists, language, among_others.get(c.point_id)).items()
-            ),
+            c, fused_score=sum(rrf_term(r, k, weights.get(n, 1.0)) for n, r in places(c, lists, language).items())
         )
         for c in candidates
     ]

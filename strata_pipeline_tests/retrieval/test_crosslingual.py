@@ -12,7 +12,6 @@ from strata_pipeline.retrieval.crosslingual import (
     QueryLanguage,
     calibrated,
     cross_language_offset,
-    other_language_places,
     places,
     query_language_for,
 )
@@ -33,31 +32,6 @@ def test_a_chunk_in_another_language_takes_its_dense_place_in_bm25() -> None:
     assert places(chunk("de", "de", {DENSE: 5, SPARSE: 1}), (DENSE, SPARSE), ENGLISH) == {DENSE: 5, SPARSE: 1}
     # and a worse one is replaced
     assert places(chunk("de", "de", {DENSE: 3, SPARSE: 30}), (DENSE, SPARSE), ENGLISH) == {DENSE: 3, SPARSE: 3}
-
-
-def test_a_chunk_in_another_language_takes_its_place_among_those_chunks_in_bm25() -> None:
-    # tenth in the dense list, first of the German chunks there: first in a German BM25 list that
-    # agreed with the dense model
-    assert places(chunk("de", "de", {DENSE: 10}), (DENSE, SPARSE), ENGLISH, 1) == {DENSE: 10, SPARSE: 1}
-    assert places(chunk("de", "de", {DENSE: 10, SPARSE: 7}), (DENSE, SPARSE), ENGLISH, 3) == {DENSE: 10, SPARSE: 3}
-    # a better BM25 place of its own is kept
-    assert places(chunk("de", "de", {DENSE: 10, SPARSE: 2}), (DENSE, SPARSE), ENGLISH, 3) == {DENSE: 10, SPARSE: 2}
-    # a chunk in the query's language, or fusion off, is not touched by it
-    assert places(chunk("en", "en", {DENSE: 10}), (DENSE, SPARSE), ENGLISH, 1) == {DENSE: 10}
-    assert places(chunk("de", "de", {DENSE: 10}), (DENSE, SPARSE), None, 1) == {DENSE: 10}
-
-
-def test_other_language_places_count_only_other_language_chunks_in_dense_order() -> None:
-    candidates = [
-        chunk("en1", "en", {DENSE: 1}),
-        chunk("de1", "de", {DENSE: 4}),
-        chunk("fr1", "fr", {DENSE: 2}),
-        chunk("de2", "de", {SPARSE: 1}),  # not in the dense list: no place
-        chunk("none", "", {DENSE: 3}),  # says no language: not other
-    ]
-    assert other_language_places(candidates, ENGLISH) == {"fr1": 1, "de1": 2}
-    assert other_language_places(candidates, QueryLanguage("de", 0.01)) == {"en1": 1, "fr1": 2}
-    assert other_language_places(candidates, None) == {}
 
 
 def test_a_chunk_in_the_querys_language_keeps_its_miss() -> None:
@@ -112,23 +86,6 @@ def fused_docs(language: QueryLanguage | None) -> list[str]:
 def test_hybrid_order_is_fair_to_the_chunk_bm25_cannot_see() -> None:
     assert fused_docs(None)[-1] == "german-answer.md"  # plain RRF reads the BM25 miss as evidence
     assert fused_docs(ENGLISH)[0] == "german-answer.md"
-
-
-def test_the_first_other_language_chunk_in_dense_takes_the_first_bm25_place() -> None:
-    # A German question: the English answer is fourth in the dense list, below German chunks that
-    # share the question's words, and BM25 cannot see it.
-    german = QueryLanguage("de", 0.0)
-    candidates = [
-        chunk("german-1", "de", {DENSE: 1, SPARSE: 1}, dense=0.90),
-        chunk("german-2", "de", {DENSE: 2, SPARSE: 5}, dense=0.89),
-        chunk("german-3", "de", {DENSE: 3}, dense=0.88),
-        chunk("english-answer", "en", {DENSE: 4}, dense=0.87),
-    ]
-    fused = sorted(candidates, key=lambda c: -sum(rrf_term(r, RRF_K, DEFAULT_WEIGHTS[n]) for n, r in c.ranks.items()))
-    ranked = [c.doc_id for c in hybrid_order(candidates, fused, RRF_K, DEFAULT_WEIGHTS, False, german)]
-    # First of the English chunks, it takes BM25 place 1 (with its dense place 4 it would be third:
-    # 1/63 + 1/(4/1.25 + 59) is less than german-2's 1/61 + 1/(5/1.25 + 59)); german-1 leads both lists.
-    assert ranked == ["german-1.md", "english-answer.md", "german-2.md", "german-3.md"]
 
 
 @pytest.mark.parametrize("language", [None, ENGLISH])

@@ -153,7 +153,8 @@ def test_launch_a_partition_from_the_asset_graph_and_read_its_eval_report(
             page.get_by_role("link", name="Jobs").first.click()
             page.get_by_role("link", name="index_source_set").first.click()
             page.get_by_role("button", name="Materialize all").click()
-            dialog = page.get_by_role("dialog")
+            # the launch dialog by its title: the partition menu is a dialog too, and may linger closed in the DOM
+            dialog = page.get_by_role("dialog").filter(has_text="Launch runs to materialize")
             dialog.get_by_text("Select a partition or create one").click()
             page.get_by_role("menuitem", name="plant").click()
             page.keyboard.press("Escape")  # closes the partition menu, not the dialog

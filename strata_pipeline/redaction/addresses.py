@@ -239,8 +239,8 @@ def _grow_forward(text: str, end: int, max_lines: int = 4) -> int:
         )
         if new_sentence and not regex.match(UNIT, text[candidate : candidate + 12]):
             return position  # "Genterstrasse 13. I now live...": a new sentence, not a town ("39. Suite 722" goes on)
-        if NOT_A_PLACE.match(text[candidate : candidate + 20]):
-            return position
+        if NOT_A_PLACE.match(text[candidate : candidate + 20]) or _WEEKDAY.match(text, candidate):
+            return position  # "Am Lindenhof 4, Aarlingen, Monday to Friday": the opening days, not a place
         if "\n" in gap and PHONE_LINE.match(text, candidate):
             return position  # the next line is a phone number
         part = TAIL_PART.match(text, candidate)
@@ -389,6 +389,16 @@ def _plausible_street(value: str) -> bool:
     return not words or word_commonness(words[0]) < 4.2 or len(words) > 1
 
 
+# A weekday's full name (a month may be part of a street's: "Cité 7 Novembre", "Rue du 8 Mai").
+_WEEKDAY = regex.compile(
+    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag"
+    r"|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b"
+)
+_RATE_WORDS = frozenset({"je", "pro", "per", "par", "à", "x"})
+# A unit of measure right after a number ("100 ml", "5 kg", "20 %", "3 h").
+_UNIT_AFTER = regex.compile(r"[ ]?(?i:ml|cl|dl|l|mg|g|kg|t|mm|cm|m|km|m²|m³|h|min|s|%|°c?|€|eur|usd|chf|gbp)(?!\p{L})")
+
+
 def _plausible_bracketed(text: str, start: int, end: int) -> bool:
     """ "0807 Κυλλήνη 182" is an address; "2024 Annual Report 3" or "5 Whys 2" is not: the words between the
     numbers must not be common vocabulary, and a date or amount is not a building number."""
@@ -397,6 +407,8 @@ def _plausible_bracketed(text: str, start: int, end: int) -> bool:
         return False
     if not any(len(w) >= 3 and w[0].isupper() for w in words):
         return False  # "24 V at up to 2": a street has a name
+    if any(w.casefold() in _RATE_WORDS for w in words) or _UNIT_AFTER.match(text, end):
+        return False  # "100 KBE je 100 ml": a rate or a measurement, not a building and house number
     return (
         all(word_commonness(w) < 4.5 for w in words if len(w) > 3)
         or CONTEXT_BEFORE.search(text[max(0, start - 30) : start]) is not None

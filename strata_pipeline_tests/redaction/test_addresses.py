@@ -39,6 +39,11 @@ def addresses(text: str) -> list[str]:
             "Deliver to Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ\nThanks",
             "Flat 3, 47 Chalk Farm Road\nLondon NW1 8AJ",
         ),
+        # opening days after the town are no part of the address
+        (
+            "Collect it at our depot, Am Lindenhof 4, Aarlingen, Monday to Friday 7:00-15:00.",
+            "Am Lindenhof 4, Aarlingen",
+        ),
     ],
 )
 def test_whole_addresses(text: str, expected: str) -> None:
@@ -56,6 +61,8 @@ def test_whole_addresses(text: str, expected: str) -> None:
         "Top 10 Tips",
         "Room 101 is booked.",
         "Release 5 Quick Start",
+        "Technischer Maßnahmenwert: 100 KBE je 100 ml.",  # a rate, not a building and house number
+        "Grenzwert: 10 Legionella per 100 ml Wasser.",
     ],
 )
 def test_not_addresses(text: str) -> None:

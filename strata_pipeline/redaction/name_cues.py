@@ -210,6 +210,11 @@ NAMED_AFTER_BEFORE = re.compile(
 )
 # Before a run: a unit noun that the run names ("Network Squad Rhone", "Team Phoenix", "Équipe Loire").
 UNIT_BEFORE = re.compile(r"(?i)\b(?:squad|team|crew|taskforce|unit|division|abteilung|équipe|equipe)[ \t]+$")
+# After a run: a kind of software or machine it names ("the Barman server", "Jamf agent").
+SYSTEM_AFTER = re.compile(
+    r"(?i)^(?:[ \t]+|[ \t]*\n[ \t]*)(?:backup[ \t]+)?(?:servers?|clusters?|clients?|agents?|plugins?|plug-ins?"
+    r"|appliances?|daemons?|instances?|repositor(?:y|ies)|databases?|console|dashboard)\b"
+)
 NAMED_AFTER_AFTER = re.compile(
     r"(?i)^[ \t]+(?:airport|lecture|lectures|award|awards|prize|foundation|institute|center|centre|museum"
     r"|stadium|memorial|bridge|embankment|hospital|university|college|school|library|theatre|theater|hall"

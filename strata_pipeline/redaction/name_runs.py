@@ -29,6 +29,7 @@ from strata_pipeline.redaction.name_cues import (
     PLACE_NOUNS_AFTER,
     ROLE_BEFORE,
     SIGN_OFF_WORDS,
+    SYSTEM_AFTER,
     THING_WORDS,
     TIME_AFTER,
     UNIT_BEFORE,
@@ -328,6 +329,9 @@ def _score_run(
     if UNIT_BEFORE.search(before) and not _given_name(words[0], index):
         score -= 0.5
         reasons.append("names a team")  # "Network Squad Rhone"; "Team Anna" stays a person reading
+    if SYSTEM_AFTER.match(after) and not _given_name(words[0], index):
+        score -= 0.5
+        reasons.append("names a system")  # "the Barman server", "Barman backup server"
     if NAMED_AFTER_AFTER.match(after):
         score -= 0.6
         reasons.append("a thing named after a person")  # "Charles de Gaulle airport", "Alan Turing Lecture"

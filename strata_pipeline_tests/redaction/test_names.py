@@ -363,9 +363,11 @@ def test_code_words_are_the_words_of_host_codes() -> None:
 def test_a_system_the_text_writes_as_a_host_code_is_no_person(ner: PresidioDetector) -> None:
     title = "---\ntitle: Monthly Linux patching with Uyuni (valid until 2025-01-31)\n---\n\n"
     # The small NER reads the unknown word after "with" as a person ...
-    assert people(ner, title + "Patches were distributed from the Uyuni server.\n") == ["Uyuni", "Uyuni"]
-    # ... unless the text also writes it as part of a host code: then it is that system.
-    assert people(ner, title + "Patches were distributed from the Uyuni server `zrh-uyuni-01`.\n") == []
+    assert people(ner, title + "Patches were distributed by Uyuni.\n") == ["Uyuni", "Uyuni"]
+    # ... unless the text also writes it as part of a host code, or a kind of system follows it.
+    assert people(ner, title + "Patches were distributed by Uyuni (`zrh-uyuni-01`).\n") == []
+    # (a kind of system after the word reads that mention only; the title's stays the NER's person)
+    assert people(ner, title + "Patches were distributed from the Uyuni server.\n") == ["Uyuni"]
 
 
 def test_people_beside_host_codes_are_still_people(ner: PresidioDetector) -> None:

@@ -88,6 +88,7 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         ("Anfang November erhalten Sie eine Ablesekarte von uns. Bitte tragen Sie den Stand ein.", "Anfang"),
         ("iso_week | primary | secondary\n10 | Platform Squad Limmat | Network Squad Rhone", "Rhone"),
         ("Restore runs on **Barman 3.4** on the backup server.", "Barman"),  # a release number after it
+        ("The archive_command to the Barman\nserver failed at 09:20.", "Barman"),  # a kind of software after it
         (
             "# Restore with Barman\n\nList the backups with `barman list-backup erp` first.\n",
             "Barman",
@@ -113,6 +114,7 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("Das Kundencenter leitet Gottfried Weißbach seit dem Frühjahr.", "Gottfried Weißbach"),
         ("I met Georgia Lewis and Victoria at the depot in Hamburg.", "Georgia Lewis"),  # popular given names
         ("On call: Network Squad Rhone, backup Jonas Weber.", "Jonas Weber"),
+        ("Maria Keller server access was revoked on Friday.", "Maria Keller"),  # a given name before "server"
         ("Approved by Anna Schmidt 12.03.2024. Run `ssh anna@db-01` to check.", "Anna Schmidt"),  # a date after
         ("talked to pernille yesterday\nshe said ok\nwill check", "pernille"),  # all lower case: a chat
     ],

@@ -236,6 +236,13 @@ def test_csv_number_columns_that_write_a_leading_zero_stay_text() -> None:
     assert frame.rows() == [("01067", "0711123456", 1, 0.5), ("80331", "0891234567", 12, 1.5)]
 
 
+def test_csv_text_shows_cells_as_the_file_writes_them_and_tables_keep_typed_values() -> None:
+    data = b"item,price,rate\nParking,10.90,1.50\nPermit,3.00,0.05\n"
+    extraction = extract(data, "fees.csv")
+    assert extraction.text == "## fees\nitem | price | rate\nParking | 10.90 | 1.50\nPermit | 3.00 | 0.05"
+    assert extraction.tables["fees"].rows() == [("Parking", 10.9, 1.5), ("Permit", 3.0, 0.05)]
+
+
 def test_xlsx_two_sheets_are_two_typed_tables() -> None:
     extraction = extract(xlsx_bytes(), "inventory.xlsx")
     assert extraction.kind == "table"

@@ -14,10 +14,10 @@ from strata_pipeline.discovery.extractors.extraction import DEFAULT_LIMITS, Extr
 @_guarded("corrupt_table", "CSV file")
 def extract_csv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
     text, encoding, warnings = _decode(data)
-    frame = _with_codes_as_text(
-        pl.read_csv(io.StringIO(text), infer_schema_length=1000), pl.read_csv(io.StringIO(text), infer_schema=False)
-    )
-    extraction = _table_extraction({Path(name).stem: frame}, encoding)
+    as_written = pl.read_csv(io.StringIO(text), infer_schema=False)
+    typed = _with_codes_as_text(pl.read_csv(io.StringIO(text), infer_schema_length=1000), as_written)
+    sheet = Path(name).stem
+    extraction = _table_extraction({sheet: typed}, encoding, shown={sheet: as_written})
     extraction.warnings += warnings
     return extraction
 
@@ -34,10 +34,16 @@ def _with_codes_as_text(typed: pl.DataFrame, raw: pl.DataFrame) -> pl.DataFrame:
     return typed.with_columns(raw.select(codes)) if codes else typed
 
 
-def _table_extraction(tables: dict[str, pl.DataFrame], encoding: str) -> Extraction:
-    """Render tables as text too, so rules (min length) and language detection can see them."""
+def _table_extraction(
+    tables: dict[str, pl.DataFrame], encoding: str, shown: dict[str, pl.DataFrame] | None = None
+) -> Extraction:
+    """Render tables as text too, so rules (min length), language detection, chunks and quotes see
+    them. A sheet in `shown` (its cells as the file writes them) is rendered from there: a price
+    written "10.90" is quoted "10.90", not the typed value's "10.9". `tables` keeps the typed values
+    the facts engine computes with."""
     rendered = []
-    for sheet, frame in tables.items():
+    for sheet, typed in tables.items():
+        frame = (shown or {}).get(sheet, typed)
         lines = [f"## {sheet}", " | ".join(frame.columns)]
         lines += [" | ".join("" if v is None else str(v) for v in row) for row in frame.iter_rows()]
         rendered.append("\n".join(lines))

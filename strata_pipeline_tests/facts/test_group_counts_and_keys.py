@@ -103,7 +103,9 @@ def test_no_group_meeting_it_is_the_answer_zero(sidecars: dict[str, Path]) -> No
         ("Wie viele Depots kommen insgesamt auf mehr als 100.000 km?", 2, "odometer_km"),
     ],
 )
-def test_a_condition_on_a_total_per_group(sidecars: dict[str, Path], question: str, value: object, measure: str) -> None:
+def test_a_condition_on_a_total_per_group(
+    sidecars: dict[str, Path], question: str, value: object, measure: str
+) -> None:
     intent, got, _ = _run(question, sidecars)
     assert (intent.operation, intent.columns, got) == ("sum", (measure,), value)
 
@@ -112,7 +114,8 @@ def test_a_total_needs_a_total_word_and_one_table() -> None:
     jobs = Table("facts_jobs", "fleet", "jobs.csv", "maintenance log",
                  (Column("garage", "text", ("Nord", "Huber")), Column("cost_eur", "number")), 6)  # fmt: skip
     found = totalled_per_group("Which garages charged more than 1,000 euros in total?", "garage", [jobs])
-    assert found is not None and (found.column, found.measure, found.op, found.value) == ("garage", "cost_eur", "gt", 1000)
+    assert found is not None
+    assert (found.column, found.measure, found.op, found.value) == ("garage", "cost_eur", "gt", 1000)
     assert totalled_per_group("Which garages charged more than 1,000 euros?", "garage", [jobs]) is None
     assert totalled_per_group("Which depots cost more than 1,000 euros in total?", "depot", [jobs]) is None
 

@@ -9,18 +9,15 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from strata_pipeline.facts.absence import absence, shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.facts.key_overlap import DEFER, catalogue_columns
+from strata_pipeline.facts.parsed import Parsed
 from strata_pipeline.facts.per_group import TOTAL_WORDS, counted_per_group, totalled_per_group
 
-if TYPE_CHECKING:
-    from strata_pipeline.facts.parse import Parsed
-
-Rest = Callable[[str, Catalogue], "Parsed"]
+Rest = Callable[[str, Catalogue], Parsed]
 WHICH_WORDS = r"\b(?:which|welche[rsnm]?|quel(?:le)?s?)\b"  # "which garages charged ... in total": groups, no sum
 COUNT_WORDS = r"\b(?:how many|number of|wie viele|wieviele|anzahl|combien|nombre de|nombre d')"
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
@@ -27,6 +26,8 @@ from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.own_column import own_column
+from strata_pipeline.facts.parsed import Parsed
+from strata_pipeline.facts.parsed import refused as _refused
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
@@ -48,21 +49,6 @@ from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
-
-
-@dataclass(frozen=True)
-class Parsed:
-    intent: Intent | None
-    score: float  # table evidence: label words 3, the counted noun 2.5, values 2, columns 1 each
-    operation: str  # the operation the intent words named ("" when none did)
-    evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
-    names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
-    why: str = ""  # why no intent was read although a table was (for the refusal message)
-    unplaced: str = ""  # a quality the question asks of the rows that no column or value holds ("duplex")
-
-
-def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
-    return Parsed(None, score, operation, [*evidence, why], names_table, why)
 
 
 def operation_of(question: str) -> str:

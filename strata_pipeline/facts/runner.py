@@ -323,7 +323,7 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
     """Tables as readers know them: "servers (inventory/servers.csv)", "documents"."""
     return {
         t.name: t.label if t.name == DOCUMENTS else f"{t.label} ({t.doc_id})"
-        for name in (intent.table, *intent.tables)
+        for name in (intent.table, *intent.tables, *([intent.absent_from] if intent.absent_from else []))
         for t in catalogue.named(name, intent.source_sets)[:1]
     }
 

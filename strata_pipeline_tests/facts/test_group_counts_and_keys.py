@@ -176,3 +176,18 @@ def test_clients_name_the_key_pair_or_leave_it_to_the_values(sidecars: dict[str,
     grouped = Intent("group_by", vehicles, group_by=("depot",), having=(Filter("value", "ge", 2),), count_groups=True)
     assert Intent.from_dict(grouped.to_dict()) == grouped
     assert execute(grouped, catalogue, sidecars, EVERYONE).value == 2
+
+
+def test_keys_too_many_to_list_are_joined_from_the_rows(tmp_path: Path) -> None:
+    # 45 assets: more distinct keys than the catalogue lists, so the parser leaves the pair to execution
+    assets = [{"asset_tag": f"A-{n:03d}", "site": "ZRH" if n % 2 else "BSL"} for n in range(45)]
+    scans = [{"scan_id": f"S-{n}", "tag": f"a-{n:03d}"} for n in range(45) if n % 9]  # 0, 9, 18, 27, 36 unscanned
+    path = tmp_path / "fleet.sqlite"
+    with closing(connect(path)) as db:
+        write_documents(db, [_doc("sheets/assets.csv"), _doc("sheets/scans.csv")])
+        write_fact_tables(db, "sheets/assets.csv", json.dumps({"assets": assets}))
+        write_fact_tables(db, "sheets/scans.csv", json.dumps({"scans": scans}))
+    intent, got, answer = _run("Which assets have no scans?", {"fleet": path})
+    assert (intent.key, intent.other_key) == ("", "")
+    assert got == ["A-000", "A-009", "A-018", "A-027", "A-036"]
+    assert "asset_tag has no row in scans (sheets/scans.csv) (compared with its tag)" in answer

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.catalogue import MAX_VALUES, Table
 
 MIN_SHARE = 0.5  # of the smaller column's distinct values present in the other
 MIN_COMMON = 2  # values both columns hold: one shared value ("yes", a city) is chance
@@ -41,12 +41,16 @@ def normalised(values: list[str] | tuple[str, ...]) -> set[str]:
 
 
 def catalogue_columns(rows: Table, other: Table) -> tuple[str, str] | None:
-    """The key pair read from the catalogue's value lists; DEFER when a text column on either side has too many
-    values to be listed (the loaded rows decide); None when every text column is listed and no pair overlaps."""
+    """The key pair read from the catalogue's value lists; DEFER when a text column on either side may have had
+    too many values to be listed (the loaded rows decide); None when no pair overlaps."""
     found = overlapping_columns(_listed(rows), _listed(other), prefer=rows.columns[0].name if rows.columns else "")
     if found:
         return found[0], found[1]
-    unlisted = any(c.kind == "text" and not c.values for t in (rows, other) for c in t.columns)
+    # a text column of a table with more rows than the catalogue lists values for may be a key it did not
+    # list; in a shorter table, an unlisted column holds long texts (notes), never keys
+    unlisted = any(
+        c.kind == "text" and not c.values and t.row_count > MAX_VALUES for t in (rows, other) for c in t.columns
+    )
     return DEFER if unlisted else None
 
 

@@ -154,10 +154,12 @@ def test_the_catalogue_tells_the_pair_or_defers() -> None:
     vehicles = Table("facts_v", "fleet", "v.csv", "vehicles", (Column("vehicle_id", "text", ("V-1", "V-2", "V-3")),), 3)
     cards = Table("facts_c", "fleet", "c.csv", "fuel cards", (Column("fahrzeug", "text", ("V-2", "V-3")),), 2)
     unlisted = Table("facts_u", "fleet", "u.csv", "fuel cards", (Column("fahrzeug", "text", ()),), 90)
+    noted = Table("facts_n", "fleet", "n.csv", "fuel cards", (Column("notes", "text", ()),), 12)  # long texts
     other = Table("facts_o", "fleet", "o.csv", "issuers", (Column("issuer", "text", ("Aral", "Shell")),), 2)
     assert catalogue_columns(vehicles, cards) == ("vehicle_id", "fahrzeug")
     assert catalogue_columns(vehicles, unlisted) == DEFER  # too many values to list: the loaded rows decide
     assert catalogue_columns(vehicles, other) is None
+    assert catalogue_columns(vehicles, noted) is None  # 12 rows: an unlisted column there holds long texts
 
 
 def test_clients_name_the_key_pair_or_leave_it_to_the_values(sidecars: dict[str, Path]) -> None:

@@ -10,6 +10,9 @@ parser, the router and the answerer hold on tables and wording the golden sets d
   column names) and questions about columns that do not exist, which must abstain. Written before any
   code was changed for them (branch facts8); fixes were then made on them. Branch facts9 added the top
   row per group and rows absent from the other sheet (7 fleet, 3 learning questions), also written first.
+  Branch facts10 added a count of the groups that meet a condition on their count or total, and rows absent
+  from a sheet whose key column has another name (new sheets fleet/sheets/fuel-cards.csv with `fahrzeug`,
+  learning/catalogue/feedback.csv with `course_code`): 11 fleet and 6 learning questions, written first.
 
 Both are dev sets, not held-out figures. Each line of questions.tsv is a question and what its answer
 must contain: parts joined by ' && ' must all appear, a part starting with '!' must not; ABSTAIN: the

@@ -48,9 +48,11 @@ class Intent:
     per: str = ""  # argmax/argmin: the best of `group_by` within each value of this column ("in each category")
     # rows of `table` whose `key` has no row in this table ("servers with no patch-wave entry": an anti-join)
     absent_from: str = ""
-    key: str = ""  # the column both tables hold, compared as text
+    key: str = ""  # the column both tables hold, compared as text ("" with absent_from: the pair whose values overlap)
+    other_key: str = ""  # the other table's column for `key`, when it is named differently ("fahrzeug")
     # conditions on each group's figure (column "value"): "which sites have more than 5 VLANs"
     having: tuple[Filter, ...] = ()
+    count_groups: bool = False  # the figure is how many groups meet `having` ("how many sites have more than 5 VLANs")
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -77,6 +79,8 @@ class Intent:
                 per=str(data.get("per") or ""),
                 absent_from=str(data.get("absent_from") or ""),
                 key=str(data.get("key") or ""),
+                other_key=str(data.get("other_key") or ""),
+                count_groups=bool(data.get("count_groups")),
             )
         except (KeyError, TypeError, AttributeError, ValueError) as exc:
             raise IntentRefused(
@@ -99,13 +103,20 @@ class Intent:
             parts.append("among rows where " + " and ".join(_described(f) for f in self.base))
         if self.absent_from:
             joined = "and" if self.filters else "where"
-            parts.append(f"{joined} {self.key} has no row in {names.get(self.absent_from, self.absent_from)}")
+            other = names.get(self.absent_from, self.absent_from)
+            if not self.key:
+                parts.append(f"{joined} no row in {other} shares the value of the columns whose values overlap")
+            else:
+                by = f" (compared with its {self.other_key})" if self.other_key and self.other_key != self.key else ""
+                parts.append(f"{joined} {self.key} has no row in {other}{by}")
         if self.group_by:
             parts.append("per " + ", ".join(self.group_by))
         if self.per:
             parts.append(f"within each {self.per}")
         if self.having:
             parts.append("keeping groups whose " + " and ".join(_described(f) for f in self.having))
+        if self.count_groups:
+            parts.append("and counting those groups")
         if self.limit:
             parts.append(f"(the {self.limit} best)")
         return " ".join(parts)

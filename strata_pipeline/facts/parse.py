@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from dataclasses import dataclass, field
 
-from strata_pipeline.facts.absence import absence, shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
@@ -23,11 +21,13 @@ from strata_pipeline.facts.cells import (
     one_value_per_column,
     unknown_value,
 )
+from strata_pipeline.facts.conditioned import anti_join, group_condition
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.own_column import own_column
-from strata_pipeline.facts.per_group import counted_per_group
+from strata_pipeline.facts.parsed import Parsed
+from strata_pipeline.facts.parsed import refused as _refused
 from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
@@ -51,21 +51,6 @@ from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
 
 
-@dataclass(frozen=True)
-class Parsed:
-    intent: Intent | None
-    score: float  # table evidence: label words 3, the counted noun 2.5, values 2, columns 1 each
-    operation: str  # the operation the intent words named ("" when none did)
-    evidence: list[str] = field(default_factory=list)  # what matched, for the routing reason
-    names_table: bool = False  # the table's own name ("servers") or its key column ("sku") is named
-    why: str = ""  # why no intent was read although a table was (for the refusal message)
-    unplaced: str = ""  # a quality the question asks of the rows that no column or value holds ("duplex")
-
-
-def _refused(score: float, operation: str, evidence: list[str], why: str, names_table: bool) -> Parsed:
-    return Parsed(None, score, operation, [*evidence, why], names_table, why)
-
-
 def operation_of(question: str) -> str:
     lowered = question.lower()
     return next((op for op, pattern in OPERATION_WORDS.items() if re.search(pattern, lowered)), "")
@@ -77,33 +62,16 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     to have no row in another table ("SKUs with no stock entry") are an anti-join on their shared key."""
     glossed = iso_dates(gloss(question))
     visible = [t for t in catalogue.tables if not source_sets or t.source_set in source_sets]
-    missing = absence(glossed, visible)
-    if missing is not None:
-        other = missing.table
-        keyed = [t for t in visible if t.source_set == other.source_set and t is not other and shared_key(t, other)]
-        if keyed:
-            # the rest of the question, over the tables that share a key with the one the rows are missing from
-            rest = glossed[: missing.start] + " " * (missing.end - missing.start) + glossed[missing.end :]
-            parsed = _parse(rest, Catalogue(tuple(keyed)), source_sets)
-            if parsed.intent is None:
-                return parsed
-            rows = next(t for t in keyed if t.name == parsed.intent.table)
-            key = shared_key(rows, other)
-            intent = dataclasses.replace(parsed.intent, absent_from=other.name, key=key)
-            evidence = [*parsed.evidence, f"no row in {other.label!r} (by {key})"]
-            return dataclasses.replace(parsed, intent=intent, score=parsed.score + 2, evidence=evidence)
-    grouped = counted_per_group(glossed, _asked(glossed), visible) if operation_of(glossed) == "list" else None
+
+    def rest(text: str, tables: Catalogue) -> Parsed:
+        return _parse(text, tables, source_sets)
+
+    joined = anti_join(glossed, visible, rest)
+    if joined is not None:
+        return joined
+    grouped = group_condition(glossed, operation_of(glossed), _asked(glossed), visible, rest)
     if grouped is not None:  # "which sites have more than 5 VLANs": a count per site, then the condition on it
-        rest = glossed[: grouped.start] + " " * (grouped.end - grouped.start) + glossed[grouped.end :]
-        parsed = _parse(rest, Catalogue((grouped.table,)), source_sets)
-        if parsed.intent is None:
-            return parsed
-        counted = grouped.table
-        having = (Filter("value", grouped.op, grouped.value),)
-        intent = Intent("group_by", counted.name, filters=parsed.intent.filters, group_by=(grouped.column,),
-                        source_sets=(counted.source_set,), having=having)  # fmt: skip
-        evidence = [*parsed.evidence, f"counts {counted.label!r} per {grouped.column} {grouped.op} {grouped.value:g}"]
-        return Parsed(intent, parsed.score + 2, "group_by", evidence, True)
+        return grouped
     return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
 
 

@@ -1,8 +1,14 @@
-"""A condition on a count per group: "which sites have more than 5 VLANs", "which vehicles had more than one
-maintenance job", "welche Standorte haben mehr als 5 VLANs". The rows counted are those of the table the
+"""A condition on a count or a total per group: "which sites have more than 5 VLANs", "which vehicles had more
+than one maintenance job", "welche Standorte haben mehr als 5 VLANs", "which garages charged more than 3,000
+euros in total". The rows counted are those of the table the
 noun after the number names; the group is the column of that table the asked noun names ("sites": site),
 or the key of the asked noun's own table when the counted table holds it ("vehicles": vehicle_id in the
-maintenance log). The answer is each group that meets the condition, with its count (`Intent.having`).
+maintenance log). The answer is each group that meets the condition, with its count (`Intent.having`); "how many sites
+have ..." is the number of such groups (`Intent.count_groups`).
+
+A total ("in total", "insgesamt", "au total") compares each group's sum of the number column the words after
+the number name ("3,000 euros": cost_eur; "300,000 km": odometer_km) in the one table that holds both it and
+the asked group.
 """
 
 from __future__ import annotations
@@ -12,8 +18,8 @@ from dataclasses import dataclass
 
 from strata_pipeline.facts.absence import FILLERS, ROW_NOUNS, SHEET_NOUNS, mentions
 from strata_pipeline.facts.catalogue import DOCUMENTS, Table
-from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER, parse_number
-from strata_pipeline.facts.wording import inflected_forms, stem_word, words
+from strata_pipeline.facts.numbers import COMPARE_WORDS, CURRENCY, NUMBER, parse_number
+from strata_pipeline.facts.wording import column_named, inflected_forms, stem_word, stems, unit_named, words
 
 
 @dataclass(frozen=True)
@@ -24,6 +30,7 @@ class PerGroup:
     value: float
     start: int  # the comparison ("more than 5 VLANs"), as offsets in the question
     end: int
+    measure: str = ""  # the number column totalled per group; "" for a count of rows
 
 
 def counted_per_group(question: str, asked: str, tables: list[Table]) -> PerGroup | None:
@@ -38,7 +45,7 @@ def counted_per_group(question: str, asked: str, tables: list[Table]) -> PerGrou
             for table in tables:
                 if table.name == DOCUMENTS or not any(first == 0 for first, _ in mentions(said, table)):
                     continue
-                column = _group(asked, table, tables)
+                column = group_column(asked, table, tables)
                 if column:
                     return PerGroup(table, column, op, parse_number(found.group(1)), found.start(), found.end())
     return None
@@ -55,7 +62,7 @@ def _counted_words(said: list[str]) -> list[str]:
     return said[at : at + 2] if at > 1 else said[:2]
 
 
-def _group(asked: str, counted: Table, tables: list[Table]) -> str:
+def group_column(asked: str, counted: Table, tables: list[Table]) -> str:
     """The counted table's column the asked noun names, or the key of the asked noun's table it holds."""
     if not asked:
         return ""
@@ -69,3 +76,33 @@ def _group(asked: str, counted: Table, tables: list[Table]) -> str:
         if table is not counted and said & label and key and counted.column(key) is not None:
             return key
     return ""
+
+
+# Words that say a figure is the sum of the group's rows, not one row's value.
+TOTAL_WORDS = (
+    r"\b(?:in total|total|totals|combined|together|altogether|insgesamt|zusammen|gesamt\w*|au total|en tout|"
+    r"cumulé\w*)\b"
+)
+
+
+def totalled_per_group(question: str, asked: str, tables: list[Table]) -> PerGroup | None:
+    """The total per group a question compares ("more than 3,000 euros in total"); None without a total word,
+    or unless exactly one table holds both the asked group and a number column the words after the number
+    name (its unit or its words)."""
+    lowered = question.lower()
+    if not asked or not re.search(TOTAL_WORDS, lowered):
+        return None
+    for op, pattern in COMPARE_WORDS.items():
+        for found in re.finditer(rf"\b(?:{pattern})\s+{CURRENCY}{NUMBER}\s*((?:[\w€$£äöüéèàç\-]+\s*){{0,3}})", lowered):
+            said = stems(found.group(0))
+            placed = []
+            for table in tables:
+                column = group_column(asked, table, tables) if table.name != DOCUMENTS else ""
+                named = [c.name for c in table.columns if c.kind == "number" and c.name != column
+                         and (unit_named(said, c) or column_named(said, c))]  # fmt: skip
+                if column and len(named) == 1:
+                    placed.append(PerGroup(table, column, op, parse_number(found.group(1)), found.start(), found.end(),
+                                           named[0]))  # fmt: skip
+            if len(placed) == 1:
+                return placed[0]
+    return None

@@ -8,6 +8,7 @@ expressions. Nothing from a question is ever spliced into SQL.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import sqlite3
 from contextlib import closing
@@ -19,7 +20,8 @@ import polars as pl
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
 from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED, Catalogue, Table
-from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, format_value
+from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, IntentRefused, format_value
+from strata_pipeline.facts.key_overlap import normalised, overlapping_columns
 from strata_pipeline.facts.validate import validate
 
 ROW = "__row"  # 1-based data row of the sheet
@@ -44,7 +46,9 @@ def execute(
     frame = _load(tables, sidecars, groups)
     if intent.absent_from:  # the anti-join first: every other condition reads only the rows with no match
         other = _load(catalogue.named(intent.absent_from, intent.source_sets), sidecars, groups)
-        frame = frame.filter(_absent(frame, other, intent.key))
+        if not intent.key:  # differently named keys: the pair of columns whose values overlap
+            intent = _joined(intent, frame, other, tables[0])
+        frame = frame.filter(_absent(frame, other, intent.key, intent.other_key or intent.key))
     matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
     value: Any
     if intent.operation == "intersect":
@@ -56,7 +60,10 @@ def execute(
     else:
         value = _compute(intent, matched)
         if intent.having and isinstance(value, dict) and len(intent.group_by) == 1:  # cite the kept groups' rows
+            read = matched.height
             matched = matched.filter(pl.col(intent.group_by[0]).cast(pl.Utf8).is_in([str(k) for k in value]))
+            if intent.count_groups and read:  # "how many sites have more than 5 VLANs": none is an answer too
+                return _groups_counted(intent, value, matched, tables, _readable(catalogue, intent))
     cited = _citations(matched, tables)
     if (matched.height == 0 and intent.operation != "share") or value in ([], None, {}):
         return FactResult(
@@ -162,12 +169,37 @@ def _condition(f: Filter) -> pl.Expr:
     return (text == wanted).fill_null(False) if f.op == "eq" else (text != wanted).fill_null(True)
 
 
-def _absent(frame: pl.DataFrame, other: pl.DataFrame, key: str) -> pl.Expr:
-    """Rows whose key (compared as text, case-insensitively) is in no row of `other`; a row with no key
-    is left out, since it cannot be told to match or not."""
-    held = {v.lower().strip() for v in _texts(other, key)} if key in other.columns else set()
+def _absent(frame: pl.DataFrame, other: pl.DataFrame, key: str, other_key: str) -> pl.Expr:
+    """Rows whose key (compared as text, case-insensitively) is in no row of `other` (its column `other_key`);
+    a row with no key is left out, since it cannot be told to match or not."""
+    held = {v.lower().strip() for v in _texts(other, other_key)} if other_key in other.columns else set()
     text = pl.col(key).cast(pl.Utf8).str.to_lowercase().str.strip_chars()
     return (text.is_not_null() & ~text.is_in(sorted(held))).fill_null(False)
+
+
+def _joined(intent: Intent, frame: pl.DataFrame, other: pl.DataFrame, table: Table) -> Intent:
+    """The anti-join's key pair read from the loaded rows: the text columns whose values overlap most."""
+    found = overlapping_columns(_text_sets(frame), _text_sets(other), prefer=table.columns[0].name)
+    if found is None:
+        raise IntentRefused(
+            f"No column of {intent.table!r} shares its values with a column of {intent.absent_from!r}: there is "
+            "no key to tell which rows are missing."
+        )
+    return dataclasses.replace(intent, key=found[0], other_key=found[1])
+
+
+def _text_sets(frame: pl.DataFrame) -> dict[str, set[str]]:
+    texts = [c for c in frame.columns if c not in (ROW, ORIGIN) and frame.schema[c] == pl.Utf8]
+    return {c: normalised(_texts(frame, c)) for c in texts}
+
+
+def _groups_counted(
+    intent: Intent, groups: dict[str, Any], rows: pl.DataFrame, tables: list[Table], names: dict[str, str]
+) -> FactResult:
+    """How many groups meet the condition, the groups named with their figures and their rows cited."""
+    kept = format_value(groups) or "none"
+    answer = f"The answer is {len(groups)} ({intent.describe(names)}; the groups: {kept})."
+    return FactResult(intent, len(groups), answer, _citations(rows, tables), row_count=rows.height)
 
 
 def _compute(intent: Intent, rows: pl.DataFrame) -> Any:
@@ -291,7 +323,7 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
     """Tables as readers know them: "servers (inventory/servers.csv)", "documents"."""
     return {
         t.name: t.label if t.name == DOCUMENTS else f"{t.label} ({t.doc_id})"
-        for name in (intent.table, *intent.tables)
+        for name in (intent.table, *intent.tables, *([intent.absent_from] if intent.absent_from else []))
         for t in catalogue.named(name, intent.source_sets)[:1]
     }
 

@@ -60,6 +60,8 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
     if intent.absent_from:
         _absent(intent, catalogue, tables)
     having = tuple(_having(intent, f) for f in intent.having)
+    if intent.count_groups and not having:
+        raise IntentRefused("'count_groups' counts the groups that meet 'having'; name that condition.")
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(
@@ -159,14 +161,16 @@ def _date_column(tables: list[Table], name: str) -> bool:
 
 
 def _absent(intent: Intent, catalogue: Catalogue, tables: list[Table]) -> None:
-    """An anti-join names a visible table that holds the key column too."""
+    """An anti-join names a visible table that holds the key column too (or `other_key`, its own name for it)."""
     others = catalogue.named(intent.absent_from, intent.source_sets)
     if not others:
         raise IntentRefused(f"No table {intent.absent_from!r}. Tables and their columns: {catalogue.describe()}.")
     if not intent.key:
-        raise IntentRefused("'absent_from' needs 'key': the column both tables hold.")
+        if intent.other_key:
+            raise IntentRefused("'other_key' needs 'key': the column of the rows it is compared with.")
+        return  # no key named: execution compares the pair of text columns whose values overlap
     _column(tables, intent.key)
-    _column(others, intent.key)
+    _column(others, intent.other_key or intent.key)
 
 
 def _numeric(table: Table) -> str:

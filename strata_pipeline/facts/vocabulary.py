@@ -30,7 +30,7 @@ DATA_WORDS: dict[str, str] = {
     "mannschaft": "team", "rolle": "role", "eintrag": "entry", "einträge": "entries", "zeile": "row",
     "zeilen": "rows", "kurs": "course", "kurse": "courses", "kursen": "courses", "anbieter": "providers",
     "tage": "days", "tagen": "days", "dauer": "duration", "preisliste": "price list", "preislisten": "price lists",
-    "wartung": "maintenance", "wartungen": "maintenance",
+    "wartung": "maintenance", "wartungen": "maintenance", "tankkarte": "fuel card", "tankkarten": "fuel cards",
     # French
     "nombre de": "number of", "entrepôt": "warehouse", "entrepôts": "warehouses",
     "prix": "price", "prix de liste": "list price", "liste de prix": "price list", "liste des prix": "price list",
@@ -45,6 +45,7 @@ DATA_WORDS: dict[str, str] = {
     "couleur": "color", "farbe": "color", "farbig": "color", "farbige": "color",
     "coûte": "costs", "coûtent": "cost", "entrée": "entry", "entrées": "entries", "ligne": "row",
     "lignes": "rows", "fournisseur": "supplier", "fournisseurs": "suppliers", "jour": "day", "jours": "days",
+    "carte carburant": "fuel card", "cartes carburant": "fuel cards",
     "durée": "duration", "combien de cours": "combien de courses", "nombre de cours": "number of courses",
     "les cours": "the courses",  # "cours" alone is also "en cours" (in progress): only as the counted noun
     "le cours": "the course", "un cours": "a course", "chaque cours": "each course", "des cours": "of the courses",

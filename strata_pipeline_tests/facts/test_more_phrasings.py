@@ -93,9 +93,7 @@ def test_share_split_uses_the_first_verb_after_the_share_word() -> None:
 @pytest.mark.parametrize(
     ("question", "why"),
     [
-        # a condition on a count per group, counted again: no intent holds a count of groups ("which sites
-        # have more than 1 servers" is read: test_top_and_absent.py)
-        ("How many sites have more than 1 servers?", "count of"),
+        # ("how many sites have more than 1 servers", a count of groups, is read: test_group_counts_and_keys.py)
         ("Which SKU has the lowest average on hand stock?", "average per group"),
         ("What share of the servers?", "names no condition"),
     ],
@@ -153,3 +151,10 @@ def test_an_in_filter_counts_the_listed_values_only(sidecars: dict[str, Path]) -
 def test_a_percentage_a_document_states_is_no_share_of_rows(question: str, sidecars: dict[str, Path]) -> None:
     parsed = parse(question, load_catalogue(sidecars, EVERYONE))
     assert parsed.operation != "share" and (parsed.intent is None or parsed.intent.operation != "share")
+
+
+def test_a_count_of_groups_is_read(sidecars: dict[str, Path]) -> None:
+    # servers per site: ZRH 2, BSL 2, LYO 1
+    result = run("How many sites have more than 1 servers?", sidecars)
+    assert (result.value, result.intent.count_groups) == (2, True)
+    assert "BSL: 2; ZRH: 2" in result.answer

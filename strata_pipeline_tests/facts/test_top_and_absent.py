@@ -138,7 +138,7 @@ def test_intents_from_clients_are_checked(sidecars: dict[str, Path]) -> None:
     for bad, why in [
         (Intent("count", vehicles, per="depot"), "'per' belongs"),
         (Intent("argmax", vehicles, group_by=("vehicle_id",), per="vehicle_id"), "'per' belongs"),
-        (Intent("count", vehicles, absent_from=log), "needs 'key'"),
+        (Intent("count", vehicles, absent_from=log, other_key="vehicle_id"), "needs 'key'"),
         (Intent("count", vehicles, absent_from=log, key="depot"), "Unknown column 'depot'"),
         (Intent("argmax", vehicles, ("depot",), group_by=("vehicle_id",)), "numeric column or"),
         (Intent("count", vehicles, having=(Filter("value", "gt", 1.0),)), "'having' belongs"),

@@ -21,7 +21,9 @@ import polars as pl
 import yaml
 
 from strata_pipeline.access.groups import PUBLIC, check_groups
+from strata_pipeline.classification import versions
 from strata_pipeline.classification.language import detect_language
+from strata_pipeline.classification.versions import older_versions, outdated_in_text
 
 ACTIONS = ("include", "exclude", "metadata_only")
 DEFAULT_RULE = "default-include"
@@ -227,12 +229,13 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
 def classify_docs(
     discovered: pl.DataFrame, rule_set: RuleSet, language: Callable[[str], str] = detect_language
 ) -> pl.DataFrame:
-    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`), the
+    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`; for a
+    document no ranking rule matched, an outdated version found by classification/versions.py), the
     document's `groups` and the `access_rule` that gave them, and the detected `language` (by
     `language`, e.g. a cached detect_language) to the discovered documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
-    priors = [rule_set.prior(doc) for doc in docs]
+    priors = detected_versions(docs, [rule_set.prior(doc) for doc in docs])
     access = [rule_set.groups(doc) for doc in docs]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),
@@ -244,6 +247,32 @@ def classify_docs(
         pl.Series("groups", [list(a[0]) for a in access], dtype=pl.List(pl.String)),
         pl.Series("access_rule", [a[1] for a in access], dtype=pl.String),
     )
+
+
+def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
+    """`priors` with each document that no ranking rule matched marked superseded when its head says
+    it is outdated or a newer version of it sits in its folder (classification/versions.py)."""
+    older = older_versions(doc["doc_id"] for doc in docs if doc.get("status") == "ok")
+    detected = []
+    for doc, prior in zip(docs, priors, strict=True):
+        if not prior.rule and outdated_in_text(doc.get("text") or ""):
+            prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
+        elif not prior.rule and doc["doc_id"] in older:
+            prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
+        detected.append(prior)
+    return detected
+
+
+def detected_version_evidence(classified: pl.DataFrame) -> pl.DataFrame:
+    """The documents found outdated by classification/versions.py, with what gave them away: the
+    words of their head, or the newer file beside them."""
+    older = older_versions(classified.filter(pl.col("status") == "ok")["doc_id"])
+    rows = [
+        (doc_id, rule, outdated_in_text(text or "") if rule == versions.IN_TEXT else f"newer: {older.get(doc_id)}")
+        for doc_id, rule, text in classified.select("doc_id", "rank_rule", "text").iter_rows()
+        if rule in (versions.IN_TEXT, versions.IN_FOLDER)
+    ]
+    return pl.DataFrame(rows, schema=["doc_id", "rank_rule", "evidence"], orient="row")
 
 
 def reason_counts(classified: pl.DataFrame) -> pl.DataFrame:

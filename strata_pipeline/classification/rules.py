@@ -115,6 +115,9 @@ class RuleSet:
     intent: str = ""  # what the corpus owner wants indexed, for the rule advisor
     ranking: tuple[RankingRule, ...] = ()
     access: tuple[AccessRule, ...] = ()
+    # find old versions no ranking rule marks (classification/versions.py); `detect_versions: false`
+    # in a rules file turns it off for a corpus whose dated files are not versions of each other
+    detect_versions: bool = True
 
     def groups(self, doc: dict) -> tuple[tuple[str, ...], str]:
         """(groups, reason): the first access rule that matches, else the adapter's groups
@@ -193,6 +196,12 @@ def parse_access(data: dict, source: str) -> list[AccessRule]:
     return access
 
 
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{where} must be true or false, not {value!r}.")
+    return value
+
+
 def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     """Per-source-set rules (rules/<source_set>.yaml) first, then rules/corpus-rules.yaml."""
     files = [rules_dir / f"{source_set}.yaml", rules_dir / "corpus-rules.yaml"]
@@ -202,6 +211,7 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     sources: list[str] = []
     adapter: str | None = None
     intent = ""
+    detect: bool | None = None
     digest = hashlib.sha256()
     for path in files:
         if not path.exists():
@@ -215,6 +225,8 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         sources.append(path.name)
         adapter = adapter or data.get("adapter")
         intent = intent or str(data.get("intent") or "")
+        if detect is None and "detect_versions" in data:
+            detect = _flag(data["detect_versions"], f"{path.name}: detect_versions")
     return RuleSet(
         rules=tuple(rules),
         sources=tuple(sources),
@@ -223,6 +235,7 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         intent=intent,
         ranking=tuple(ranking),
         access=tuple(access),
+        detect_versions=True if detect is None else detect,
     )
 
 
@@ -235,7 +248,9 @@ def classify_docs(
     `language`, e.g. a cached detect_language) to the discovered documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
-    priors = detected_versions(docs, [rule_set.prior(doc) for doc in docs])
+    priors = [rule_set.prior(doc) for doc in docs]
+    if rule_set.detect_versions:
+        priors = detected_versions(docs, priors)
     access = [rule_set.groups(doc) for doc in docs]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),

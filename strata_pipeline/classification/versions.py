@@ -29,9 +29,10 @@ WEIGHT = 0.8
 IN_TEXT = "superseded-in-text"
 IN_FOLDER = "older-version-in-folder"
 
-# Words that say a document is no longer in force, in the languages the corpus rules name.
+# Words that say a document is no longer in force, in the languages the corpus rules name. Not
+# "retired", "expired" or "revoked": a page about a server or a certificate says that of its subject.
 _STATUS = (
-    r"superseded|deprecated|obsolete|archived|retired|withdrawn|replaced|outdated|expired|rescinded|revoked"
+    r"superseded|deprecated|obsolete|archived|withdrawn|replaced|outdated|rescinded"
     r"|no longer (?:valid|in force|applies|applicable|current|in use)|out of date"
     r"|veraltet|archiviert|au(?:ß|ss)er kraft|abgelöst|ungültig|zurückgezogen|nicht mehr gültig|überholt"
     r"|aufgehoben|ersetzt durch"

@@ -1,9 +1,11 @@
 """Outdated versions found by their own text or by a newer file beside them."""
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 
-from strata_pipeline.classification.rules import RuleSet, classify_docs, detected_version_evidence
+from strata_pipeline.classification.rules import RuleSet, classify_docs, detected_version_evidence, load_rules
 from strata_pipeline.classification.versions import IN_FOLDER, IN_TEXT, WEIGHT, older_versions, outdated_in_text
 
 
@@ -38,6 +40,7 @@ def test_a_head_that_says_the_text_is_outdated_is_found_with_its_words(text: str
         "# Records retention (including archived records)\n",
         "# Urlaub\n\nDiese Regelung gilt nicht mehr für Auszubildende, sie haben eine eigene.",
         "# Stand: 01.03.2025\n\nGültig für alle Beschäftigten.",
+        "# zrh-db-01\n\nStatus: retired\nRole: ERP database",  # the server is retired, not the page
         # a notice far down the text is about something else, not this document
         "# Printing\n" + "Follow the steps.\n" * 20 + "> **Superseded** printers are collected monthly.",
     ],
@@ -95,3 +98,16 @@ def test_classify_marks_detected_old_versions_superseded_unless_a_ranking_rule_d
         ("hr/leave-2023.md", IN_FOLDER, "newer: hr/leave-2025.md"),
         ("it/vpn.md", IN_TEXT, "(superseded)"),
     ]
+
+
+def test_a_source_set_can_turn_detection_off_and_a_malformed_switch_says_what_it_needs(tmp_path: Path) -> None:
+    (tmp_path / "corpus-rules.yaml").write_text("detect_versions: true\nrules: []\n")
+    (tmp_path / "reports.yaml").write_text("detect_versions: false\n")
+    assert load_rules(tmp_path, "reports").detect_versions is False  # the source-set's file decides
+    assert load_rules(tmp_path, "other").detect_versions is True
+    docs = _docs([("annual/report-2023.md", "# Report 2023"), ("annual/report-2024.md", "# Report 2024")])
+    classified = classify_docs(docs, load_rules(tmp_path, "reports"), lambda _: "en")
+    assert classified["superseded"].to_list() == [False, False]
+    (tmp_path / "bad.yaml").write_text("detect_versions: maybe\n")
+    with pytest.raises(ValueError, match="detect_versions must be true or false"):
+        load_rules(tmp_path, "bad")

@@ -21,7 +21,9 @@ import polars as pl
 import yaml
 
 from strata_pipeline.access.groups import PUBLIC, check_groups
+from strata_pipeline.classification import versions
 from strata_pipeline.classification.language import detect_language
+from strata_pipeline.classification.versions import older_versions, outdated_in_text
 
 ACTIONS = ("include", "exclude", "metadata_only")
 DEFAULT_RULE = "default-include"
@@ -113,6 +115,9 @@ class RuleSet:
     intent: str = ""  # what the corpus owner wants indexed, for the rule advisor
     ranking: tuple[RankingRule, ...] = ()
     access: tuple[AccessRule, ...] = ()
+    # find old versions no ranking rule marks (classification/versions.py); `detect_versions: false`
+    # in a rules file turns it off for a corpus whose dated files are not versions of each other
+    detect_versions: bool = True
 
     def groups(self, doc: dict) -> tuple[tuple[str, ...], str]:
         """(groups, reason): the first access rule that matches, else the adapter's groups
@@ -191,6 +196,12 @@ def parse_access(data: dict, source: str) -> list[AccessRule]:
     return access
 
 
+def _flag(value: object, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{where} must be true or false, not {value!r}.")
+    return value
+
+
 def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     """Per-source-set rules (rules/<source_set>.yaml) first, then rules/corpus-rules.yaml."""
     files = [rules_dir / f"{source_set}.yaml", rules_dir / "corpus-rules.yaml"]
@@ -200,6 +211,7 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
     sources: list[str] = []
     adapter: str | None = None
     intent = ""
+    detect: bool | None = None
     digest = hashlib.sha256()
     for path in files:
         if not path.exists():
@@ -213,6 +225,8 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         sources.append(path.name)
         adapter = adapter or data.get("adapter")
         intent = intent or str(data.get("intent") or "")
+        if detect is None and "detect_versions" in data:
+            detect = _flag(data["detect_versions"], f"{path.name}: detect_versions")
     return RuleSet(
         rules=tuple(rules),
         sources=tuple(sources),
@@ -221,18 +235,22 @@ def load_rules(rules_dir: Path, source_set: str) -> RuleSet:
         intent=intent,
         ranking=tuple(ranking),
         access=tuple(access),
+        detect_versions=True if detect is None else detect,
     )
 
 
 def classify_docs(
     discovered: pl.DataFrame, rule_set: RuleSet, language: Callable[[str], str] = detect_language
 ) -> pl.DataFrame:
-    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`), the
+    """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`; for a
+    document no ranking rule matched, an outdated version found by classification/versions.py), the
     document's `groups` and the `access_rule` that gave them, and the detected `language` (by
     `language`, e.g. a cached detect_language) to the discovered documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
     priors = [rule_set.prior(doc) for doc in docs]
+    if rule_set.detect_versions:
+        priors = detected_versions(docs, priors)
     access = [rule_set.groups(doc) for doc in docs]
     return discovered.with_columns(
         pl.Series("decision", [d[0] for d in decisions], dtype=pl.String),
@@ -244,6 +262,32 @@ def classify_docs(
         pl.Series("groups", [list(a[0]) for a in access], dtype=pl.List(pl.String)),
         pl.Series("access_rule", [a[1] for a in access], dtype=pl.String),
     )
+
+
+def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
+    """`priors` with each document that no ranking rule matched marked superseded when its head says
+    it is outdated or a newer version of it sits in its folder (classification/versions.py)."""
+    older = older_versions(doc["doc_id"] for doc in docs if doc.get("status") == "ok")
+    detected = []
+    for doc, prior in zip(docs, priors, strict=True):
+        if not prior.rule and outdated_in_text(doc.get("text") or ""):
+            prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
+        elif not prior.rule and doc["doc_id"] in older:
+            prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
+        detected.append(prior)
+    return detected
+
+
+def detected_version_evidence(classified: pl.DataFrame) -> pl.DataFrame:
+    """The documents found outdated by classification/versions.py, with what gave them away: the
+    words of their head, or the newer file beside them."""
+    older = older_versions(classified.filter(pl.col("status") == "ok")["doc_id"])
+    rows = [
+        (doc_id, rule, outdated_in_text(text or "") if rule == versions.IN_TEXT else f"newer: {older.get(doc_id)}")
+        for doc_id, rule, text in classified.select("doc_id", "rank_rule", "text").iter_rows()
+        if rule in (versions.IN_TEXT, versions.IN_FOLDER)
+    ]
+    return pl.DataFrame(rows, schema=["doc_id", "rank_rule", "evidence"], orient="row")
 
 
 def reason_counts(classified: pl.DataFrame) -> pl.DataFrame:

@@ -5,7 +5,13 @@ import dagster as dg
 import polars as pl
 
 from strata_pipeline.classification.language import detect_language
-from strata_pipeline.classification.rules import access_counts, classify_docs, load_rules, reason_counts
+from strata_pipeline.classification.rules import (
+    access_counts,
+    classify_docs,
+    detected_version_evidence,
+    load_rules,
+    reason_counts,
+)
 from strata_pipeline.dagster_support.catalog import OWNERS, asset_tags
 from strata_pipeline.dagster_support.claims import claim_partition
 from strata_pipeline.dagster_support.lineage import code_version, run_chunking
@@ -64,6 +70,8 @@ def classified_docs(
             "rule_files": ", ".join(rule_set.sources),
             "reasons": dg.MetadataValue.md(markdown_table(reason_counts(classified))),
             "access_groups": dg.MetadataValue.md(markdown_table(access_counts(classified))),
+            # old versions no archive folder marked, found by their own text or a newer file beside them
+            "detected_old_versions": dg.MetadataValue.md(markdown_table(detected_version_evidence(classified))),
             "projects": dg.MetadataValue.md(markdown_table(plan.projects)),
             "documents_preview": dg.MetadataValue.md(
                 markdown_table(plan.documents.select("doc_id", "decision", "rule", "estimated_chunks"), max_rows=15)

@@ -5,6 +5,7 @@ hand to its specification; a broken one must become an error code, never a crash
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 
 import polars as pl
@@ -110,6 +111,62 @@ def odf_package(mimetype: str, content: str) -> bytes:
     return buffer.getvalue()
 
 
+def xlsb_bytes(sheet_name: str, rows: list[list[str | int | float]]) -> bytes:
+    """A minimal Excel binary workbook laid out as MS-XLSB specifies: a zip of BIFF12 record streams
+    (workbook.bin naming the sheet, the sheet's rows of BrtCellSt/BrtCellRk/BrtCellReal records) and
+    the relationship and content-type parts. No writer library for .xlsb exists in Python."""
+
+    def varint(number: int) -> bytes:  # record type and size: 7 bits per byte, high bit = more
+        out = bytearray()
+        while True:
+            out.append((number & 0x7F) | (0x80 if number > 0x7F else 0))
+            number >>= 7
+            if not number:
+                return bytes(out)
+
+    def record(kind: int, body: bytes = b"") -> bytes:
+        return varint(kind) + varint(len(body)) + body
+
+    def wide(text: str) -> bytes:
+        return struct.pack("<I", len(text)) + text.encode("utf-16-le")
+
+    bundle = struct.pack("<II", 0, 1) + wide("rId1") + wide(sheet_name)  # visible, tab id, rel id, name
+    book = record(0x83) + record(0x8F) + record(0x9C, bundle) + record(0x90) + record(0x84)
+    dimension = struct.pack("<IIII", 0, len(rows) - 1, 0, len(rows[0]) - 1)
+    sheet = record(0x81) + record(0x94, dimension) + record(0x91)  # BrtBeginSheet, BrtWsDim, BrtBeginSheetData
+    for r, row in enumerate(rows):
+        sheet += record(0x00, struct.pack("<IIHBBBI", r, 0, 300, 0, 0, 0, 0))  # BrtRowHdr
+        for c, value in enumerate(row):
+            cell = struct.pack("<II", c, 0)  # column, style
+            if isinstance(value, str):
+                sheet += record(0x06, cell + wide(value))  # BrtCellSt
+            elif isinstance(value, int):
+                sheet += record(0x02, cell + struct.pack("<i", (value << 2) | 2))  # BrtCellRk, an integer
+            else:
+                sheet += record(0x05, cell + struct.pack("<d", value))  # BrtCellReal
+    sheet += record(0x92) + record(0x82)
+    relationships = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    package = "http://schemas.openxmlformats.org/package/2006"
+    rels = f'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="{package}/relationships">'
+    parts = {
+        "[Content_Types].xml": f'<?xml version="1.0" encoding="UTF-8"?><Types xmlns="{package}/content-types">'
+        '<Default Extension="bin" ContentType="application/vnd.ms-excel.sheet.binary.macroEnabled.main"/>'
+        '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+        '<Override PartName="/xl/worksheets/sheet1.bin" ContentType="application/vnd.ms-excel.worksheet"/></Types>',
+        "_rels/.rels": rels
+        + f'<Relationship Id="rId1" Type="{relationships}/officeDocument" Target="xl/workbook.bin"/></Relationships>',
+        "xl/_rels/workbook.bin.rels": rels
+        + f'<Relationship Id="rId1" Type="{relationships}/worksheet" Target="worksheets/sheet1.bin"/></Relationships>',
+    }
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in parts.items():
+            archive.writestr(name, text)
+        archive.writestr("xl/workbook.bin", book)
+        archive.writestr("xl/worksheets/sheet1.bin", sheet)
+    return buffer.getvalue()
+
+
 def test_xls_workbook_sheets_are_typed_tables() -> None:
     extraction = extract(xls_bytes(), "inventory.xls")
     assert (extraction.kind, extraction.encoding) == ("table", "xls")
@@ -128,6 +185,16 @@ def test_ods_spreadsheet_is_a_typed_table() -> None:
     assert (extraction.kind, extraction.encoding) == ("table", "ods")
     assert extraction.tables["Depots"].rows() == [("Basel", 12, 1.5), ("Bern", 4, 0.25)]
     assert extraction.text == "## Depots\ndepot | bays | rate\nBasel | 12 | 1.5\nBern | 4 | 0.25"
+
+
+def test_xlsb_binary_workbook_is_a_typed_table() -> None:
+    data = xlsb_bytes("Stock", [["sku", "qty", "price"], ["RX-200", 5, 1.5], ["RX-300", 7, 2.25]])
+    extraction = extract(data, "stock.xlsb")
+    assert (extraction.kind, extraction.encoding) == ("table", "xlsb")
+    assert extraction.tables["Stock"].schema == pl.Schema(
+        {"sku": pl.String(), "qty": pl.Int64(), "price": pl.Float64()}
+    )
+    assert extraction.text == "## Stock\nsku | qty | price\nRX-200 | 5 | 1.5\nRX-300 | 7 | 2.25"
 
 
 def test_xlsm_workbook_is_read_like_xlsx() -> None:

@@ -161,7 +161,7 @@ def test_eml_subject_headers_plain_body_and_attachment_names() -> None:
     assert (extraction.kind, extraction.encoding) == ("text", "email")
     assert extraction.text == (
         "# Basel depot opening\n\nFrom: Ana Ops <ana@example.org>\nTo: depots@example.org\n"
-        "Date: Tue, 03 Mar 2026 09:15:00 +0100\n\nBasel opens on 9 March.\nTwelve bays.\n\n"
+        "Date: 2026-03-03 09:15 +0100\n\nBasel opens on 9 March.\nTwelve bays.\n\n"
         "Attachments: site-plan.pdf"
     )
 
@@ -205,3 +205,10 @@ def test_every_table_format_runs_isolated_and_has_an_extractor() -> None:
     assert TABLE_EXTENSIONS <= ISOLATED_EXTENSIONS
     assert set(EXTRACTORS) >= TABLE_EXTENSIONS
     assert {".pptx", ".odt", ".rtf", ".eml"} <= ISOLATED_EXTENSIONS
+
+
+def test_eml_date_that_is_not_rfc_5322_is_kept_as_written() -> None:
+    data = b"From: a@example.org\r\nDate: sometime last week\r\nSubject: Keys\r\n\r\nThe keys are at the desk.\r\n"
+    assert extract(data, "keys.eml").text == (
+        "# Keys\n\nFrom: a@example.org\nDate: sometime last week\n\nThe keys are at the desk."
+    )

@@ -254,7 +254,7 @@ def test_pptx_slides_in_order_with_titles_bullets_tables_and_notes() -> None:
     extraction = extract(pptx_bytes(), "rollout.pptx")
     assert (extraction.kind, extraction.encoding) == ("text", "pptx")
     assert extraction.text == (
-        "## Slide 1: Depot rollout\n\nBasel opens in March\n  twelve charging bays\n\n"
+        "# Depot rollout\n\n## Slide 1: Depot rollout\n\nBasel opens in March\n  twelve charging bays\n\n"
         "Notes: Mention the permit delay.\n\n"
         "## Slide 2: Fees\n\nitem | price\nPermit | 30.00\nParking | 10.90\n\n"
         "## Slide 3\n\nQuestions: ops@example.org"
@@ -274,3 +274,12 @@ def test_zip_without_a_presentation_is_corrupt_pptx() -> None:
 
 def test_pptx_zip_bomb_is_refused() -> None:
     assert error_of(pptx_bytes(), "big.pptx", ExtractLimits(max_zip_expansion=1000)).code == "zip_bomb"
+
+
+def test_pptx_document_title_property_leads_over_the_first_slide_title() -> None:
+    deck = Presentation(io.BytesIO(pptx_bytes()))
+    deck.core_properties.title = "Depot programme 2026"
+    buffer = io.BytesIO()
+    deck.save(buffer)
+    text = extract(buffer.getvalue(), "rollout.pptx").text
+    assert text.startswith("# Depot programme 2026\n\n## Slide 1: Depot rollout\n\n")

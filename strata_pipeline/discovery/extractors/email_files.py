@@ -23,6 +23,15 @@ def _one_line(value: object) -> str:
     return " ".join(str(value or "").split())
 
 
+def _date(message: EmailMessage) -> str:
+    """The Date header as "2026-03-03 09:15 +0100" (one form for every mailer's), else as written."""
+    header = message.get("date")
+    moment = getattr(header, "datetime", None)
+    if moment is not None:
+        return moment.strftime("%Y-%m-%d %H:%M %z").strip()
+    return _one_line(header)
+
+
 def _part_text(part: MIMEPart) -> str:
     """A text part's content as str; a charset Python does not know is read as UTF-8 with replacement."""
     try:
@@ -58,10 +67,10 @@ def extract_eml(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIM
     if subject := _one_line(message.get("subject")):
         blocks.append("# " + subject)
     header_lines = [
-        f"{label}: {value}"
-        for label in ("From", "To", "Cc", "Date")
-        if (value := _one_line(message.get(label.lower())))
+        f"{label}: {value}" for label in ("From", "To", "Cc") if (value := _one_line(message.get(label.lower())))
     ]
+    if date := _date(message):
+        header_lines.append(f"Date: {date}")
     if header_lines:
         blocks.append("\n".join(header_lines))
     if body := _body(message, limits):

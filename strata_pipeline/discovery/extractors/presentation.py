@@ -69,17 +69,23 @@ def _slide_blocks(slide: Any) -> tuple[str, list[str]]:
 
 @_guarded("corrupt_pptx", ".pptx presentation")
 def extract_pptx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
-    """One "## Slide N: title" section per slide, its text and table rows, then "Notes: " and the notes."""
+    """One "## Slide N: title" section per slide, its text and table rows, then "Notes: " and the notes.
+    The deck's title (its document property, else the first slide's title) leads as "# title", so
+    the document title and every chunk's context name the deck rather than "Slide 1"."""
     import pptx
 
     _check_zip(data, limits, "corrupt_pptx", ".pptx")
     deck = pptx.Presentation(io.BytesIO(data))  # its many error types for a broken package: see _guarded
     sections = []
+    deck_title = " ".join((deck.core_properties.title or "").split())
     for number, slide in enumerate(deck.slides, start=1):
         title, blocks = _slide_blocks(slide)
+        deck_title = deck_title or title
         notes = slide.notes_slide.notes_text_frame if slide.has_notes_slide else None
         if notes is not None and (lines := [line.strip() for line in _text_lines(notes)]):
             blocks.append("Notes: " + "\n".join(lines))
         heading = f"## Slide {number}: {title}" if title else f"## Slide {number}"
         sections.append("\n\n".join([heading, *blocks]))
+    if deck_title:
+        sections.insert(0, "# " + deck_title)
     return Extraction(text="\n\n".join(sections), kind="text", encoding="pptx")

@@ -187,13 +187,61 @@ def test_bytes_without_mail_headers_are_corrupt_email() -> None:
 # --- plain-text aliases and dispatch -------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["guide.rst", "guide.adoc", "guide.asciidoc", "service.log", "notes.text"])
+@pytest.mark.parametrize("name", ["service.log", "notes.text"])
 def test_plain_text_aliases_are_read_as_text(name: str) -> None:
     extraction = extract("Title\n=====\n\nCafé opens at 7.\r\n".encode(), name)
-    assert (extraction.kind, extraction.encoding, extraction.text) == (
-        "text",
-        "utf-8",
-        "Title\n=====\n\nCafé opens at 7.\n",
+    assert (extraction.kind, extraction.encoding) == ("text", "utf-8")
+    assert extraction.text == "Title\n=====\n\nCafé opens at 7.\n"
+
+
+RST = """=============
+ Depot guide
+=============
+
+Intro text.
+
+Opening hours
+=============
+
+Weekdays 7 to 19.
+
+Holidays
+--------
+
+Closed.
+
+----------
+
+===== =====
+zone  rate
+===== =====
+A     1.50
+===== =====
+
+Returns
+=======
+"""
+
+
+def test_rst_section_titles_become_headings_by_adornment_order() -> None:
+    extraction = extract(RST.encode(), "guide.rst")
+    assert (extraction.kind, extraction.encoding) == ("text", "utf-8")
+    assert extraction.text == (
+        "# Depot guide\n\nIntro text.\n\n## Opening hours\n\nWeekdays 7 to 19.\n\n### Holidays\n\nClosed.\n\n"
+        "----------\n\n===== =====\nzone  rate\n===== =====\nA     1.50\n===== =====\n\n## Returns\n"
+    )
+
+
+def test_rst_underline_shorter_than_the_title_or_after_a_paragraph_line_is_text() -> None:
+    text = "Paragraph line\nstill the paragraph\n===================\n\nLong title here\n===\n"
+    assert extract(text.encode(), "notes.rst").text == text
+
+
+@pytest.mark.parametrize("name", ["guide.adoc", "guide.asciidoc"])
+def test_asciidoc_titles_become_headings_outside_delimited_blocks(name: str) -> None:
+    text = "= Depot guide\n\n== Opening hours ==\n\nWeekdays.\n\n----\n= not a title\n----\n\n=== Holidays\n"
+    assert extract(text.encode(), name).text == (
+        "# Depot guide\n\n## Opening hours\n\nWeekdays.\n\n----\n= not a title\n----\n\n### Holidays\n"
     )
 
 

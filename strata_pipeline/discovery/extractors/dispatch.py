@@ -14,6 +14,7 @@ from strata_pipeline.discovery.extractors.extraction import (
     Extractor,
 )
 from strata_pipeline.discovery.extractors.html import extract_html
+from strata_pipeline.discovery.extractors.markup import extract_markup
 from strata_pipeline.discovery.extractors.office import extract_docx, extract_xlsx
 from strata_pipeline.discovery.extractors.opendocument import extract_odt
 from strata_pipeline.discovery.extractors.pdf import _SURROGATES, extract_pdf
@@ -27,9 +28,9 @@ EXTRACTORS: dict[str, Extractor] = {
     ".markdown": extract_plain,
     ".txt": extract_plain,
     ".text": extract_plain,
-    ".rst": extract_plain,
-    ".adoc": extract_plain,
-    ".asciidoc": extract_plain,
+    ".rst": extract_markup,
+    ".adoc": extract_markup,
+    ".asciidoc": extract_markup,
     ".log": extract_plain,
     ".docx": extract_docx,
     ".pptx": extract_pptx,

@@ -260,3 +260,8 @@ def test_eml_date_that_is_not_rfc_5322_is_kept_as_written() -> None:
     assert extract(data, "keys.eml").text == (
         "# Keys\n\nFrom: a@example.org\nDate: sometime last week\n\nThe keys are at the desk."
     )
+
+
+def test_rtf_binary_picture_data_with_braces_is_skipped() -> None:
+    data = b"{\\rtf1 Before.\\par{\\pict\\bin6 }}{{\\}}after.\\par}"
+    assert rtf_text(data)[0] == "Before.\nafter."

@@ -61,7 +61,7 @@ def _slide_blocks(slide: Any) -> tuple[str, list[str]]:
                 title = " ".join(line.strip() for line in lines)
             elif lines:
                 blocks.append("\n".join(lines))
-        elif getattr(shape, "has_table", False) and shape.has_table:
+        elif shape.has_table:
             rows = [[" ".join(cell.text.split()) for cell in row.cells] for row in shape.table.rows]
             blocks += ["\n".join(" | ".join(cells) for cells in rows if any(cells))]
     return title, [block for block in blocks if block]

@@ -61,8 +61,16 @@ def rtf_text(data: bytes) -> tuple[str, str]:
             out.append(pending.decode(codec, "replace"))
             pending.clear()
 
-    for match in _TOKEN.finditer(data):
+    position = 0
+    while position < len(data):
+        match = _TOKEN.match(data, position)
+        if match is None:  # a lone backslash at the very end
+            break
+        position = match.end()
         word, param, hexbyte, symbol, brace, text = match.groups()
+        if word == b"bin" and param:  # raw binary data (in a picture): its bytes are not RTF syntax
+            position += max(int(param), 0)
+            continue
         if brace == b"{":
             stack.append((skipping, uc))
             to_skip = 0

@@ -16,6 +16,7 @@ import polars as pl
 
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.chunking.tables import rows_below, table_summary
+from strata_pipeline.discovery.extractors.dispatch import TABLE_EXTENSIONS  # spreadsheets: a row per child
 
 CHUNKER_VERSION = "sections-v4"  # v3: spreadsheet rows are children, under their header row; v4: and the header
 WHITESPACE = re.compile(r"\s+")
@@ -126,10 +127,6 @@ def _mid_row(text: str, pos: int) -> bool:
 def _is_row(line: str) -> bool:
     stripped = line.strip()
     return stripped.startswith("|") or stripped.count(" | ") >= 1
-
-
-# Spreadsheets: each row is a child of its own (a question asks about one row), under its header.
-TABLE_EXTENSIONS = frozenset({".csv", ".xlsx"})
 
 
 def row_bounds(text: str, config: ChunkingConfig, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:

@@ -62,7 +62,9 @@ def library_versions(*names: str) -> dict[str, str]:
 
 # What extraction results depend on: the extractors and the row they are turned into, and the parsers.
 EXTRACTION_CODE = ("discovery/extractors", "discovery/discover.py")
-EXTRACTION_LIBRARIES = ("pypdf", "python-docx", "beautifulsoup4", "lxml", "fastexcel", "polars", "PyYAML")
+EXTRACTION_LIBRARIES = (
+    "pypdf", "python-docx", "python-pptx", "beautifulsoup4", "lxml", "fastexcel", "polars", "PyYAML",
+)  # fmt: skip
 # What redaction results depend on: every detector and the policy code, the NLP model and its data.
 REDACTION_CODE = ("redaction",)
 REDACTION_LIBRARIES = (

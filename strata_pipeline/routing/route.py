@@ -26,7 +26,9 @@ HYBRID_WORDS = (
     r"\b(?:say|says|said|describe\w*|explain\w*|procedure|runbook|policy|documented|according|steps|"
     r"was steht|beschreib\w*|erklär\w*|que dit|décri\w*|expliqu\w*)\b"
 )
-FILE_NAME = re.compile(r"[\w\-/]+\.(?:md|pdf|csv|xlsx|txt|html|docx|json|ya?ml)\b", re.IGNORECASE)
+FILE_NAME = re.compile(
+    r"[\w\-/]+\.(?:md|pdf|csv|tsv|xls[xmb]?|ods|txt|html|docx|pptx|odt|rtf|eml|json|ya?ml)\b", re.IGNORECASE
+)
 LOOKUP_FILLER = frozenset(
     "what is are was the a an of for code error show me find look up lookup details about on status "
     "was ist der die das zeige finde qu'est-ce que le la les est code erreur".split()

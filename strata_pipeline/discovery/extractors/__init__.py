@@ -7,6 +7,7 @@ failing the run. Every extractor raises nothing but `ExtractionError` for bad in
 exceptions (and MemoryError / RecursionError) are wrapped with the format's code.
 
 Error codes (stable): unsupported_format, empty_file, too_much_text, binary_content,
-invalid_encoding, corrupt_docx, corrupt_pdf, corrupt_table, corrupt_html, corrupt_text,
-corrupt_config, zip_bomb, encrypted_pdf, no_pages, no_text_layer, out_of_memory, too_deeply_nested.
+invalid_encoding, corrupt_docx, corrupt_pptx, corrupt_odt, corrupt_rtf, corrupt_email, corrupt_pdf,
+corrupt_table, corrupt_html, corrupt_text, corrupt_config, zip_bomb, encrypted_pdf, no_pages, no_text_layer,
+out_of_memory, too_deeply_nested.
 """

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from strata_pipeline.discovery.extractors.email_files import extract_eml
 from strata_pipeline.discovery.extractors.extraction import (
     DEFAULT_LIMITS,
     Extraction,
@@ -13,16 +14,29 @@ from strata_pipeline.discovery.extractors.extraction import (
     Extractor,
 )
 from strata_pipeline.discovery.extractors.html import extract_html
+from strata_pipeline.discovery.extractors.markup import extract_markup
 from strata_pipeline.discovery.extractors.office import extract_docx, extract_xlsx
+from strata_pipeline.discovery.extractors.opendocument import extract_odt
 from strata_pipeline.discovery.extractors.pdf import _SURROGATES, extract_pdf
-from strata_pipeline.discovery.extractors.tables import extract_csv
+from strata_pipeline.discovery.extractors.presentation import extract_pptx
+from strata_pipeline.discovery.extractors.rtf import extract_rtf
+from strata_pipeline.discovery.extractors.tables import extract_csv, extract_tsv
 from strata_pipeline.discovery.extractors.text_files import extract_config, extract_plain
 
 EXTRACTORS: dict[str, Extractor] = {
     ".md": extract_plain,
     ".markdown": extract_plain,
     ".txt": extract_plain,
+    ".text": extract_plain,
+    ".rst": extract_markup,
+    ".adoc": extract_markup,
+    ".asciidoc": extract_markup,
+    ".log": extract_plain,
     ".docx": extract_docx,
+    ".pptx": extract_pptx,
+    ".odt": extract_odt,
+    ".rtf": extract_rtf,
+    ".eml": extract_eml,
     ".pdf": extract_pdf,
     ".html": extract_html,
     ".htm": extract_html,
@@ -35,13 +49,24 @@ EXTRACTORS: dict[str, Extractor] = {
     ".cfg": extract_config,
     ".conf": extract_config,
     ".csv": extract_csv,
+    ".tsv": extract_tsv,
+    ".tab": extract_tsv,
     ".xlsx": extract_xlsx,
+    ".xlsm": extract_xlsx,
+    ".xlsb": extract_xlsx,
+    ".xls": extract_xlsx,
+    ".ods": extract_xlsx,
 }
+
+# Spreadsheets and delimited files: extracted as tables (kind "table"), chunked one row per child.
+TABLE_EXTENSIONS = frozenset({".csv", ".tsv", ".tab", ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"})
 
 
 # Formats whose parsers are complex enough to hang or balloon on a crafted file: discovery runs
 # them in a worker process under a timeout. Plain text and config are decoded in-process.
-ISOLATED_EXTENSIONS = frozenset({".pdf", ".docx", ".xlsx", ".csv", ".html", ".htm", ".php"})
+ISOLATED_EXTENSIONS = frozenset(
+    {".pdf", ".docx", ".pptx", ".odt", ".rtf", ".eml", ".html", ".htm", ".php", *TABLE_EXTENSIONS}
+)
 
 
 def extract(data: bytes, name: str, limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:

@@ -1,9 +1,11 @@
-"""Office zip packages: .docx documents and .xlsx workbooks, each checked for zip bombs before parsing."""
+"""Office documents: .docx documents and spreadsheets (.xlsx, .xlsm, .xlsb, .ods, .xls). Zip packages
+are checked for zip bombs before parsing."""
 
 from __future__ import annotations
 
 import io
 import zipfile
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -104,8 +106,17 @@ def extract_docx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LI
     return Extraction(text="\n\n".join(blocks), kind="text", encoding="docx")
 
 
+# Spreadsheets calamine reads (through fastexcel) that are zip packages; .xls is an OLE2 compound
+# file, which calamine reads sector by sector without inflating anything.
+_ZIP_SPREADSHEETS = frozenset({".xlsx", ".xlsm", ".xlsb", ".ods"})
+
+
 @_guarded("corrupt_table", "spreadsheet")
 def extract_xlsx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
-    _check_zip(data, limits, "corrupt_table", ".xlsx")
-    sheets = pl.read_excel(io.BytesIO(data), sheet_id=0)
-    return _table_extraction(dict(sheets), "xlsx")
+    """Every sheet of an .xlsx/.xlsm/.xlsb/.ods/.xls workbook as a typed table. Calamine detects the
+    format from the bytes; the extension decides only whether the zip guard runs first."""
+    ext = Path(name).suffix.lower() or ".xlsx"
+    if ext in _ZIP_SPREADSHEETS or data[:4] == b"PK\x03\x04":
+        _check_zip(data, limits, "corrupt_table", ext)
+    sheets = pl.read_excel(io.BytesIO(data), sheet_id=0, engine="calamine")
+    return _table_extraction(dict(sheets), ext.lstrip("."))

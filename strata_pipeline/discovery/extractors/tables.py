@@ -1,4 +1,4 @@
-"""CSV files read as tables, and tables rendered as text so rules and language detection see them."""
+"""CSV and TSV files read as tables, and tables rendered as text so rules and language detection see them."""
 
 from __future__ import annotations
 
@@ -13,9 +13,20 @@ from strata_pipeline.discovery.extractors.extraction import DEFAULT_LIMITS, Extr
 
 @_guarded("corrupt_table", "CSV file")
 def extract_csv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
+    return _delimited(data, name, ",")
+
+
+@_guarded("corrupt_table", "TSV file")
+def extract_tsv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIMITS) -> Extraction:
+    """Tab-separated values (.tsv, .tab): read exactly as a CSV with a tab between cells."""
+    return _delimited(data, name, "\t")
+
+
+def _delimited(data: bytes, name: str, separator: str) -> Extraction:
     text, encoding, warnings = _decode(data)
-    as_written = pl.read_csv(io.StringIO(text), infer_schema=False)
-    typed = _with_codes_as_text(pl.read_csv(io.StringIO(text), infer_schema_length=1000), as_written)
+    as_written = pl.read_csv(io.StringIO(text), separator=separator, infer_schema=False)
+    typed = pl.read_csv(io.StringIO(text), separator=separator, infer_schema_length=1000)
+    typed = _with_codes_as_text(typed, as_written)
     sheet = Path(name).stem
     extraction = _table_extraction({sheet: typed}, encoding, shown={sheet: as_written})
     extraction.warnings += warnings

@@ -38,7 +38,13 @@ from strata_pipeline.facts.phrasing import (
     price_columns,
     share_split,
 )
-from strata_pipeline.facts.qualities import flags, measure_phrase, numeric_conditions, unread_quality
+from strata_pipeline.facts.qualities import (
+    counted_quantity,
+    flags,
+    measure_phrase,
+    numeric_conditions,
+    unread_quality,
+)
 from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
@@ -105,6 +111,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     operation = operation_of(_without_column_names(question, table))
     if operation == "sum" and _counts_rows(question, table):
         operation = "count"  # "total number of VLANs", "how many holidays in total": rows, not a column's sum
+    if operation == "count" and not _counts_rows(question, table) and counted_quantity(question, table):
+        operation = "sum"  # "how many bays does Depot 7 have": the value in the bays column, not a row count
     # the table named by its label, its key column, or what the question asks for ("which VLAN names")
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]

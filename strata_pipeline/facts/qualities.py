@@ -28,7 +28,9 @@ FUNCTION_WORDS = frozenset(
     "below at than exactly between same different value values status been only at least each every "
     "der die das den dem des mehr weniger meisten wenigsten höchsten niedrigsten über unter genau jede jeder jedes "
     "jeden chaque "
-    "le la les l plus moins au exactement".split()
+    "le la les l plus moins au exactement "
+    # prepositions: "have in total", "haben insgesamt", "ont au total" end the phrase, they name nothing
+    "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans".split()
 )
 
 
@@ -131,3 +133,20 @@ def measure_phrase(question: str, op: str) -> str:
         if word not in ("the", "a", "an", "die", "der", "das", "le", "la", "les"):
             taken.append(word.strip("?.!"))
     return " ".join(w for w in taken if w)
+
+
+# "how many bays", "wie viele Stellplätze", "combien de places": the noun a count asks for
+_COUNTED_NOUN = re.compile(r"\b(?:how\s+many\s+|wie\s?viele\s+|combien\s+d(?:e\s+|'))([\wäöüéèàçß\-]+)", re.IGNORECASE)
+
+
+def counted_quantity(question: str, table: Table) -> str:
+    """The number column a count question asks the value of, "" when it asks for rows: "how many bays
+    does Depot 7 have" reads Depot 7's `bays`, not the number of Depot 7 rows. The counted noun must be
+    the head (last word) of a number column's name ("bays", "parking_bays"), so "how many servers" never
+    reads a `server_id`."""
+    found = _COUNTED_NOUN.search(question)
+    if not found:
+        return ""
+    said = forms(found.group(1).lower()) | forms(found.group(1).lower().rstrip("s"))
+    heads = [c for c in table.columns if c.kind == "number" and c.words and forms(c.words[-1]) & said]
+    return heads[0].name if len(heads) == 1 else ""

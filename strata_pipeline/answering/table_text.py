@@ -11,8 +11,12 @@ from collections.abc import Sequence
 
 
 def cells(line: str) -> list[str]:
-    """The cells of a "| a | b |" or "a | b" row, stripped."""
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    """The cells of a "| a | b |" or "a | b" row, stripped. A rendered row ends in "|" when its last
+    cell is empty ("STG | 360 | static |"): that cell counts."""
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:].removesuffix("|")
+    return [cell.strip() for cell in line.split("|")]
 
 
 def as_record(names: Sequence[str], values: Sequence[str]) -> str:

@@ -42,6 +42,7 @@ def test_a_quote_whose_cited_passage_names_the_quality_in_its_heading_or_table_s
     passage = Candidate(
         "p#s2",
         {
+            "chunk_id": "p#s2",
             "title": "Parking at Kestwick",
             "heading_path": "Visitor parking",
             "text": f"| Stay | Charge |\n|---|---|\n{quote}",

@@ -435,7 +435,7 @@ class QueryEngine:
             answer.text = stated.text + ("\n\n" + answer.text if answer.text else "")
             answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
             return routed(answer, routing, f"facts+{answer.mode}")
-        return routed(self._audited(unstated_quality(answer, unplaced), context), routing)
+        return routed(self._audited(unstated_quality(answer, unplaced, context), context), routing)
 
     def _retrieval_first(self, question: str, intent: Intent, routing: Routing, sets: list[str] | None) -> Answer:
         """Retrieval, then facts (routing/reverse.py): the documents named, then the rows they name."""

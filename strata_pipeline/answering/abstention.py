@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from strata_pipeline.answering.answer_type import states_number
+from strata_pipeline.answering.calendar_words import calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
@@ -421,12 +422,17 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
     tokens |= {part for t in list(tokens) for part in re.split(r"[-_]", t) if part}
     stems = {stem(t) for t in tokens}
 
-    text = " ".join(passages).casefold()
+    written = " ".join(passages)
+    text = written.casefold()
 
     def mentioned(word: str) -> bool:
         folded = word.casefold()
         parts = [folded, *(p for p in folded.split("-") if len(p) >= 3)]
-        return any(p in tokens or stem(p) in stems for p in parts) or _country_named(folded, text)
+        return (
+            any(p in tokens or stem(p) in stems for p in parts)
+            or _country_named(folded, text)
+            or calendar_named(folded, written)  # "Saturdays" by "Samstag" or "Montag bis Samstag"
+        )
 
     return [w for w in words if not mentioned(w)]
 

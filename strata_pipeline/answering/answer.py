@@ -26,7 +26,7 @@ from strata_pipeline.answering.abstention import (
 )
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.near_miss import Quoted, near_miss, stating_kind
-from strata_pipeline.answering.table_text import as_record, cells
+from strata_pipeline.answering.table_text import header_hint, is_header_row, row_with_header
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
@@ -38,8 +38,9 @@ if TYPE_CHECKING:
     from strata_pipeline.routing.route import Routing
 
 TOKEN = re.compile(r"[a-z0-9][a-z0-9\-]*")
-# Blocks end at a blank line or before a line that starts a list item, table row, heading or quote.
-BLOCK = re.compile(r"^#[^\n]*|(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)))+", re.MULTILINE)
+# Blocks end at a blank line or before a line that starts a list item, table row, heading or quote, or
+# that is a row of a table rendered from a spreadsheet ("Weißbach | drinking water | 2.58").
+BLOCK = re.compile(r"^#[^\n]*|(?:[^\n]|\n(?!\s*\n|\s*(?:[-*+]\s|[|#>]|\d+[.)]\s)|[^\n]* \| ))+", re.MULTILINE)
 LIST_NUMBER = re.compile(r"\s*\d+[.)]")
 # A sentence starts with a capital or a digit, fullwidth ones (Ｗｈａｔ) included: text in fullwidth
 # letters is how an instruction hides, and must not run on into the sentence before it.
@@ -127,6 +128,9 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     spans = []
     for block in BLOCK.finditer(text):
         start = block.start()
+        if _is_row(block.group()):
+            spans.append((start, block.end()))  # a row is read whole: "Str. 12" does not end it
+            continue
         for end_match in SENTENCE_END.finditer(text, block.start(), block.end()):
             if LIST_NUMBER.fullmatch(text[start : end_match.start()]):
                 continue  # "1. Book early." is one sentence, not "1." and "Book early."
@@ -134,6 +138,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             start = end_match.end()
         spans.append((start, block.end()))
     return [(a, b) for a, b in ((_lstrip(text, a, b), b) for a, b in spans) if text[a:b].strip()]
+
+
+def _is_row(block: str) -> bool:
+    """A one-line table row, markdown ("| a | b |") or rendered ("a | b")."""
+    line = block.strip()
+    return "\n" not in line and (line.startswith("|") or " | " in line)
 
 
 def _lstrip(text: str, start: int, end: int) -> int:
@@ -162,6 +172,7 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     text = p.get("text", "")
     section = chunk_context(p.get("title") or "", p.get("heading_path") or "")
     found, under = [], section  # a plain-text heading in capitals heads the sentences below it too
+    hint = header_hint(p.get("context") or "")
     for start, end in split_sentences(text):
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
@@ -171,11 +182,11 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
             continue
         if sentence.endswith("?") or QUESTION_LINE.match(sentence):
             continue
-        if _is_header_row(text, end):
+        if is_header_row(text, start, end):
             continue  # column names alone answer nothing
         if sentence_flagged(sentence):
             continue
-        readable = _row_with_header(text, start, sentence) or sentence
+        readable = row_with_header(text, start, sentence, hint) or sentence
         scored = f"{under}: {readable}" if under else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found
@@ -190,32 +201,6 @@ def _is_caps_heading(line: str) -> bool:
         and "|" not in line
         and len(line.split()) <= 8
     )
-
-
-def _is_header_row(text: str, end: int) -> bool:
-    """A table row directly followed by the |---|---| separator line."""
-    following = text[end:].lstrip("\n").split("\n", 1)[0].strip()
-    return following.startswith("|") and set(following) <= set("|-: ") and "-" in following
-
-
-def _row_with_header(text: str, start: int, sentence: str) -> str | None:
-    """A markdown table row as "column: value; ..." using its table's header row; None otherwise."""
-    if not sentence.lstrip().startswith("|"):
-        return None
-    lines = text[:start].splitlines()
-    header = None
-    for line in reversed(lines):
-        if not line.lstrip().startswith("|"):
-            break
-        if set(line.strip()) <= set("|-: "):
-            continue  # the |---|---| separator
-        header = line
-    if header is None:
-        return None  # the row is the header itself
-    names, values = cells(header), cells(sentence)
-    if len(names) != len(values):
-        return None
-    return as_record(names, values)
 
 
 def _idf(question_terms: set[str], candidates: list[Candidate]) -> dict[str, float]:

@@ -1,4 +1,9 @@
-"""Table rows in passage text, as the answerer and the agent's row answers read them."""
+"""Table rows in passage text, as the answerer and the agent's row answers read them.
+
+Two forms of table reach a passage: markdown tables ("| a | b |" over a "|---|---|" line) and the
+tables the pipeline renders from CSV and spreadsheet files (discovery/extractors/tables.py): a
+"## sheet" heading, then the header row and the rows, cells joined by " | ".
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,76 @@ from collections.abc import Sequence
 
 
 def cells(line: str) -> list[str]:
-    """The cells of a "| a | b |" or "a | b" row, stripped."""
-    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+    """The cells of a "| a | b |" or "a | b" row, stripped. A rendered row ends in "|" when its last
+    cell is empty ("STG | 360 | static |"): that cell counts."""
+    line = line.strip()
+    if line.startswith("|"):
+        line = line[1:].removesuffix("|")
+    return [cell.strip() for cell in line.split("|")]
 
 
 def as_record(names: Sequence[str], values: Sequence[str]) -> str:
     """A row read with its column names, "name: value; ...", empty cells left out: alone,
     "| Saturday | 09:00 - 12:00 |" says nothing about opening hours."""
     return "; ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True) if value)
+
+
+def _is_separator(line: str) -> bool:
+    return set(line.strip()) <= set("|-: ") and "-" in line
+
+
+def _rendered_block(text: str, start: int) -> list[str] | None:
+    """The lines of a rendered table from its header row down to the line at `start`: the run of
+    " | " lines that the line belongs to, under a "## " heading; None when the line is not in one."""
+    lines = text[:start].splitlines()
+    block: list[str] = []
+    for line in reversed(lines):
+        if " | " not in line or line.lstrip().startswith("|"):
+            break
+        block.append(line)
+    at = len(lines) - len(block) - 1
+    if at < 0 or not lines[at].startswith("## "):
+        return None
+    return list(reversed(block))
+
+
+def is_header_row(text: str, start: int, end: int) -> bool:
+    """Whether the line at text[start:end] is a table's header row: a markdown row directly above its
+    |---|---| separator line, or the first row of a rendered table, right under its "## " heading."""
+    following = text[end:].lstrip("\n").split("\n", 1)[0].strip()
+    if following.startswith("|") and _is_separator(following):
+        return True
+    line = text[start:end]
+    return " | " in line and not line.lstrip().startswith("|") and _rendered_block(text, start) == []
+
+
+def header_hint(context: str) -> str:
+    """The header row a rendered table's row chunk carries in its context (chunking/chunker.py's
+    table_header_above: the context's last line), "" when it carries none."""
+    last = context.rstrip().rsplit("\n", 1)[-1]
+    return last if " | " in last else ""
+
+
+def row_with_header(text: str, start: int, sentence: str, hint: str = "") -> str | None:
+    """A table row (markdown or rendered) as "column: value; ..." using its table's header row; None
+    for anything else, a header row included. A rendered row in a passage cut below its header row
+    (a long table's second section) is read with `hint` (header_hint of its chunk's context)."""
+    if sentence.lstrip().startswith("|"):
+        header = None
+        for line in reversed(text[:start].splitlines()):
+            if not line.lstrip().startswith("|"):
+                break
+            if not _is_separator(line):
+                header = line
+    elif " | " in sentence and (block := _rendered_block(text, start)) is not None:
+        header = block[0] if block else None
+    elif " | " in sentence and hint:
+        header = hint
+    else:
+        return None
+    if header is None:
+        return None  # the row is the header itself
+    names, values = cells(header), cells(sentence)
+    if len(names) != len(values):
+        return None
+    return as_record(names, values)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -200,13 +200,21 @@ def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
     return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
 
 
-def unstated(answer: Answer, quality: str) -> Answer:
+def unstated(answer: Answer, quality: str, context: Sequence[Candidate] = ()) -> Answer:
     """Abstain when the question asks for rows with a quality no column or value holds ("Welche
     Server haben kein Duplex?") and the answer found in passages does not mention it either: quoting
-    server rooms would answer another question."""
+    server rooms would answer another question. A cited passage's title, headings and text count as
+    said: "| 24-hour cap | £12.00 |" in "Parking at Kestwick > Visitor parking", under its table's
+    "| Stay | Charge |", states a parking charge."""
     if not quality or answer.abstained:
         return answer
-    said = " ".join([answer.text, *(c.quote for c in answer.citations)]).casefold()
+    cited = {c.chunk_id for c in answer.citations}
+    passages = [
+        " ".join(str(c.payload.get(field) or "") for field in ("title", "heading_path", "text"))
+        for c in context
+        if c.chunk_id in cited
+    ]
+    said = " ".join([answer.text, *(c.quote for c in answer.citations), *passages]).casefold()
     # each word by its first letters ("Klimaanlage" in "Klimaanlagen"), short words whole
     if all(re.search(rf"\b{re.escape(w[: max(4, len(w) - 2)])}", said) for w in quality.casefold().split()):
         return answer

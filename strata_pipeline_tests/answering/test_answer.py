@@ -418,6 +418,41 @@ def test_a_table_row_is_read_with_its_column_names_and_section(similarity: Simil
     assert all("| Day " not in c.quote for c in answer.citations)
 
 
+PRICES = """## water-prices
+town | component | unit | price_eur | valid_from
+Aarlingen | drinking water | per m³ | 2.31 | 2026-01-01
+Weißbach | drinking water | per m³ | 2.58 | 2026-01-01
+Weißbach | standing charge | per month | 10.90 | 2026-01-01"""
+
+
+def test_a_spreadsheet_row_is_a_sentence_of_its_own_read_with_its_header(similarity: Similarity) -> None:
+    """A table rendered from a CSV file has no "|" at the line starts: each row is still its own
+    sentence, read with the header row, so its price column counts as money and it is quoted alone."""
+    assert spans(PRICES)[1:] == PRICES.splitlines()[1:]
+    prices = candidate("tariffs/water-prices.csv#s0", PRICES, 1, 0.6, title="water-prices")
+    scored = [s.scored for s in _sentences(prices)]
+    assert [s.removeprefix("water-prices: ") for s in scored] == [
+        "town: Aarlingen; component: drinking water; unit: per m³; price_eur: 2.31; valid_from: 2026-01-01",
+        "town: Weißbach; component: drinking water; unit: per m³; price_eur: 2.58; valid_from: 2026-01-01",
+        "town: Weißbach; component: standing charge; unit: per month; price_eur: 10.90; valid_from: 2026-01-01",
+    ]  # the header row, column names only, is not a sentence
+    answer = answer_extractively("How much is drinking water per m³ in Weißbach?", [prices], similarity)
+    assert not answer.abstained
+    assert answer.citations[0].quote == "Weißbach | drinking water | per m³ | 2.58 | 2026-01-01"
+    assert answer.citations[0].line_start == 4
+
+
+def test_rows_of_a_long_table_cut_below_its_header_are_read_with_the_header_their_chunk_carries() -> None:
+    rows = (
+        "Weißbach | drinking water | per m³ | 2.58 | 2026-01-01\nColmont | drinking water | per m³ | 2.07 | 2026-01-01"
+    )
+    second = candidate("tariffs/water-prices.csv#s1", rows, 40, 0.6, title="water-prices")
+    second.payload["context"] = "water-prices\ntown | component | unit | price_eur | valid_from"
+    assert [s.scored for s in _sentences(second)][1] == (
+        "water-prices: town: Colmont; component: drinking water; unit: per m³; price_eur: 2.07; valid_from: 2026-01-01"
+    )
+
+
 CODES = """| Code   | Meaning                  | Action                              |
 |--------|--------------------------|-------------------------------------|
 | E-2042 | Encoder signal lost      | Check the encoder cable NR-6140-A.  |

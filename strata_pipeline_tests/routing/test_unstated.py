@@ -32,3 +32,24 @@ def test_no_quality_or_an_abstention_passes_unchanged() -> None:
     assert unstated(answer, "") is answer
     withheld = Answer(text="", abstained=True, reason="no passage", abstain_code=NO_SUPPORT)
     assert unstated(withheld, "duplex") is withheld
+
+
+def test_a_quote_whose_cited_passage_names_the_quality_in_its_heading_or_table_stands() -> None:
+    from strata_pipeline.retrieval.candidate import Candidate
+
+    quote = "| 24-hour cap | £12.00 |"
+    answer = Answer(text=quote, citations=[Citation("p#s2", "sites/parking.md", "hospital", 16, 16, quote)])
+    passage = Candidate(
+        "p#s2",
+        {
+            "chunk_id": "p#s2",
+            "title": "Parking at Kestwick",
+            "heading_path": "Visitor parking",
+            "text": f"| Stay | Charge |\n|---|---|\n{quote}",
+        },
+        scores={},
+    )
+    other = Candidate("p#s9", {"chunk_id": "p#s9", "title": "Parking charges", "text": "Charges apply."}, scores={})
+    assert not unstated(answer, "parking charge", [passage]).abstained
+    # only the passages the answer cites count
+    assert unstated(answer, "parking charge", [other]).abstained

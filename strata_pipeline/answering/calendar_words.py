@@ -1,0 +1,73 @@
+"""Weekdays and months across languages, for the check that quoted passages mention what a question
+names.
+
+"Is the Aarlingen customer centre open on Saturdays?" names Saturday; the German page says
+"Samstag", and "Montag bis Freitag" covers a question about Wednesdays. Weekday and month names are
+a closed class, so they are matched through a table (en, de, fr, es, it, nl) rather than by
+spelling, and a range of weekdays mentions every day inside it.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+WEEKDAYS = (
+    ("monday", "montag", "lundi", "lunes", "lunedì", "lunedi", "maandag"),
+    ("tuesday", "dienstag", "mardi", "martes", "martedì", "martedi", "dinsdag"),
+    ("wednesday", "mittwoch", "mercredi", "miércoles", "miercoles", "mercoledì", "mercoledi", "woensdag"),
+    ("thursday", "donnerstag", "jeudi", "jueves", "giovedì", "giovedi", "donderdag"),
+    ("friday", "freitag", "vendredi", "viernes", "venerdì", "venerdi", "vrijdag"),
+    ("saturday", "samstag", "sonnabend", "samedi", "sábado", "sabado", "sabato", "zaterdag"),
+    ("sunday", "sonntag", "dimanche", "domingo", "domenica", "zondag"),
+)
+MONTHS = (
+    ("january", "januar", "jänner", "janvier", "enero", "gennaio", "januari"),
+    ("february", "februar", "feber", "février", "fevrier", "febrero", "febbraio", "februari"),
+    ("march", "märz", "maerz", "mars", "marzo", "maart"),
+    ("april", "avril", "abril", "aprile"),
+    ("may", "mai", "mayo", "maggio", "mei"),
+    ("june", "juni", "juin", "junio", "giugno"),
+    ("july", "juli", "juillet", "julio", "luglio"),
+    ("august", "août", "aout", "agosto", "augustus"),
+    ("september", "septembre", "septiembre", "settembre"),
+    ("october", "oktober", "octobre", "octubre", "ottobre"),
+    ("november", "novembre", "noviembre"),
+    ("december", "dezember", "décembre", "decembre", "diciembre", "dicembre"),
+)
+_KEYS = {name: ("weekday", i) for i, names in enumerate(WEEKDAYS) for name in names}
+_KEYS |= {name: ("month", i) for i, names in enumerate(MONTHS) for name in names}
+_WORD = re.compile(r"[^\W\d_]+")
+# "Montag bis Freitag", "Monday to Friday", "du lundi au vendredi", "Mon–Fri" spelt out
+_RANGE = re.compile(r"\s*(?:bis|to|through|thru|till|until|au|à|a|al|tot|[-–—])\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def calendar_key(word: str) -> tuple[str, int] | None:
+    """("weekday", 0..6) or ("month", 0..11) for a weekday or month name in any of the languages,
+    plurals and German adverbs included ("Saturdays", "samstags", "samedis"); None otherwise."""
+    folded = word.casefold()
+    return _KEYS.get(folded) or (_KEYS.get(folded[:-1]) if folded.endswith("s") else None)
+
+
+def _days_in_ranges(text: str) -> set[int]:
+    """The weekdays inside the ranges of weekdays `text` writes ("Montag bis Freitag": 0 to 4)."""
+    days: set[int] = set()
+    named = [(m, key[1]) for m in _WORD.finditer(text) if (key := calendar_key(m.group())) and key[0] == "weekday"]
+    for (first, a), (last, b) in pairwise(named):
+        if a < b and _RANGE.fullmatch(text[first.end() : last.start()]):
+            days |= set(range(a, b + 1))
+    return days
+
+
+def calendar_named(word: str, text: str) -> bool:
+    """Whether `text` names the weekday or month `word` names, in any of the languages, or (for a
+    weekday) covers it by a range ("Montag bis Freitag" names Wednesday)."""
+    key = calendar_key(word)
+    if key is None:
+        return False
+    # "may" in lower case is the verb, not the month
+    if any(calendar_key(token) == key for token in _WORD.findall(text) if token != "may"):
+        return True
+    return key[0] == "weekday" and key[1] in _days_in_ranges(text)

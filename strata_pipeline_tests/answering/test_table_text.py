@@ -1,0 +1,46 @@
+"""Table rows read as records, markdown and rendered from spreadsheets."""
+
+from strata_pipeline.answering.table_text import cells, header_hint, is_header_row, row_with_header
+
+RENDERED = "## vlan-plan\nsite | vlan_id | notes\nSTG | 310 | EAP-TLS\nSTG | 360 |"
+MARKDOWN = "| Day | Hours |\n|---|---|\n| Saturday | 09:00 |"
+
+
+def _line(text: str, number: int) -> tuple[int, int, str]:
+    start = sum(len(line) + 1 for line in text.split("\n")[:number])
+    line = text.split("\n")[number]
+    return start, start + len(line), line
+
+
+def test_cells_of_markdown_and_rendered_rows_keep_an_empty_last_cell_of_a_rendered_row() -> None:
+    assert cells("| a | b |") == ["a", "b"]
+    assert cells("a | b") == ["a", "b"]
+    assert cells("STG | 360 |") == ["STG", "360", ""]
+
+
+def test_rendered_rows_are_read_with_their_header_and_the_header_is_no_row() -> None:
+    start, end, header = _line(RENDERED, 1)
+    assert is_header_row(RENDERED, start, end)
+    assert row_with_header(RENDERED, start, header) is None
+    start, end, row = _line(RENDERED, 2)
+    assert not is_header_row(RENDERED, start, end)
+    assert row_with_header(RENDERED, start, row) == "site: STG; vlan_id: 310; notes: EAP-TLS"
+    start, _, row = _line(RENDERED, 3)
+    assert row_with_header(RENDERED, start, row) == "site: STG; vlan_id: 360"  # the empty cell left out
+
+
+def test_markdown_rows_are_read_with_the_header_above_the_separator() -> None:
+    start, end, _ = _line(MARKDOWN, 0)
+    assert is_header_row(MARKDOWN, start, end)
+    start, _, row = _line(MARKDOWN, 2)
+    assert row_with_header(MARKDOWN, start, row) == "Day: Saturday; Hours: 09:00"
+
+
+def test_a_row_cut_off_from_its_header_reads_the_header_its_chunk_carries() -> None:
+    passage = "STG | 310 | EAP-TLS"
+    hint = header_hint("vlan-plan\nsite | vlan_id | notes")
+    assert hint == "site | vlan_id | notes"
+    assert header_hint("vlan-plan\nsite: STG, ZRH") == ""  # a header row's own context: values, no header
+    assert row_with_header(passage, 0, passage, hint) == "site: STG; vlan_id: 310; notes: EAP-TLS"
+    assert row_with_header(passage, 0, passage) is None
+    assert row_with_header("Plain prose | with a bar.", 0, "Plain prose | with a bar.") is None

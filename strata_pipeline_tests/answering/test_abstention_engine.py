@@ -23,7 +23,7 @@ UNANSWERABLE = [
         "products",
         "How much does a seat in the 1-day FleetOS administrator course cost?",
         "that state a money value are from passages that do not mention",
-    ),  # fmt: skip
+    ),
 ]
 
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from strata_pipeline.answering import wording
 from strata_pipeline.answering.answer_type import states_number
 from strata_pipeline.answering.calendar_words import calendar_named
 from strata_pipeline.classification.language import query_language
@@ -275,9 +276,7 @@ _ASKS_NUMBER = re.compile(
     r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
 )
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
-_ASKS_SPEED = re.compile(
-    r"\b(?:top speed|maximum speed|how fast|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE
-)
+_ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(
     r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
     re.IGNORECASE,
@@ -313,7 +312,7 @@ _NUMBER_WORDS = re.compile(
 
 def asked_kind(question: str) -> str | None:
     """The kind of value the question asks for: "money", "time", a unit ("hour", "day") or None."""
-    if _ASKS_MONEY.search(question):
+    if _ASKS_MONEY.search(question) or wording.ASKS_DEPOSIT.search(question):
         return "money"
     if count := _ASKS_COUNT.search(question):
         # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
@@ -321,7 +320,7 @@ def asked_kind(question: str) -> str | None:
         unit = next((u for u in units if u in _MEASURES), None)
         if unit is not None:
             return _KILOMETRE.get(unit, unit)
-    if _ASKS_TIME.search(question):
+    if _ASKS_TIME.search(question) or wording.ASKS_HOURS.search(question):
         return "time"
     if _ASKS_PERCENT.search(question):
         return "percent"
@@ -333,6 +332,8 @@ def asked_kind(question: str) -> str | None:
         return "weight"
     if _ASKS_SPEED.search(question):
         return "speed"
+    if wording.ASKS_PACE.search(question):
+        return "pace"  # "how fast": a speed, or how soon
     if _ASKS_NUMBER.search(question):
         return "number"
     return None
@@ -340,7 +341,7 @@ def asked_kind(question: str) -> str | None:
 
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
 _KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
-_KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER)
+_KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER, wording.ASKS_PACE, wording.ASKS_HOURS, wording.ASKS_DEPOSIT)
 
 
 def without_kind_cues(question: str) -> str:
@@ -369,7 +370,7 @@ def states_kind(kind: str, text: str) -> bool:
         return states_number(numbered)
     stated = values(numbered)
     if kind == "money":
-        return bool(_CURRENCIES & stated.keys()) or bool(_MONEY_LABEL.search(text))
+        return bool(_CURRENCIES & stated.keys() or _MONEY_LABEL.search(text)) or wording.table_states_money(text)
     if kind == "weekday":
         return bool(_WEEKDAYS.search(text))
     if kind == "percent":
@@ -380,6 +381,8 @@ def states_kind(kind: str, text: str) -> bool:
         return bool(_WEIGHT_UNITS & stated.keys())
     if kind == "speed":
         return bool(_SPEED_UNITS & stated.keys())
+    if kind == "pace":
+        return bool(wording.PACE_UNITS & stated.keys())
     return kind in stated
 
 
@@ -405,8 +408,8 @@ def named_words(question: str) -> list[str]:
         word = match.group().rstrip("'’-")
         if len(word) < 2 or not word[0].isupper() or _SENTENCE_START.search(question[: match.start()]):
             continue
-        if word.casefold() in _CALENDAR_WORDS:
-            continue
+        if word.casefold().rstrip("s") in _CALENDAR_WORDS or re.fullmatch(r"I['’]\w+", word):
+            continue  # "Saturdays", "I'm"
         word = re.sub(r"['’]s$", "", word)
         if word not in found:
             found.append(word)
@@ -425,14 +428,18 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
     written = " ".join(passages)
     text = written.casefold()
 
+    def held(part: str) -> bool:  # also inflected in another language: "Legionellen" for "Legionella"
+        return part in tokens or stem(part) in stems or (len(part) >= 8 and any(
+            t.startswith(part[:-1]) and len(t) <= len(part) + 2 for t in tokens))  # fmt: skip
+
     def mentioned(word: str) -> bool:
         folded = word.casefold()
-        parts = [folded, *(p for p in folded.split("-") if len(p) >= 3)]
-        return (
-            any(p in tokens or stem(p) in stems for p in parts)
-            or _country_named(folded, text)
-            or calendar_named(folded, written)  # "Saturdays" by "Samstag" or "Montag bis Samstag"
-        )
+        parts = [p for p in folded.split("-") if len(p) >= 3]
+        if held(folded) or _country_named(folded, text) or calendar_named(folded, written):
+            return True  # also "Saturdays" by "Samstag" or "Montag bis Samstag"
+        # a name of capitalised parts ("Aarlingen-Ost") needs them all; "AnyConnect-based" any part
+        capitalised = all(p[:1].isupper() for p in word.split("-")) and len(parts) > 1
+        return (all if capitalised else any)(held(p) for p in parts)
 
     return [w for w in words if not mentioned(w)]
 
@@ -466,7 +473,7 @@ def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str]
     """The names of `question` an answer's passages must mention. A capitalised name more than half
     of the `retrieved` passages mention is the setting, not the subject (the company's name, the
     product all of them are about): a section need not repeat it."""
-    words = named_words(question) if query_language(question) == "en" else []
+    words = named_words(question) if query_language(question) == "en" else wording.acronyms(question)
     missing = [set(unnamed_words(words, [t], stem)) for t in retrieved]  # each passage read once
     words = [w for w in words if 2 * sum(w not in m for m in missing) <= len(retrieved)]
     return Names(redaction_placeholders(question), identifiers_in(question), words)

@@ -307,9 +307,10 @@ def answer_extractively(
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]
     reason = near_miss(question, quoted, [_passage_text(c) for c in pool], _stem, titles, terms)
-    if reason is None and not any(other_language(asked_in, c.payload.get("language")) for c in candidates):
+    same = [c for c in candidates if not other_language(asked_in, c.payload.get("language"))]
+    if reason is None and (len(same) == len(candidates) or subject.across_languages()):
         reason = subject.unsupported_subject(  # a word no passage holds, and the quotes do not respond to it
-            question, [_passage_text(c) for c in candidates], _stem, subject.english_subject_words,
+            question, [_passage_text(c) for c in same], _stem, subject.english_subject_words,
             [(s.sentence.quote, s.sentence.scored) for s in sentences], similarities,
             [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity)  # fmt: skip
     if reason is not None:

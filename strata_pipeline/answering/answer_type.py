@@ -21,8 +21,8 @@ import re
 # --- periods -------------------------------------------------------------------------------
 
 # The period a rate is per, as a question asks it: "per week", "a week", "each month", "in one day",
-# "pro Tag", "par semaine". An adjective alone ("annual leave", "daily stand-up") often names a thing,
-# not a rate, so the question side needs the preposition.
+# "pro Tag", "par semaine"; not a named one ("im Jahr 2023" is a year). An adjective alone ("annual
+# leave", "daily stand-up") often names a thing, not a rate, so the question side needs the preposition.
 _PERIODS: dict[str, str] = {
     "day": r"days?|tag|tage?s|jours?",
     "week": r"weeks?|woche|semaines?",
@@ -32,7 +32,7 @@ _PERIODS: dict[str, str] = {
 _PER = r"(?:per|a|an|each|every|pro|je|im|in\s+der|par|chaque|in\s+one|in\s+a)"
 _ASKED_PERIOD = {
     period: re.compile(
-        rf"\b{_PER}\s+(?:(?:calendar|working|business|kalender|arbeits)\s*)?(?:{words})\b", re.IGNORECASE
+        rf"\b{_PER}\s+(?:(?:calendar|working|business|kalender|arbeits)\s*)?(?:{words})\b(?!\s+\d)", re.IGNORECASE
     )
     for period, words in _PERIODS.items()
 }

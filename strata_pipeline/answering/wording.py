@@ -1,0 +1,59 @@
+"""What a question's wording asks for, beyond the kinds of value in abstention.py (branch abstain10).
+
+Each rule reads the question's grammar, not the corpus's words:
+
+- "how fast" asks for a speed or for how soon ("Who do I ring and how fast?": "within 2 hours");
+- hours named by what they are for ("visiting hours", "office hours", "Besuchszeiten") ask for clock
+  times, as "opening hours" does;
+- a deposit or a surcharge is an amount of money, as a price or a fee is;
+- a table whose header names a money column ("price_eur", "Gebühr") states money in its rows;
+- in a German or French question, an acronym ("WLAN", "MRT") is a name, as a capitalised word is in
+  English (where German capitalises every noun, only an acronym is surely one).
+
+Plain functions over text; no index, no model.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "How fast" asks for a speed ("top speed 25 km/h") or for how soon something happens ("within 2
+# hours"): either answers it.
+ASKS_PACE = re.compile(r"\b(?:how fast|wie schnell)\b", re.IGNORECASE)
+PACE_UNITS = frozenset(
+    {"m/s", "km/h", "mph", "kmh", "second", "minute", "hour", "day", "week", "month", "minut", "sekund"}
+)
+# Hours named by what they are for ask for clock times, as "opening hours" does.
+ASKS_HOURS = re.compile(
+    r"\b(?:visiting|office|business|consultation|surgery|service|counter|opening)\s+hours\b|"
+    r"\b(?:besuchszeit|sprechzeit|sprechstunde|servicezeit)\w*|\bheures? (?:de visite|d'ouverture)\b",
+    re.IGNORECASE,
+)
+# Amounts of money beyond price, cost and fee: a deposit, a surcharge (en, de, fr).
+ASKS_DEPOSIT = re.compile(r"\b(?:deposits?|surcharges?|kaution|pfand|zuschlag|caution|supplément)\b", re.IGNORECASE)
+
+# A table's header cell that names money ("price_eur", "Fee", "Gebühr (€)"), and a later line with digits.
+_MONEY_HEADER = re.compile(
+    r"(?:^|\|)\s*[\w ]*?(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|betrag|prix|tarif|montant)"
+    r"[\w ()€$£]*\s*(?=\||$)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def table_states_money(text: str) -> bool:
+    """Whether `text` is a table (cells split by "|") whose header line names a money column and whose
+    later lines hold a number: "code | procedure | price_gbp\\nADH-1024 | CT scan head | 310"."""
+    lines = [line for line in text.splitlines() if "|" in line]
+    for at, line in enumerate(lines):
+        if _MONEY_HEADER.search(line) and not re.search(r"\d", line):
+            return any(re.search(r"(?:^|\|)\s*\d", row) for row in lines[at + 1 :])
+    return False
+
+
+# An acronym: two capitals or more, nothing else (a digit makes it an identifier, checked elsewhere).
+_ACRONYM = re.compile(r"(?<![\w-])[A-ZÄÖÜ]{3,}(?![\w-])")
+
+
+def acronyms(question: str) -> list[str]:
+    """The acronyms of a question ("WLAN", "MRT"), each once, in order: names in any language."""
+    return list(dict.fromkeys(_ACRONYM.findall(question)))

@@ -1,0 +1,106 @@
+"""What a question's wording asks for (answering/wording.py) and the name fixes of branch abstain10:
+"how fast", visiting hours, deposits, money columns of tables, acronyms in German
+questions, names inflected in another language, hyphenated place names. Exact expectations."""
+
+from __future__ import annotations
+
+from strata_pipeline.answering.abstention import (
+    asked_kind,
+    named_words,
+    question_names,
+    states_kind,
+    unnamed_words,
+)
+from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.answering.answer_type import asked_period
+from strata_pipeline.answering.wording import acronyms, table_states_money
+from strata_pipeline.retrieval.candidate import DENSE, Candidate
+
+
+def test_how_fast_asks_for_a_speed_or_how_soon() -> None:
+    question = "I pricked myself with a used syringe. Who do I ring and how fast?"
+    assert asked_kind(question) == "pace"
+    assert asked_kind("Wie schnell muss man bei Rufbereitschaft in der Klinik sein?") == "pace"
+    assert asked_kind("What is the top speed of the RX-300?") == "speed"
+    assert states_kind("pace", "Ring occupational health on 2299 within 2 hours.")
+    assert states_kind("pace", "Innerhalb von 30 Minuten in der Klinik.")
+    assert states_kind("pace", "The robot moves at 1.5 m/s.")
+    assert not states_kind("pace", "Ring occupational health on extension 2299.")
+
+
+def test_hours_named_by_their_use_ask_for_clock_times() -> None:
+    assert asked_kind("What are the visiting hours of the neonatal unit?") == "time"
+    assert asked_kind("Wann sind die Besuchszeiten in Lindau?") == "time"
+    assert asked_kind("How many hours does the course take?") == "hour"  # a duration, not a time
+    assert states_kind("time", "Visiting hours are 10:00 to 20:00 every day.")
+    assert not states_kind("time", "Maternity unit and neonatal unit, Rowan building")
+
+
+def test_a_deposit_or_surcharge_asks_for_money() -> None:
+    assert asked_kind("What deposit is charged for borrowing a measuring device?") == "money"
+    assert asked_kind("Wie hoch ist der Zuschlag für ein Zweibettzimmer?") == "money"
+    assert not states_kind("money", "F-21 | electricity meter | terminal cover opened")
+
+
+def test_a_table_with_a_money_column_states_money_in_its_rows() -> None:
+    table = "code | procedure | campus | price_gbp\nADH-1024 | CT scan head | Kestwick | 310"
+    assert table_states_money(table)
+    assert states_kind("money", f"self-pay-prices: {table}")
+    assert table_states_money("| Parkdauer | Gebühr |\n| je angefangene Stunde | 1,80 |")
+    assert not table_states_money("code | procedure | campus\nADH-1024 | CT scan head | Kestwick")
+    assert not table_states_money("code | price_gbp")  # a header alone states no amount
+
+
+def test_a_year_named_after_im_jahr_is_no_rate_per_year() -> None:
+    assert asked_period("Wie hoch war der Zuschlag für ein Zweibettzimmer im Jahr 2023?") is None
+    assert asked_period("Wie viele Tage Urlaub gibt es im Jahr?") == "year"
+
+
+def test_acronyms_name_things_in_any_language() -> None:
+    assert acronyms("Wie viel kostet das WLAN in der Reha-Klinik Lindau?") == ["WLAN"]
+    assert acronyms("Was kostet ein MRT-Befund?") == []  # a compound's part: the identifier checks see it
+    names = question_names("Wie viel kostet das WLAN in der Reha-Klinik Lindau?", ["Parkhaus P-See"], _stem)
+    assert names.words == ["WLAN"]
+
+
+def test_contractions_of_i_and_plural_weekdays_are_no_names() -> None:
+    assert named_words("Can I get internet while I'm in hospital, or I've to pay?") == []
+    assert named_words("Is the Aarlingen customer centre open on Saturdays?") == ["Aarlingen"]
+
+
+def test_a_name_is_mentioned_inflected_in_another_language() -> None:
+    assert unnamed_words(["Legionella"], ["Maßnahmenwert für Legionellen: 100 KBE/100 ml"], _stem) == []
+    assert unnamed_words(["Munich"], ["The municipal depot"], _stem) == ["Munich"]  # too short to inflect
+
+
+def test_a_hyphenated_name_of_capitalised_parts_needs_every_part() -> None:
+    assert unnamed_words(["Aarlingen-Ost"], ["Aarlingen drinking water 2.31 per m³"], _stem) == ["Aarlingen-Ost"]
+    assert unnamed_words(["Aarlingen-Ost"], ["Im Ortsteil Ost von Aarlingen"], _stem) == []
+    assert unnamed_words(["AnyConnect-based"], ["The AnyConnect client"], _stem) == []
+
+
+def german_table(text: str) -> Candidate:
+    payload = {"chunk_id": "parken#0", "doc_id": "de/parken.md", "source_set": "hospital", "title": "Parken",
+               "heading_path": "Parken", "text": text, "language": "de"}  # fmt: skip
+    return Candidate(point_id="parken", payload=payload, scores={DENSE: 0.9})
+
+
+def test_the_subject_check_reads_the_response_of_quotes_in_another_language() -> None:
+    question = "How much does parking cost at the clinic for motorbikes?"
+    rate = "Parken an der Klinik kostet je angefangene Stunde 1,80 €."
+    other = "Schwerbehinderte parken kostenlos im Erdgeschoss, für 0 € am Tag."
+    passages = [german_table(f"{rate}\n\n{other}")]
+
+    def similarity(responds: bool):  # type: ignore[no-untyped-def]
+        def score(q: str, texts: list[str]) -> list[float]:
+            if "motorbikes" in q:  # the full question: the rate is closest
+                return [0.95 if rate in t else 0.5 for t in texts]
+            # without "motorbikes": the rate gains (it speaks of cars) unless it responds to the word
+            return [(0.80 if responds else 0.97) if rate in t else 0.45 for t in texts]
+
+        return score
+
+    missed = answer_extractively(question, passages, similarity(responds=False))
+    assert missed.abstained and missed.reason.startswith("No retrieved passage mentions motorbikes")
+    answered = answer_extractively(question, passages, similarity(responds=True))
+    assert not answered.abstained and "1,80 €" in answered.text

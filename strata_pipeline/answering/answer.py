@@ -12,6 +12,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from strata_pipeline.answering import subject
@@ -29,6 +30,7 @@ from strata_pipeline.answering.near_miss import Quoted, near_miss, stating_kind
 from strata_pipeline.answering.table_text import header_hint, is_header_row, row_with_header
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.classification.language import query_language
+from strata_pipeline.discovery.table_extensions import TABLE_EXTENSIONS
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.injection.defence import describe, passage_flagged, sentence_flagged, unsupported
 from strata_pipeline.retrieval.candidate import Candidate
@@ -173,6 +175,7 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     section = chunk_context(p.get("title") or "", p.get("heading_path") or "")
     found, under = [], section  # a plain-text heading in capitals heads the sentences below it too
     hint = header_hint(p.get("context") or "")
+    sheet = PurePosixPath(p.get("doc_id") or "").suffix.lower() in TABLE_EXTENSIONS
     for start, end in split_sentences(text):
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
@@ -182,11 +185,11 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
             continue
         if sentence.endswith("?") or QUESTION_LINE.match(sentence):
             continue
-        if is_header_row(text, start, end):
+        if is_header_row(text, start, end, sheet):
             continue  # column names alone answer nothing
         if sentence_flagged(sentence):
             continue
-        readable = row_with_header(text, start, sentence, hint) or sentence
+        readable = row_with_header(text, start, sentence, hint, sheet) or sentence
         scored = f"{under}: {readable}" if under else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found

@@ -44,14 +44,16 @@ def _rendered_block(text: str, start: int) -> list[str] | None:
     return list(reversed(block))
 
 
-def is_header_row(text: str, start: int, end: int) -> bool:
+def is_header_row(text: str, start: int, end: int, spreadsheet: bool = False) -> bool:
     """Whether the line at text[start:end] is a table's header row: a markdown row directly above its
-    |---|---| separator line, or the first row of a rendered table, right under its "## " heading."""
+    |---|---| separator line, or in a `spreadsheet`'s text the first row of a rendered table, right
+    under its "## sheet" heading. (Rows of docx and HTML tables are rendered alike, but their first
+    row may be data: "Phone | 0711 …" under "## Contact".)"""
     following = text[end:].lstrip("\n").split("\n", 1)[0].strip()
     if following.startswith("|") and _is_separator(following):
         return True
     line = text[start:end]
-    return " | " in line and not line.lstrip().startswith("|") and _rendered_block(text, start) == []
+    return spreadsheet and " | " in line and not line.lstrip().startswith("|") and _rendered_block(text, start) == []
 
 
 def header_hint(context: str) -> str:
@@ -61,10 +63,11 @@ def header_hint(context: str) -> str:
     return last if " | " in last else ""
 
 
-def row_with_header(text: str, start: int, sentence: str, hint: str = "") -> str | None:
-    """A table row (markdown or rendered) as "column: value; ..." using its table's header row; None
-    for anything else, a header row included. A rendered row in a passage cut below its header row
-    (a long table's second section) is read with `hint` (header_hint of its chunk's context)."""
+def row_with_header(text: str, start: int, sentence: str, hint: str = "", spreadsheet: bool = False) -> str | None:
+    """A table row (markdown, or rendered from a `spreadsheet`) as "column: value; ..." using its
+    table's header row; None for anything else, a header row included. A rendered row in a passage cut
+    below its header row (a long table's second section) is read with `hint` (header_hint of its
+    chunk's context)."""
     if sentence.lstrip().startswith("|"):
         header = None
         for line in reversed(text[:start].splitlines()):
@@ -72,9 +75,9 @@ def row_with_header(text: str, start: int, sentence: str, hint: str = "") -> str
                 break
             if not _is_separator(line):
                 header = line
-    elif " | " in sentence and (block := _rendered_block(text, start)) is not None:
+    elif spreadsheet and " | " in sentence and (block := _rendered_block(text, start)) is not None:
         header = block[0] if block else None
-    elif " | " in sentence and hint:
+    elif spreadsheet and " | " in sentence and hint:
         header = hint
     else:
         return None

@@ -20,13 +20,15 @@ def test_cells_of_markdown_and_rendered_rows_keep_an_empty_last_cell_of_a_render
 
 def test_rendered_rows_are_read_with_their_header_and_the_header_is_no_row() -> None:
     start, end, header = _line(RENDERED, 1)
-    assert is_header_row(RENDERED, start, end)
-    assert row_with_header(RENDERED, start, header) is None
+    assert is_header_row(RENDERED, start, end, spreadsheet=True)
+    assert row_with_header(RENDERED, start, header, spreadsheet=True) is None
     start, end, row = _line(RENDERED, 2)
-    assert not is_header_row(RENDERED, start, end)
-    assert row_with_header(RENDERED, start, row) == "site: STG; vlan_id: 310; notes: EAP-TLS"
+    assert not is_header_row(RENDERED, start, end, spreadsheet=True)
+    assert row_with_header(RENDERED, start, row, spreadsheet=True) == "site: STG; vlan_id: 310; notes: EAP-TLS"
     start, _, row = _line(RENDERED, 3)
-    assert row_with_header(RENDERED, start, row) == "site: STG; vlan_id: 360"  # the empty cell left out
+    assert (
+        row_with_header(RENDERED, start, row, spreadsheet=True) == "site: STG; vlan_id: 360"
+    )  # the empty cell left out
 
 
 def test_markdown_rows_are_read_with_the_header_above_the_separator() -> None:
@@ -41,6 +43,17 @@ def test_a_row_cut_off_from_its_header_reads_the_header_its_chunk_carries() -> N
     hint = header_hint("vlan-plan\nsite | vlan_id | notes")
     assert hint == "site | vlan_id | notes"
     assert header_hint("vlan-plan\nsite: STG, ZRH") == ""  # a header row's own context: values, no header
-    assert row_with_header(passage, 0, passage, hint) == "site: STG; vlan_id: 310; notes: EAP-TLS"
-    assert row_with_header(passage, 0, passage) is None
+    assert row_with_header(passage, 0, passage, hint, spreadsheet=True) == "site: STG; vlan_id: 310; notes: EAP-TLS"
+    assert row_with_header(passage, 0, passage, spreadsheet=True) is None
     assert row_with_header("Plain prose | with a bar.", 0, "Plain prose | with a bar.") is None
+
+
+def test_rows_of_a_document_table_are_not_read_with_an_inferred_header() -> None:
+    """docx and HTML tables render alike, but their first row may be data ("Phone | 0711 …" under
+    "## Contact"): only a spreadsheet's first row is its header."""
+    contact = "## Contact\nPhone | 0711 123\nHours | 8-17"
+    start, end, first = _line(contact, 1)
+    assert not is_header_row(contact, start, end)
+    assert row_with_header(contact, start, first) is None
+    start, _, second = _line(contact, 2)
+    assert row_with_header(contact, start, second) is None

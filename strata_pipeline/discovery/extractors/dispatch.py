@@ -22,6 +22,7 @@ from strata_pipeline.discovery.extractors.presentation import extract_pptx
 from strata_pipeline.discovery.extractors.rtf import extract_rtf
 from strata_pipeline.discovery.extractors.tables import extract_csv, extract_tsv
 from strata_pipeline.discovery.extractors.text_files import extract_config, extract_plain
+from strata_pipeline.discovery.table_extensions import TABLE_EXTENSIONS  # re-exported for the chunker
 
 EXTRACTORS: dict[str, Extractor] = {
     ".md": extract_plain,
@@ -57,9 +58,6 @@ EXTRACTORS: dict[str, Extractor] = {
     ".xls": extract_xlsx,
     ".ods": extract_xlsx,
 }
-
-# Spreadsheets and delimited files: extracted as tables (kind "table"), chunked one row per child.
-TABLE_EXTENSIONS = frozenset({".csv", ".tsv", ".tab", ".xlsx", ".xlsm", ".xlsb", ".xls", ".ods"})
 
 
 # Formats whose parsers are complex enough to hang or balloon on a crafted file: discovery runs

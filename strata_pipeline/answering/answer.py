@@ -124,13 +124,13 @@ def _stem(token: str) -> str:
     return _stemmer().stem_word(token)
 
 
-def split_sentences(text: str) -> list[tuple[int, int]]:
+def split_sentences(text: str, spreadsheet: bool = False) -> list[tuple[int, int]]:
     """(start, end) of sentences. A sentence may wrap over lines, but never crosses a blank line,
     a list item, a table row or a heading, which start new blocks (a heading is a block of its own)."""
     spans = []
     for block in BLOCK.finditer(text):
         start = block.start()
-        if _is_row(block.group()):
+        if _is_row(block.group(), spreadsheet):
             spans.append((start, block.end()))  # a row is read whole: "Str. 12" does not end it
             continue
         for end_match in SENTENCE_END.finditer(text, block.start(), block.end()):
@@ -142,10 +142,11 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in ((_lstrip(text, a, b), b) for a, b in spans) if text[a:b].strip()]
 
 
-def _is_row(block: str) -> bool:
-    """A one-line table row, markdown ("| a | b |") or rendered ("a | b")."""
+def _is_row(block: str, spreadsheet: bool) -> bool:
+    """A one-line table row: markdown ("| a | b |"), or rendered from a spreadsheet ("a | b"). In prose
+    a " | " is no cell border: a line of Morse code uses it between words."""
     line = block.strip()
-    return "\n" not in line and (line.startswith("|") or " | " in line)
+    return "\n" not in line and (line.startswith("|") or (spreadsheet and " | " in line))
 
 
 def _lstrip(text: str, start: int, end: int) -> int:
@@ -176,7 +177,7 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     found, under = [], section  # a plain-text heading in capitals heads the sentences below it too
     hint = header_hint(p.get("context") or "")
     sheet = PurePosixPath(p.get("doc_id") or "").suffix.lower() in TABLE_EXTENSIONS
-    for start, end in split_sentences(text):
+    for start, end in split_sentences(text, sheet):
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
             continue

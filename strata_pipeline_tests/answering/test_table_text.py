@@ -57,3 +57,12 @@ def test_rows_of_a_document_table_are_not_read_with_an_inferred_header() -> None
     assert row_with_header(contact, start, first) is None
     start, _, second = _line(contact, 2)
     assert row_with_header(contact, start, second) is None
+
+
+def test_a_prose_line_with_bars_is_split_into_sentences_and_a_spreadsheet_row_is_not() -> None:
+    from strata_pipeline.answering.answer import split_sentences
+
+    prose = "The buddy programme lasts six weeks. Security training comes first. (note) .- ... | .. -. ...- | - .... ."
+    assert next(prose[a:b] for a, b in split_sentences(prose)) == "The buddy programme lasts six weeks."
+    row = "Hans-Böckler-Str. 12 | Aarlingen | Mo. 8:00"
+    assert [row[a:b] for a, b in split_sentences(row, spreadsheet=True)] == [row]

@@ -270,10 +270,11 @@ def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
     older = older_versions(doc["doc_id"] for doc in docs if doc.get("status") == "ok")
     detected = []
     for doc, prior in zip(docs, priors, strict=True):
-        if not prior.rule and outdated_in_text(doc.get("text") or ""):
-            prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
-        elif not prior.rule and doc["doc_id"] in older:
-            prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
+        if not prior.rule:  # a ranking rule that matched decides
+            if outdated_in_text(doc.get("text") or ""):
+                prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
+            elif doc["doc_id"] in older:
+                prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
         detected.append(prior)
     return detected
 

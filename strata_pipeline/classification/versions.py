@@ -125,10 +125,8 @@ def older_versions(doc_ids: Iterable[str]) -> dict[str, str]:
                 families[family].append((version, doc_id))
     older: dict[str, str] = {}
     for members in families.values():
-        if len({version for version, _ in members}) < 2:
-            continue
-        newest = max(members)[1]
+        top, newest = max(members)
         for version, doc_id in members:
-            if doc_id != newest and version < max(members)[0]:
+            if version < top:  # a version written two ways ("v2", "v02") outdoes neither
                 older.setdefault(doc_id, newest)
     return older

@@ -18,8 +18,8 @@ from strata_pipeline.retrieval.twins import proper_words, query_words
 
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (
-    r"old|older|previous(ly)?|prior|former(ly)?|earlier|archived?|deprecated|superseded|obsolete|legacy"
-    r"|outdated|no longer|before the (current|new)"
+    r"old|older|previous(ly)?|prior|former(ly)?|earlier|archived|deprecated|superseded|obsolete|legacy"
+    r"|outdated|before the (current|new)"
     # "what was X before the 2025 rules": a year naming the change, as "the current" would; only in
     # the past tense ("what to do before the 2026 audit" is a step still to come)
     r"|(was|were|did|had)\b[^.?!;]{0,80}?\bbefore the (19|20)\d\d(?![-./]\d)"
@@ -46,9 +46,49 @@ BEFORE_A_CHANGE = (
 _HISTORY = re.compile(rf"\b({HISTORY_WORDS}|{BEFORE_A_CHANGE})\b", re.IGNORECASE)
 
 
+# Readings of those words that say nothing about an earlier version. Lifting old versions on them
+# puts an outdated twin first, so each is told apart by the words around it:
+# - age: "how old", "18 years old", "old enough", "older than", German "ab welchem Alter" (the noun,
+#   capitalised) against "die alte Richtlinie"; and any capitalised "old" after the first word is part
+#   of a name ("the Old Town depot", "am Alten Markt");
+_AGE = re.compile(r"(?i)(?:\bhow|\d|\byears?|\bmonths?|\bweeks?|\bdays?)[ -]?$|^(?:enough|than)\b")
+# - "prior" and "earlier" name an earlier version after a determiner ("the prior policy", "in earlier
+#   versions"), not as "prior approval", "prior to travel", "arrive earlier", "earlier than";
+_DETERMINED = re.compile(r"(?i)\b(?:the|an?|our|its|their|your|this|that|in|under|from|of)\s+$")
+# - a present passive or a state: "how long are logs archived", "which APIs are deprecated", "wo werden
+#   die Protokolle archiviert", "où sont-ils archivés" (the past "the policy that was archived" stays);
+_STATES = r"archived|deprecated|superseded|obsolete|outdated|archiviert|veraltet|archivée?s?|obsolètes?"
+_PRESENT_BE = re.compile(
+    r"(?i)\b(?:is|are|be|being|been|gets?|getting|ist|sind|wird|werden|est|sont|sera|seront|être)\b(?:\W+\w+){0,3}\W+$"
+)
+# - people who held a role: "former employees", "ehemalige Mitarbeitende", "anciens élèves" are
+#   asked about today ("what happens to former employees' accounts").
+_PEOPLE = re.compile(
+    r"(?i)^\s+(?:employees?|staff|colleagues?|members?|students?|pupils?|customers?|clients?|workers?|tenants?"
+    r"|residents?|owners?|users?|patients?|contractors?|partners?|managers?|mitarbeite\w*|kolleg\w*|kund\w*"
+    r"|studierend\w*|schüler\w*|mieter\w*|nutzer\w*|beschäftigt\w*|salariée?s?|employée?s?|élèves?"
+    r"|étudiante?s?|clients?|locataires?|collaborat\w*)\b"
+)
+
+
+def _is_history(query: str, match: re.Match[str]) -> bool:
+    """Whether one match of _HISTORY asks about an earlier version (see the readings above)."""
+    word, before, after = match.group(0), query[: match.start()], query[match.end() :]
+    lower = word.lower()
+    if lower in ("old", "older") and (_AGE.search(before) or _AGE.search(after.strip())):
+        return False
+    if lower.startswith(("old", "alte", "ancien")) and word[0].isupper() and before.strip():
+        return False  # a name ("Old Town"), or the German noun "Alter" (age)
+    if lower in ("prior", "earlier") and (not _DETERMINED.search(before) or re.match(r"\s+(?:to|than)\b", after)):
+        return False
+    if re.fullmatch(_STATES, lower) and _PRESENT_BE.search(before):
+        return False
+    return not (lower.startswith(("former", "ehemalig", "ancien")) and _PEOPLE.match(after))
+
+
 def asks_about_history(query: str) -> bool:
     """Whether the query asks about an earlier version ("the old policy", "vor der Änderung")."""
-    return _HISTORY.search(query) is not None
+    return any(_is_history(query, m) for m in _HISTORY.finditer(query))
 
 
 # Years and version numbers a query names: "the 2023 procedure", "policy v2", "version 2.4".

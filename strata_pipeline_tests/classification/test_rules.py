@@ -420,3 +420,12 @@ def test_default_rules_demote_archived_versions() -> None:
     assert rules.prior(doc("policies/archive/travel-v1.md")).superseded
     assert rules.prior(doc("policies/archive/travel-v1.md")).weight < 1
     assert rules.prior(doc("policies/travel.md")).weight == 1.0
+
+
+def test_default_rules_leave_out_machine_logs_but_a_source_set_rule_can_include_them(tmp_path: Path) -> None:
+    rules = load_rules(REAL_RULES_DIR, "no-such-source-set")
+    assert rules.decide(doc("ops/service.log")) == ("exclude", "machine-logs")
+    assert rules.decide(doc("ops/notes.txt"))[0] == "include"
+    (tmp_path / "corpus-rules.yaml").write_text((REAL_RULES_DIR / "corpus-rules.yaml").read_text())
+    (tmp_path / "ops.yaml").write_text("rules:\n  - name: keep-logs\n    extensions: [.log]\n    action: include\n")
+    assert load_rules(tmp_path, "ops").decide(doc("ops/service.log")) == ("include", "keep-logs")

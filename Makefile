@@ -66,7 +66,7 @@ bench: install
 	$(BIN)/python -m benchmarks.retrieval_quality
 	$(BIN)/python -m benchmarks.privacy
 	$(BIN)/python -m benchmarks.compound_split  # German compound cuts, test with dev beside it
-	$(BIN)/python -m benchmarks.facts_probe  # 29 questions over a training-course corpus, 56 over a vehicle fleet (dev), ~3 min
+	$(BIN)/python -m benchmarks.facts_probe  # dev probes in other domains (training courses, a vehicle fleet, ...), a few minutes
 	$(BIN)/python -m benchmarks.injection
 	$(BIN)/python -m benchmarks.redaction
 	$(BIN)/python -m benchmarks.embedding

@@ -55,7 +55,7 @@ Classify = Callable[[str, str], str]  # (system, user) -> text: a Claude client'
 class Routing:
     route: str  # semantic | aggregation | lookup | hybrid
     reason: str  # why this route was chosen
-    engine: str  # what answered: "facts", "extractive", "claude", "facts+extractive", ...
+    engine: str  # what answered: "facts", "extractive", "llm", "facts+extractive", ...
     confidence: float = 1.0
     classifier: str = "rules"  # "rules" or "claude" (validated by the rules)
     direction: str = ""  # a hybrid's order: facts_first or retrieval_first ("" for other routes)

@@ -4,7 +4,8 @@ The golden corpora keep old versions in `archive/` folders, which the `supersede
 rule reads. Many corpora do not: `policy-v2.md` lies beside `policy-v3.md`, and only the file name or
 a banner under the title says which is outdated. This benchmark copies the source-sets that have old
 versions (fieldops, hospital, itops, utility), moves every `archive/` or `archiv/` file up into its
-parent folder (the golden questions follow), and materialises the copy twice: with the detection of
+parent folder (the golden questions follow), adds `insurance` as it is (its old versions never sat in
+an archive folder), and materialises the copy twice: with the detection of
 classification/versions.py turned off (`detect_versions: false`) and on. The two retrieval tables of
 benchmarks.retrieval_quality are printed one above the other, test part first, dev beside it.
 
@@ -23,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "golden"
-SETS = ("fieldops", "hospital", "itops", "utility")
+SETS = ("fieldops", "hospital", "itops", "utility", "insurance")
 _ARCHIVE = re.compile(r"(^|/)(?:archive|archived|archiv)/")
 
 

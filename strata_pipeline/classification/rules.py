@@ -23,7 +23,7 @@ import yaml
 from strata_pipeline.access.groups import PUBLIC, check_groups
 from strata_pipeline.classification import versions
 from strata_pipeline.classification.language import detect_language
-from strata_pipeline.classification.versions import older_versions, outdated_in_text
+from strata_pipeline.classification.versions import marked_older, older_versions, outdated_folder, outdated_in_text
 
 ACTIONS = ("include", "exclude", "metadata_only")
 DEFAULT_RULE = "default-include"
@@ -267,11 +267,13 @@ def classify_docs(
 def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
     """`priors` with each document that no ranking rule matched marked superseded when its head says
     it is outdated or a newer version of it sits in its folder (classification/versions.py)."""
-    older = older_versions(doc["doc_id"] for doc in docs if doc.get("status") == "ok")
+    older = newer_beside([doc["doc_id"] for doc in docs if doc.get("status") == "ok"])
     detected = []
     for doc, prior in zip(docs, priors, strict=True):
         if not prior.rule:  # a ranking rule that matched decides
-            if outdated_in_text(doc.get("text") or ""):
+            if outdated_folder(doc["doc_id"]):
+                prior = Prior(versions.WEIGHT, versions.UNDER_OLD_FOLDER, True)
+            elif outdated_in_text(doc.get("text") or ""):
                 prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
             elif doc["doc_id"] in older:
                 prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
@@ -279,14 +281,25 @@ def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
     return detected
 
 
+def newer_beside(doc_ids: list[str]) -> dict[str, str]:
+    """Each document a file in its folder supersedes, with that file: a higher version or year, or the
+    same name without a word for "old" (classification/versions.py)."""
+    return marked_older(doc_ids) | older_versions(doc_ids)
+
+
 def detected_version_evidence(classified: pl.DataFrame) -> pl.DataFrame:
     """The documents found outdated by classification/versions.py, with what gave them away: the
     words of their head, or the newer file beside them."""
-    older = older_versions(classified.filter(pl.col("status") == "ok")["doc_id"])
+    older = newer_beside(classified.filter(pl.col("status") == "ok")["doc_id"].to_list())
+    evidence = {
+        versions.IN_TEXT: lambda doc_id, text: outdated_in_text(text or ""),
+        versions.IN_FOLDER: lambda doc_id, text: f"newer: {older.get(doc_id)}",
+        versions.UNDER_OLD_FOLDER: lambda doc_id, text: f"folder: {outdated_folder(doc_id)}",
+    }
     rows = [
-        (doc_id, rule, outdated_in_text(text or "") if rule == versions.IN_TEXT else f"newer: {older.get(doc_id)}")
+        (doc_id, rule, evidence[rule](doc_id, text))
         for doc_id, rule, text in classified.select("doc_id", "rank_rule", "text").iter_rows()
-        if rule in (versions.IN_TEXT, versions.IN_FOLDER)
+        if rule in evidence
     ]
     return pl.DataFrame(rows, schema=["doc_id", "rank_rule", "evidence"], orient="row")
 

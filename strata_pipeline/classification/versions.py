@@ -8,7 +8,11 @@ Many corpora keep them elsewhere and say so in the document itself, or only in t
 - a banner opens the text: "> **Superseded** on 1 March 2025 by version 3", "**Veraltet.** Ersetzt
   durch die Preisliste 2025", "Diese Übersicht ist außer Kraft";
 - two files in one folder differ only in a version or a year: `travel-policy-v2.md` beside
-  `travel-policy-v3.md`, `gebuehren-2023.md` beside `gebuehren-2025.md`. The highest is current.
+  `travel-policy-v3.md`, `gebuehren-2023.md` beside `gebuehren-2025.md`. The highest is current;
+- a file's name adds a word for "old" to a file beside it: `checklist_v2_alt.txt` beside
+  `checklist.txt`, `fees-old.md` beside `fees.md`;
+- a folder says so in words the `superseded-version` rule does not list as a whole name:
+  `_superseded/`, `ausser-kraft/`, `archive-2023/`, `old/`.
 
 Only the head of a text is read (its title and first lines): a current policy may well say in its
 body that an old form "was replaced by" a new one. German "ersetzt" is both "replaces" and
@@ -28,6 +32,7 @@ from collections.abc import Iterable
 WEIGHT = 0.8
 IN_TEXT = "superseded-in-text"
 IN_FOLDER = "older-version-in-folder"
+UNDER_OLD_FOLDER = "outdated-folder"
 
 # Words that say a document is no longer in force, in the languages the corpus rules name. Not
 # "retired", "expired" or "revoked": a page about a server or a certificate says that of its subject.
@@ -130,3 +135,45 @@ def older_versions(doc_ids: Iterable[str]) -> dict[str, str]:
             if version < top:  # a version written two ways ("v2", "v02") outdoes neither
                 older.setdefault(doc_id, newest)
     return older
+
+
+# Words by which a file name or a folder name says "old", in the languages the corpus rules name.
+_OLD = (
+    r"old|older|alt|alte|veraltet|obsolete|obsolète|obsoletes|obsolètes|superseded|outdated|deprecated"
+    r"|archived|ancien|ancienne|anciens|anciennes|previous|vorherige"
+)
+_OLD_WORD = re.compile(rf"(?:{_OLD})")
+# A folder for old versions: its name is nothing but such words, the archive words, "no longer in
+# force" phrases and years or numbers ("_superseded", "ausser-kraft", "archive-2023", "old versions").
+# A topic beside them ("email-archive", "altstadt") makes it a folder about something else.
+_FOLDER_OLD = rf"{_OLD}|archive|archiv|archives|archivio|archivo|archief|au(?:ß|ss)er kraft|abgelöst|ungültig"
+_OLD_FOLDER = re.compile(rf"(?:(?:{_FOLDER_OLD}|versions?|versionen|fassungen|\d+)(?: |$))+")
+_OLD_IN_FOLDER = re.compile(rf"\b(?:{_FOLDER_OLD})\b")
+
+
+def outdated_folder(doc_id: str) -> str | None:
+    """The folder of `doc_id` whose name says its files are old versions, or None: only such words,
+    at least one of them not a number or "versions"."""
+    for folder in doc_id.split("/")[:-1]:
+        words = " ".join(w for w in _SPLIT.split(folder.casefold()) if w)
+        if _OLD_FOLDER.fullmatch(words) and _OLD_IN_FOLDER.search(words):
+            return folder
+    return None
+
+
+def marked_older(doc_ids: Iterable[str]) -> dict[str, str]:
+    """Documents whose file name is another's in the same folder plus a word for "old" (and perhaps a
+    version): `checklist_v2_alt.txt` beside `checklist.txt`, each with that other file."""
+    by_words: dict[tuple, str] = {}
+    marked: list[tuple[tuple, str]] = []
+    for doc_id in doc_ids:
+        *folder, name = doc_id.split("/")
+        extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
+        words = _path_words(name)
+        plain = tuple(w for w in words if not _OLD_WORD.fullmatch(w) and _version(w) is None)
+        key = (tuple(folder), plain, extension)
+        if plain and len(plain) < len(words) and any(_OLD_WORD.fullmatch(w) for w in words):
+            marked.append((key, doc_id))
+        elif plain == words:
+            by_words[key] = doc_id
+    return {doc_id: by_words[key] for key, doc_id in marked if key in by_words}

@@ -341,6 +341,8 @@ def _address_spans(text: str) -> tuple[AddressSpan, ...]:
     for reason, pattern in _cores():
         for match in pattern.finditer(text):
             start, end = match.start(), match.end()
+            if _LEGAL_CITATION.search(text, max(0, start - 12), start):
+                continue  # "§ 38 VVG 35 Tage": a section of a law, then a period, not a building number
             if reason == "number, street, number" and not _plausible_bracketed(text, start, end):
                 continue
             if reason == "street then number" and not _plausible_street(match.group(0)):
@@ -374,6 +376,10 @@ def _address_spans(text: str) -> tuple[AddressSpan, ...]:
         if not any(g.start < end and start < g.end for g in grown)
     ]
     return tuple(_merge(grown))
+
+
+# What stands right before a section number of a law: "§ 38", "§§ 86", "Art. 15", "Artikel 6", "Abs. 2".
+_LEGAL_CITATION = regex.compile(r"(?:§§?|\b(?i:art|artikel|article|abs|absatz))\.?[ \t]*\Z")
 
 
 def _calendar(value: str) -> bool:

@@ -6,7 +6,16 @@ import polars as pl
 import pytest
 
 from strata_pipeline.classification.rules import RuleSet, classify_docs, detected_version_evidence, load_rules
-from strata_pipeline.classification.versions import IN_FOLDER, IN_TEXT, WEIGHT, older_versions, outdated_in_text
+from strata_pipeline.classification.versions import (
+    IN_FOLDER,
+    IN_TEXT,
+    UNDER_OLD_FOLDER,
+    WEIGHT,
+    marked_older,
+    older_versions,
+    outdated_folder,
+    outdated_in_text,
+)
 
 
 @pytest.mark.parametrize(
@@ -73,6 +82,43 @@ def test_the_newest_of_files_that_differ_only_in_a_version_or_year_is_current() 
     }
 
 
+def test_a_file_named_like_another_plus_a_word_for_old_is_the_older() -> None:
+    older = marked_older(
+        [
+            "claims/fraud-checklist.txt",
+            "claims/fraud-checklist_v2_alt.txt",  # German "alt": old, with its version
+            "fees/fees.md",
+            "fees/fees-old.md",
+            "fees/fees-old.csv",  # another kind of file: no current twin
+            "guides/layout-old.md",  # no file without the word beside it
+            "other/fraud-checklist-old.txt",  # another folder
+        ]
+    )
+    assert older == {
+        "claims/fraud-checklist_v2_alt.txt": "claims/fraud-checklist.txt",
+        "fees/fees-old.md": "fees/fees.md",
+    }
+
+
+@pytest.mark.parametrize(
+    ("doc_id", "folder"),
+    [
+        ("claims/_superseded/total-loss-2024.md", "_superseded"),
+        ("service/ausser-kraft/mahnverfahren.md", "ausser-kraft"),
+        ("policies/archive-2023/travel.md", "archive-2023"),
+        ("docs/Old Versions/travel.md", "Old Versions"),
+        ("docs/alte-versionen/reise.md", "alte-versionen"),
+        ("docs/email-archive/retention.md", None),  # a topic beside the word: about archiving
+        ("altstadt/parking.md", None),
+        ("releases/versions/v3.md", None),  # versions alone are not old ones
+        ("reports/2023/annual.md", None),
+        ("old.md", None),  # a file name, not a folder
+    ],
+)
+def test_a_folder_named_only_by_words_for_old_holds_old_versions(doc_id: str, folder: str | None) -> None:
+    assert outdated_folder(doc_id) == folder
+
+
 def _docs(rows: list[tuple[str, str]]) -> pl.DataFrame:
     return pl.DataFrame({"doc_id": [d for d, _ in rows], "text": [t for _, t in rows], "status": ["ok"] * len(rows)})
 
@@ -84,6 +130,8 @@ def test_classify_marks_detected_old_versions_superseded_unless_a_ranking_rule_d
             ("hr/leave-2025.md", "# Leave 2025\n\nDays off."),
             ("it/vpn.md", "# VPN (superseded)\n\nUse the new client."),
             ("it/mfa.md", "# MFA\n\nEnrol your phone."),
+            ("it/mfa_alt.md", "# MFA\n\nEnrol your token."),
+            ("it/_superseded/wifi.md", "# Wi-Fi\n\nConnect."),
         ]
     )
     classified = classify_docs(docs, RuleSet(rules=()), lambda _: "en")
@@ -93,10 +141,14 @@ def test_classify_marks_detected_old_versions_superseded_unless_a_ranking_rule_d
         "hr/leave-2025.md": (1.0, "", False),
         "it/vpn.md": (WEIGHT, IN_TEXT, True),
         "it/mfa.md": (1.0, "", False),
+        "it/mfa_alt.md": (WEIGHT, IN_FOLDER, True),
+        "it/_superseded/wifi.md": (WEIGHT, UNDER_OLD_FOLDER, True),
     }
     assert detected_version_evidence(classified).rows() == [
         ("hr/leave-2023.md", IN_FOLDER, "newer: hr/leave-2025.md"),
         ("it/vpn.md", IN_TEXT, "(superseded)"),
+        ("it/mfa_alt.md", IN_FOLDER, "newer: it/mfa.md"),
+        ("it/_superseded/wifi.md", UNDER_OLD_FOLDER, "folder: _superseded"),
     ]
 
 

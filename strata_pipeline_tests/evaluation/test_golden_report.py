@@ -108,6 +108,19 @@ def test_the_bundled_golden_sets_load() -> None:
     assert handbook.questions[0].expected_answer_contains == ("16 weeks",)
 
 
+@pytest.mark.parametrize("source_set", ["hospital", "utility", "insurance"])
+def test_the_new_domain_sets_are_dev_only_and_label_files_of_their_corpus(source_set: str) -> None:
+    golden = load_golden(PROJECT_ROOT / "golden", source_set)
+    assert golden is not None and golden.source_set == source_set
+    assert {q.part for q in golden.questions} == {"dev"}  # tuned on, never a held-out score
+    assert len({q.id for q in golden.questions}) == len(golden.questions)
+    assert sum(q.unanswerable for q in golden.questions) >= 8
+    corpus = PROJECT_ROOT / "golden" / "corpus" / source_set
+    for q in golden.questions:
+        assert q.unanswerable == (not q.relevant), q.id
+        assert all((corpus / doc_id).is_file() for doc_id in q.relevant), q.id
+
+
 KNOWN = {"hr/leave.md", "hr/faq.txt", "it/vpn.md", "travel/a.md", "travel/b.md"}
 GOLDEN = GoldenSet(
     source_set="handbook",

@@ -63,6 +63,9 @@ def test_whole_addresses(text: str, expected: str) -> None:
         "Release 5 Quick Start",
         "Technischer Maßnahmenwert: 100 KBE je 100 ml.",  # a rate, not a building and house number
         "Grenzwert: 10 Legionella per 100 ml Wasser.",
+        # a section of a law and a period after it, not a building and house number
+        "Qualifizierte Mahnung nach § 38 VVG 35 Tage nach Fälligkeit.",
+        "Recht auf Auskunft nach Art. 15 DSGVO 3 Monate lang.",
     ],
 )
 def test_not_addresses(text: str) -> None:

@@ -311,9 +311,12 @@ _NUMBER_WORDS = re.compile(
 
 
 def asked_kind(question: str) -> str | None:
-    """The kind of value the question asks for: "money", "time", a unit ("hour", "day") or None."""
-    if _ASKS_MONEY.search(question) or wording.ASKS_DEPOSIT.search(question):
+    """The kind of value the question asks for: "money", "amount" (money or a percentage), "time", a unit
+    ("hour", "day") or None."""
+    if _ASKS_MONEY.search(question):
         return "money"
+    if wording.ASKS_DEPOSIT.search(question):
+        return "amount"  # money or a share: "a surcharge of 3 %", "Zuschlag von 100 %", "a deposit of 50 €"
     if count := _ASKS_COUNT.search(question):
         # only units of measure: "how many people" may be answered "6 persons" or "a group of six"
         units = [_unit(word) for word in count.groups() if word]
@@ -369,6 +372,8 @@ def states_kind(kind: str, text: str) -> bool:
     if kind == "number":
         return states_number(numbered)
     stated = values(numbered)
+    if kind == "amount":
+        return states_kind("money", text) or states_kind("percent", text)
     if kind == "money":
         return bool(_CURRENCIES & stated.keys() or _MONEY_LABEL.search(text)) or wording.table_states_money(text)
     if kind == "weekday":

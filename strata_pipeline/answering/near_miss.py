@@ -66,7 +66,8 @@ def near_miss(
     `titles` their documents' titles; `terms` (stemmed content words) finds template twins."""
     kind = asked_kind(question) or asked_type(question)
     if kind is not None and not any(_states(kind, q.scored) for q in quoted):
-        return f"The closest sentences are on the topic but state no {kind} value, which the question asks for."
+        what = "amount of money or percentage" if kind == "amount" else f"{kind} value"
+        return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     period = asked_period(question)
     if period is not None and not any(states_period(period, q.scored) for q in quoted):
         return f"The closest sentences state no figure per {period}, which the question asks for."

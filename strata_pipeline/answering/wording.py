@@ -5,7 +5,7 @@ Each rule reads the question's grammar, not the corpus's words:
 - "how fast" asks for a speed or for how soon ("Who do I ring and how fast?": "within 2 hours");
 - hours named by what they are for ("visiting hours", "office hours", "Besuchszeiten") ask for clock
   times, as "opening hours" does;
-- a deposit or a surcharge is an amount of money, as a price or a fee is;
+- a deposit or a surcharge is an amount: of money, as a price or a fee is, or a share ("3 %");
 - a table whose header names a money column ("price_eur", "Gebühr") states money in its rows;
 - in a German or French question, an acronym ("WLAN", "MRT") is a name, as a capitalised word is in
   English (where German capitalises every noun, only an acronym is surely one).
@@ -29,7 +29,7 @@ ASKS_HOURS = re.compile(
     r"\b(?:besuchszeit|sprechzeit|sprechstunde|servicezeit)\w*|\bheures? (?:de visite|d'ouverture)\b",
     re.IGNORECASE,
 )
-# Amounts of money beyond price, cost and fee: a deposit, a surcharge (en, de, fr).
+# Amounts beyond price, cost and fee, given in money or as a share: a deposit, a surcharge (en, de, fr).
 ASKS_DEPOSIT = re.compile(r"\b(?:deposits?|surcharges?|kaution|pfand|zuschlag|caution|supplément)\b", re.IGNORECASE)
 
 # A table's header cell that names money ("price_eur", "Fee", "Gebühr (€)"), and a later line with digits.

@@ -36,9 +36,14 @@ def test_hours_named_by_their_use_ask_for_clock_times() -> None:
     assert not states_kind("time", "Maternity unit and neonatal unit, Rowan building")
 
 
-def test_a_deposit_or_surcharge_asks_for_money() -> None:
-    assert asked_kind("What deposit is charged for borrowing a measuring device?") == "money"
-    assert asked_kind("Wie hoch ist der Zuschlag für ein Zweibettzimmer?") == "money"
+def test_a_deposit_or_surcharge_asks_for_an_amount_of_money_or_a_share() -> None:
+    assert asked_kind("What deposit is charged for borrowing a measuring device?") == "amount"
+    assert asked_kind("Wie hoch ist der Zuschlag für ein Zweibettzimmer?") == "amount"
+    assert asked_kind("What surcharge is added when the premium is paid quarterly?") == "amount"
+    assert states_kind("amount", "| quarterly | 3 % |")
+    assert states_kind("amount", "Reetdach: Zuschlag von 100 % auf den Feuerbeitrag")
+    assert states_kind("amount", "A deposit of 50 EUR is charged.")
+    assert not states_kind("amount", "A surcharge applies to thatched roofs.")
     assert not states_kind("money", "F-21 | electricity meter | terminal cover opened")
 
 

@@ -100,7 +100,12 @@ def _save(cache: dict[str, Any]) -> None:
 def replay() -> dict[str, tuple[bool, str, str]]:
     """Each captured dev question's (abstained, answer or reason, set), re-answered by today's code."""
     from strata_pipeline.answering.answer import answer_extractively
+    from strata_pipeline.answering.floors import answer_config_for
+    from strata_pipeline.settings import load_settings
 
+    # Today's answerer configuration for the model the questions were captured with (their config as
+    # captured holds yesterday's settings): floors and margins are part of the code being replayed.
+    today = answer_config_for(load_settings().embed_model)
     cache = _load()
     sims = cache["similarity"]
     embedder: list[Any] = []
@@ -127,7 +132,8 @@ def replay() -> dict[str, tuple[bool, str, str]]:
         if was_abstained != rec["abstained"]:  # decided after the passages (a hybrid's facts): keep it
             out[qid] = (rec["abstained"], rec["text"], rec["set"])
             continue
-        answer = answer_extractively(question, context, similarity, rec["config"])
+        config = today if type(rec["config"]) is type(today) else rec["config"]
+        answer = answer_extractively(question, context, similarity, config)
         out[qid] = (answer.abstained, answer.reason if answer.abstained else answer.text, rec["set"])
     return out
 

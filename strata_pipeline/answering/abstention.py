@@ -275,6 +275,7 @@ _ASKS_COUNT = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
 )
+_ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.IGNORECASE)
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
 _ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(
@@ -313,6 +314,8 @@ _NUMBER_WORDS = re.compile(
 def asked_kind(question: str) -> str | None:
     """The kind of value the question asks for: "money", "amount" (money or a percentage), "time", a unit
     ("hour", "day") or None."""
+    if _ASKS_DURATION.search(question):
+        return None  # "for how long are the costs paid": a duration, whatever it is of
     if _ASKS_MONEY.search(question):
         return "money"
     if wording.ASKS_DEPOSIT.search(question):

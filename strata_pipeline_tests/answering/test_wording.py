@@ -109,3 +109,9 @@ def test_the_subject_check_reads_the_response_of_quotes_in_another_language() ->
     assert missed.abstained and missed.reason.startswith("No retrieved passage mentions motorbikes")
     answered = answer_extractively(question, passages, similarity(responds=True))
     assert not answered.abstained and "1,80 €" in answered.text
+
+
+def test_a_duration_question_asks_for_no_money_though_it_names_costs() -> None:
+    assert asked_kind("After a covered loss, for how long are the costs of living elsewhere paid?") is None
+    assert asked_kind("Wie lange gilt die Preisgarantie?") is None
+    assert asked_kind("What does the hotel cost per night?") == "money"

@@ -175,6 +175,7 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
     text = p.get("text", "")
     section = chunk_context(p.get("title") or "", p.get("heading_path") or "")
     found, under = [], section  # a plain-text heading in capitals heads the sentences below it too
+    lead = ""  # a sentence that opens a list ("... is needed when:") is read with each of its items
     hint = header_hint(p.get("context") or "")
     sheet = PurePosixPath(p.get("doc_id") or "").suffix.lower() in TABLE_EXTENSIONS
     for start, end in split_sentences(text, sheet):
@@ -191,9 +192,15 @@ def _sentences(candidate: Candidate) -> list[Sentence]:
         if sentence_flagged(sentence):
             continue
         readable = row_with_header(text, start, sentence, hint, sheet) or sentence
+        lead = lead if LIST_ITEM.match(sentence) else ""
+        readable = f"{lead} {readable.strip()}" if lead else readable
+        lead = sentence.strip() if sentence.rstrip().endswith(":") else lead
         scored = f"{under}: {readable}" if under else readable
         found.append(Sentence(sentence, scored, text.count("\n", 0, start)))
     return found
+
+
+LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
 
 
 def _is_caps_heading(line: str) -> bool:

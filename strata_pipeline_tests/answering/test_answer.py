@@ -527,3 +527,21 @@ def test_the_offline_answerer_abstains_when_no_passage_holds_the_named_identifie
     answer = answer_extractively("What does error E-4042 mean?", [passage], similarity)
     assert (answer.abstained, answer.abstain_code) == (True, "no_support")
     assert answer.reason == "No retrieved passage mentions e-4042, which the question names."
+
+
+def test_a_list_item_is_read_with_the_sentence_that_opens_its_list() -> None:
+    text = (
+        "A second employee must approve a claim payment when:\n"
+        "- the payment is 10,000 EUR or more;\n"
+        "- the payment is ex gratia.\n"
+        "Approvals are logged.\n"
+        "- a later list item without a lead"
+    )
+    cand = Candidate("p1", {"chunk_id": "c1", "doc_id": "four-eyes.md", "text": text, "line_start": 1})
+    scored = {s.quote.strip(): s.scored for s in _sentences(cand)}
+    lead = "A second employee must approve a claim payment when:"
+    assert scored["- the payment is 10,000 EUR or more;"] == f"{lead} - the payment is 10,000 EUR or more;"
+    assert scored["- the payment is ex gratia."] == f"{lead} - the payment is ex gratia."
+    assert scored["Approvals are logged."] == "Approvals are logged."  # the list has ended
+    assert scored["- a later list item without a lead"] == "- a later list item without a lead"
+    assert scored[lead] == lead  # the lead itself stays quotable

@@ -27,6 +27,7 @@ from strata_pipeline.answering.calendar_words import calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
+from strata_pipeline.text.calendar import MONTHS, WEEKDAYS, alternation, names
 
 NO_SUPPORT = "no_support"
 CONTRADICTORY = "contradictory_facts"
@@ -289,8 +290,8 @@ _ASKS_WEEKDAY = re.compile(
     r"\b(?:which|what) (?:weekdays?|days? of the week)\b|\bwochentag|\bquels? jours? de la semaine\b", re.IGNORECASE
 )
 _WEEKDAYS = re.compile(
-    r"\b(?:mon|tue|tues|wed|thu|thurs|fri|sat|sun)(?:day)?s?\b|\b(?:montag|dienstag|mittwoch|donnerstag|freitag|"
-    r"samstag|sonntag|werktag\w*|wochenende|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b|\bweekends?\b",
+    r"\b(?:mon|tue|tues|wed|thu|thurs|fri|sat|sun)(?:day)?s?\b"
+    rf"|\b(?:{alternation(names(WEEKDAYS, ('de', 'fr')))}|werktag\w*|wochenende)\b|\bweekends?\b",
     re.IGNORECASE,
 )
 _KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}  # one kind, however spelt
@@ -402,10 +403,7 @@ def states_kind(kind: str, text: str) -> bool:
 _WORD = re.compile(r"[^\W\d_][\w'’\-]*")
 _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\(|\")\W*$")
 # Months and weekdays are dates, which passages often write in digits ("2025-01-15"): values, not names.
-_CALENDAR_WORDS = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
+_CALENDAR_WORDS = frozenset(MONTHS["en"] + WEEKDAYS["en"])
 
 
 def named_words(question: str) -> list[str]:

@@ -3,8 +3,8 @@ names.
 
 "Is the Aarlingen customer centre open on Saturdays?" names Saturday; the German page says
 "Samstag", and "Montag bis Freitag" covers a question about Wednesdays. Weekday and month names are
-a closed class, so they are matched through a table (en, de, fr, es, it, nl) rather than by
-spelling, and a range of weekdays mentions every day inside it.
+a closed class, so they are matched through a table (text/calendar.py: en, de, fr, es, it, nl)
+rather than by spelling, and a range of weekdays mentions every day inside it.
 """
 
 from __future__ import annotations
@@ -13,31 +13,13 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-WEEKDAYS = (
-    ("monday", "montag", "lundi", "lunes", "lunedì", "lunedi", "maandag"),
-    ("tuesday", "dienstag", "mardi", "martes", "martedì", "martedi", "dinsdag"),
-    ("wednesday", "mittwoch", "mercredi", "miércoles", "miercoles", "mercoledì", "mercoledi", "woensdag"),
-    ("thursday", "donnerstag", "jeudi", "jueves", "giovedì", "giovedi", "donderdag"),
-    ("friday", "freitag", "vendredi", "viernes", "venerdì", "venerdi", "vrijdag"),
-    ("saturday", "samstag", "sonnabend", "samedi", "sábado", "sabado", "sabato", "zaterdag"),
-    ("sunday", "sonntag", "dimanche", "domingo", "domenica", "zondag"),
-)
-MONTHS = (
-    ("january", "januar", "jänner", "janvier", "enero", "gennaio", "januari"),
-    ("february", "februar", "feber", "février", "fevrier", "febrero", "febbraio", "februari"),
-    ("march", "märz", "maerz", "mars", "marzo", "maart"),
-    ("april", "avril", "abril", "aprile"),
-    ("may", "mai", "mayo", "maggio", "mei"),
-    ("june", "juni", "juin", "junio", "giugno"),
-    ("july", "juli", "juillet", "julio", "luglio"),
-    ("august", "août", "aout", "agosto", "augustus"),
-    ("september", "septembre", "septiembre", "settembre"),
-    ("october", "oktober", "octobre", "octubre", "ottobre"),
-    ("november", "novembre", "noviembre"),
-    ("december", "dezember", "décembre", "decembre", "diciembre", "dicembre"),
-)
-_KEYS = {name: ("weekday", i) for i, names in enumerate(WEEKDAYS) for name in names}
-_KEYS |= {name: ("month", i) for i, names in enumerate(MONTHS) for name in names}
+from strata_pipeline.text.calendar import MONTH_VARIANTS, MONTHS, WEEKDAY_VARIANTS, WEEKDAYS
+
+LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+_KEYS = {name: ("weekday", i) for language in LANGUAGES for i, name in enumerate(WEEKDAYS[language])}
+_KEYS |= {name: ("weekday", i) for i, spellings in enumerate(WEEKDAY_VARIANTS) for name in spellings}
+_KEYS |= {name: ("month", i) for language in LANGUAGES for i, name in enumerate(MONTHS[language])}
+_KEYS |= {name: ("month", i) for i, spellings in enumerate(MONTH_VARIANTS) for name in spellings}
 _WORD = re.compile(r"[^\W\d_]+")
 # "Montag bis Freitag", "Monday to Friday", "du lundi au vendredi", "Mon–Fri" spelt out
 _RANGE = re.compile(r"\s*(?:bis|to|through|thru|till|until|au|à|a|al|tot|[-–—])\s*", re.IGNORECASE)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from strata_pipeline.chunking.tables import rows_above
+
 
 def cells(line: str) -> list[str]:
     """The cells of a "| a | b |" or "a | b" row, stripped. A rendered row ends in "|" when its last
@@ -32,16 +34,16 @@ def _is_separator(line: str) -> bool:
 def _rendered_block(text: str, start: int) -> list[str] | None:
     """The lines of a rendered table from its header row down to the line at `start`: the run of
     " | " lines that the line belongs to, under a "## " heading; None when the line is not in one."""
-    lines = text[:start].splitlines()
-    block: list[str] = []
-    for line in reversed(lines):
-        if " | " not in line or line.lstrip().startswith("|"):
-            break
-        block.append(line)
-    at = len(lines) - len(block) - 1
-    if at < 0 or not lines[at].startswith("## "):
-        return None
-    return list(reversed(block))
+    block, above = rows_above(reversed(text[:start].splitlines()), _is_rendered_row)
+    return block if above is not None and above.startswith("## ") else None
+
+
+def _is_rendered_row(line: str) -> bool:
+    return " | " in line and not line.lstrip().startswith("|")
+
+
+def _is_markdown_row(line: str) -> bool:
+    return line.lstrip().startswith("|")
 
 
 def is_header_row(text: str, start: int, end: int, spreadsheet: bool = False) -> bool:
@@ -53,7 +55,7 @@ def is_header_row(text: str, start: int, end: int, spreadsheet: bool = False) ->
     if following.startswith("|") and _is_separator(following):
         return True
     line = text[start:end]
-    return spreadsheet and " | " in line and not line.lstrip().startswith("|") and _rendered_block(text, start) == []
+    return spreadsheet and _is_rendered_row(line) and _rendered_block(text, start) == []
 
 
 def header_hint(context: str) -> str:
@@ -68,13 +70,9 @@ def row_with_header(text: str, start: int, sentence: str, hint: str = "", spread
     table's header row; None for anything else, a header row included. A rendered row in a passage cut
     below its header row (a long table's second section) is read with `hint` (header_hint of its
     chunk's context)."""
-    if sentence.lstrip().startswith("|"):
-        header = None
-        for line in reversed(text[:start].splitlines()):
-            if not line.lstrip().startswith("|"):
-                break
-            if not _is_separator(line):
-                header = line
+    if _is_markdown_row(sentence):
+        rows, _ = rows_above(reversed(text[:start].splitlines()), _is_markdown_row)
+        header = next((line for line in rows if not _is_separator(line)), None)
     elif spreadsheet and " | " in sentence and (block := _rendered_block(text, start)) is not None:
         header = block[0] if block else None
     elif spreadsheet and " | " in sentence and hint:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from strata_pipeline.chunking.context import chunk_context
-from strata_pipeline.chunking.tables import rows_below, table_summary
+from strata_pipeline.chunking.tables import lines_above, rows_above, rows_below, table_summary
 from strata_pipeline.discovery.extractors.dispatch import TABLE_EXTENSIONS  # spreadsheets: a row per child
 
 CHUNKER_VERSION = "sections-v4"  # v3: spreadsheet rows are children, under their header row; v4: and the header
@@ -257,16 +257,8 @@ def table_header_above(text: str, start: int) -> str:
     line_end = text.find("\n", line_start)
     if not _is_row(text[line_start : line_end if line_end != -1 else len(text)]):
         return ""
-    header_start = line_start
-    while header_start > 0:
-        previous = text.rfind("\n", 0, header_start - 1) + 1
-        if not _is_row(text[previous : header_start - 1]):
-            break
-        header_start = previous
-    if header_start == line_start:
-        return ""  # the chunk starts at the header itself
-    header_end = text.find("\n", header_start)
-    return text[header_start:header_end].strip()
+    rows, _ = rows_above(lines_above(text, line_start), _is_row)
+    return rows[0].strip() if rows else ""  # none above: the chunk starts at the header itself
 
 
 def chunk_documents(docs: pl.DataFrame, config: ChunkingConfig) -> pl.DataFrame:

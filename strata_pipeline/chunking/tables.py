@@ -10,7 +10,7 @@ about, in the words a question uses.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 # A column is categorical when it has at most this many distinct values, each repeated on average
 # (at most half as many distinct values as filled cells), each short: sites, states, teams, waves. Names,
@@ -57,3 +57,24 @@ def rows_below(text: str, header_end: int, is_row: Callable[[str], bool]) -> lis
             break
         rows.append(line)
     return rows
+
+
+def lines_above(text: str, line_start: int) -> Iterator[str]:
+    """The lines above the line that starts at `line_start`, nearest first."""
+    end = line_start - 1
+    while end >= 0:
+        begin = text.rfind("\n", 0, end) + 1
+        yield text[begin:end]
+        end = begin - 1
+
+
+def rows_above(lines: Iterable[str], is_row: Callable[[str], bool]) -> tuple[list[str], str | None]:
+    """The table rows right above a line, top first (its table's header row first), read from the
+    lines above it nearest first, and the line that ends them: a rendered table's "## sheet" heading,
+    say; None when the rows reach the top of the text."""
+    rows: list[str] = []
+    for line in lines:
+        if not is_row(line):
+            return rows[::-1], line
+        rows.append(line)
+    return rows[::-1], None

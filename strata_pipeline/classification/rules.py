@@ -104,6 +104,7 @@ class Prior:
     weight: float = 1.0
     rule: str = ""  # the ranking rule that set it, "" when none matched
     superseded: bool = False
+    evidence: str | None = None  # for a detected old version: its old folder, the words of its head, or the newer file
 
 
 @dataclass(frozen=True)
@@ -243,9 +244,10 @@ def classify_docs(
     discovered: pl.DataFrame, rule_set: RuleSet, language: Callable[[str], str] = detect_language
 ) -> pl.DataFrame:
     """Add `decision`, `rule`, the ranking prior (`rank_weight`, `rank_rule`, `superseded`; for a
-    document no ranking rule matched, an outdated version found by classification/versions.py), the
-    document's `groups` and the `access_rule` that gave them, and the detected `language` (by
-    `language`, e.g. a cached detect_language) to the discovered documents."""
+    document no ranking rule matched, an outdated version found by classification/versions.py, with
+    what gave it away in `version_evidence`), the document's `groups` and the `access_rule` that gave
+    them, and the detected `language` (by `language`, e.g. a cached detect_language) to the discovered
+    documents."""
     docs = list(discovered.iter_rows(named=True))
     decisions = [rule_set.decide(doc) for doc in docs]
     priors = [rule_set.prior(doc) for doc in docs]
@@ -258,6 +260,7 @@ def classify_docs(
         pl.Series("rank_weight", [p.weight for p in priors], dtype=pl.Float64),
         pl.Series("rank_rule", [p.rule for p in priors], dtype=pl.String),
         pl.Series("superseded", [p.superseded for p in priors], dtype=pl.Boolean),
+        pl.Series("version_evidence", [p.evidence for p in priors], dtype=pl.String),
         pl.Series("language", [language(t or "") for t in discovered["text"]], dtype=pl.String),
         pl.Series("groups", [list(a[0]) for a in access], dtype=pl.List(pl.String)),
         pl.Series("access_rule", [a[1] for a in access], dtype=pl.String),
@@ -266,17 +269,18 @@ def classify_docs(
 
 def detected_versions(docs: list[dict], priors: list[Prior]) -> list[Prior]:
     """`priors` with each document that no ranking rule matched marked superseded when its head says
-    it is outdated or a newer version of it sits in its folder (classification/versions.py)."""
+    it is outdated or a newer version of it sits in its folder (classification/versions.py), with
+    what gave it away: its old folder, the words of its head, or the newer file beside it."""
     older = newer_beside([doc["doc_id"] for doc in docs if doc.get("status") == "ok"])
     detected = []
     for doc, prior in zip(docs, priors, strict=True):
         if not prior.rule:  # a ranking rule that matched decides
-            if outdated_folder(doc["doc_id"]):
-                prior = Prior(versions.WEIGHT, versions.UNDER_OLD_FOLDER, True)
-            elif outdated_in_text(doc.get("text") or ""):
-                prior = Prior(versions.WEIGHT, versions.IN_TEXT, True)
+            if folder := outdated_folder(doc["doc_id"]):
+                prior = Prior(versions.WEIGHT, versions.UNDER_OLD_FOLDER, True, f"folder: {folder}")
+            elif found := outdated_in_text(doc.get("text") or ""):
+                prior = Prior(versions.WEIGHT, versions.IN_TEXT, True, found)
             elif doc["doc_id"] in older:
-                prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True)
+                prior = Prior(versions.WEIGHT, versions.IN_FOLDER, True, f"newer: {older[doc['doc_id']]}")
         detected.append(prior)
     return detected
 
@@ -288,20 +292,13 @@ def newer_beside(doc_ids: list[str]) -> dict[str, str]:
 
 
 def detected_version_evidence(classified: pl.DataFrame) -> pl.DataFrame:
-    """The documents found outdated by classification/versions.py, with what gave them away: the
-    words of their head, or the newer file beside them."""
-    older = newer_beside(classified.filter(pl.col("status") == "ok")["doc_id"].to_list())
-    evidence = {
-        versions.IN_TEXT: lambda doc_id, text: outdated_in_text(text or ""),
-        versions.IN_FOLDER: lambda doc_id, text: f"newer: {older.get(doc_id)}",
-        versions.UNDER_OLD_FOLDER: lambda doc_id, text: f"folder: {outdated_folder(doc_id)}",
-    }
-    rows = [
-        (doc_id, rule, evidence[rule](doc_id, text))
-        for doc_id, rule, text in classified.select("doc_id", "rank_rule", "text").iter_rows()
-        if rule in evidence
-    ]
-    return pl.DataFrame(rows, schema=["doc_id", "rank_rule", "evidence"], orient="row")
+    """The documents found outdated by classification/versions.py, with what gave them away (the
+    `version_evidence` classification recorded): their old folder, the words of their head, or the
+    newer file beside them."""
+    detected = (versions.IN_TEXT, versions.IN_FOLDER, versions.UNDER_OLD_FOLDER)
+    return classified.filter(pl.col("rank_rule").is_in(detected)).select(
+        "doc_id", "rank_rule", pl.col("version_evidence").alias("evidence")
+    )
 
 
 def reason_counts(classified: pl.DataFrame) -> pl.DataFrame:

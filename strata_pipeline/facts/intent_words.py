@@ -22,6 +22,12 @@ OPERATION_WORDS: dict[str, str] = {
     "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
     r"donne\w*|énumère\w*)\b",
 }
+# "how many spare printers", "number of the distinct sites", "combien d'agences": the noun a count asks for
+COUNTED = (
+    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
+    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
+    r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
+)
 GROUP_WORDS = (
     r"\b(?:per|by|for each|for every|in each|in every|each|every|pro|je|jede[rnms]?|nach|par|pour chaque|chaque|"
     r"broken down by|grouped by|split by|"

@@ -23,7 +23,7 @@ from strata_pipeline.facts.cells import (
 )
 from strata_pipeline.facts.conditioned import anti_join, group_condition
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
-from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
+from strata_pipeline.facts.intent_words import COUNTED, GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.own_column import own_column
 from strata_pipeline.facts.parsed import Parsed
@@ -372,11 +372,6 @@ def _starts_column(phrase: str, table: Table) -> bool:
     return len(said) == 2 and any([_stem(w) for w in c.words[:2]] == said for c in table.columns)
 
 
-COUNTED = (
-    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
-    r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
-)
 # Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
 ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
 

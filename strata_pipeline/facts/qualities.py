@@ -10,7 +10,7 @@ import re
 
 from strata_pipeline.facts.catalogue import Table
 from strata_pipeline.facts.intent import Filter
-from strata_pipeline.facts.intent_words import OPERATION_WORDS
+from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS
 from strata_pipeline.facts.numbers import comparisons
 from strata_pipeline.facts.phrasing import priced_columns
 from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
@@ -135,18 +135,14 @@ def measure_phrase(question: str, op: str) -> str:
     return " ".join(w for w in taken if w)
 
 
-# "how many bays", "wie viele Stellplätze", "combien de places": the noun a count asks for
-_COUNTED_NOUN = re.compile(r"\b(?:how\s+many\s+|wie\s?viele\s+|combien\s+d(?:e\s+|'))([\wäöüéèàçß\-]+)", re.IGNORECASE)
-
-
 def counted_quantity(question: str, table: Table) -> str:
     """The number column a count question asks the value of, "" when it asks for rows: "how many bays
     does Depot 7 have" reads Depot 7's `bays`, not the number of Depot 7 rows. The counted noun must be
     the head (last word) of a number column's name ("bays", "parking_bays"), so "how many servers" never
     reads a `server_id`."""
-    found = _COUNTED_NOUN.search(question)
+    found = re.search(COUNTED, question.lower())  # the noun as the parser reads it (facts/parse.py)
     if not found:
         return ""
-    said = forms(found.group(1).lower()) | forms(found.group(1).lower().rstrip("s"))
+    said = forms(found.group(1)) | forms(found.group(1).rstrip("s"))
     heads = [c for c in table.columns if c.kind == "number" and c.words and forms(c.words[-1]) & said]
     return heads[0].name if len(heads) == 1 else ""

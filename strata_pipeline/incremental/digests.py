@@ -65,8 +65,9 @@ EXTRACTION_CODE = ("discovery/extractors", "discovery/discover.py")
 EXTRACTION_LIBRARIES = (
     "pypdf", "python-docx", "python-pptx", "beautifulsoup4", "lxml", "fastexcel", "polars", "PyYAML",
 )  # fmt: skip
-# What redaction results depend on: every detector and the policy code, the NLP model and its data.
-REDACTION_CODE = ("redaction",)
+# What redaction results depend on: every detector and the policy code, the word tables they share
+# (text/: weekday names), the NLP model and its data.
+REDACTION_CODE = ("redaction", "text")
 REDACTION_LIBRARIES = (
     "presidio-analyzer",
     "spacy",

@@ -97,12 +97,17 @@ class PointStore(ABC):
     def count(self) -> int: ...
 
     @abstractmethod
+    def _pages(self, payload: list[str] | bool, vectors: bool, limit: int) -> Iterator[Any]:
+        """Every point as the engine returns it (id, payload, vectors), read `limit` at a time."""
+
     def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
         """Every point (score 0) with the chosen payload fields (all when None)."""
+        for point in self._pages(fields if fields is not None else True, False, 1000):
+            yield Hit(str(point.id), 0.0, dict(point.payload or {}))
 
-    @abstractmethod
     def records(self) -> Iterator[PointRecord]:
         """Every point with its vectors: what a copy into another store needs."""
+        return map(_to_record, self._pages(True, True, 500))
 
     @abstractmethod
     def payloads(self, ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -219,13 +224,6 @@ class EdgeStore(PointStore):
             yield from found
             if offset is None:
                 return
-
-    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
-        for record in self._pages(fields if fields is not None else True, False, 1000):
-            yield Hit(str(record.id), 0.0, dict(record.payload or {}))
-
-    def records(self) -> Iterator[PointRecord]:
-        return map(_to_record, self._pages(True, True, 500))
 
     def payloads(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:
@@ -378,13 +376,6 @@ class ServerStore(PointStore):
             yield from found
             if offset is None:
                 return
-
-    def scroll(self, fields: list[str] | None = None) -> Iterator[Hit]:
-        for point in self._pages(fields if fields is not None else True, False, 1000):
-            yield Hit(str(point.id), 0.0, dict(point.payload or {}))
-
-    def records(self) -> Iterator[PointRecord]:
-        return map(_to_record, self._pages(True, True, 500))
 
     def payloads(self, ids: list[str]) -> dict[str, dict[str, Any]]:
         if not ids:

@@ -25,6 +25,7 @@ import regex
 from strata_pipeline.redaction.name_cues import CALENDAR_WORDS, HEADER_NAME_WORDS
 from strata_pipeline.redaction.name_evidence import word_commonness
 from strata_pipeline.redaction.tables import table_cells
+from strata_pipeline.text.calendar import WEEKDAYS, alternation, names
 
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
 CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
@@ -396,10 +397,7 @@ def _plausible_street(value: str) -> bool:
 
 
 # A weekday's full name (a month may be part of a street's: "Cité 7 Novembre", "Rue du 8 Mai").
-_WEEKDAY = regex.compile(
-    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|montag|dienstag|mittwoch|donnerstag"
-    r"|freitag|samstag|sonntag|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche)\b"
-)
+_WEEKDAY = regex.compile(rf"(?i:{alternation(names(WEEKDAYS, ('en', 'de', 'fr')))})\b")
 _RATE_WORDS = frozenset({"je", "pro", "per", "par", "à", "x"})
 # A unit of measure right after a number ("100 ml", "5 kg", "20 %", "3 h").
 _UNIT_AFTER = regex.compile(r"[ ]?(?i:ml|cl|dl|l|mg|g|kg|t|mm|cm|m|km|m²|m³|h|min|s|%|°c?|€|eur|usd|chf|gbp)(?!\p{L})")

@@ -34,6 +34,7 @@ from strata_pipeline.redaction.name_handles import handle_candidates, register_c
 from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import _line_end, _line_start, reads_german
 from strata_pipeline.redaction.name_runs import _german_noun, _last_first, _runs, _score_run
+from strata_pipeline.text.calendar import WEEKDAY_ABBREVIATIONS, WEEKDAYS, alternation, names
 
 # The first letter of a line or of a sentence (after ". ", "! ", "? "), past quotes, brackets and
 # list or heading marks.
@@ -237,12 +238,9 @@ def _lists_of_names(candidates: list[PersonCandidate], text: str, threshold: flo
 
 # A token made of letters, digits and joiners, with at least one digit: "bsl-db-03", "Wave3".
 _CODE_AROUND = re.compile(r"[\w.\-]*\d[\w.\-]*")
-WEEKDAYS = (
-    r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-    r"|mo|di|mi|do|fr|sa|so|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag"
-    r"|lu|ma|me|je|ve|di|lun|mar|mer|jeu|ven|sam|dim|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche"
-)
-_DAY_RANGE = re.compile(rf"(?i)^(?:{WEEKDAYS})\.?[ ]?[-–][ ]?(?:{WEEKDAYS})\.?$")
+_DAY_LANGUAGES = ("en", "de", "fr")
+_DAY = alternation(names(WEEKDAYS, _DAY_LANGUAGES) + names(WEEKDAY_ABBREVIATIONS, _DAY_LANGUAGES))
+_DAY_RANGE = re.compile(rf"(?i)^(?:{_DAY})\.?[ ]?[-–][ ]?(?:{_DAY})\.?$")
 # A version number ("Rocky Linux 9.4"), not a date ("Anna Schmidt 12.03.2024").
 _VERSION_AFTER = re.compile(r"^[ ]?(?!\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})\b)v?\d+(?:\.\d+)+\b")
 

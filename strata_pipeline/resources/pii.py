@@ -11,6 +11,7 @@ from strata_pipeline.redaction.guard import PrivacyGuard, privacy_guard
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector, detector_for, pii_policy
 
 REDACTION_CODE = Path(__file__).resolve().parents[1] / "redaction"
+TEXT_CODE = Path(__file__).resolve().parents[1] / "text"  # word tables the detectors share
 
 
 def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -> str:
@@ -18,7 +19,8 @@ def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -
     digest = hashlib.sha256(json.dumps([backend, sorted(thresholds.items())]).encode())
     from strata_pipeline.evaluation.pii_sets import privacy_dir
 
-    files = sorted(REDACTION_CODE.glob("*.py")) + sorted(privacy_dir(golden_dir).glob("*.*"))
+    files = sorted(REDACTION_CODE.glob("*.py")) + sorted(TEXT_CODE.glob("*.py"))
+    files += sorted(privacy_dir(golden_dir).glob("*.*"))
     files.append(Path(__file__).resolve().parents[1] / "evaluation" / "privacy.py")
     for path in files:
         digest.update(path.name.encode() + path.read_bytes())

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from strata_pipeline.embedding.identifiers import IDENTIFIER, identifiers
 from strata_pipeline.retrieval.candidate import Candidate
 from strata_pipeline.retrieval.twins import proper_words, query_words
+from strata_pipeline.text.calendar import MONTH_ABBREVIATIONS, MONTHS, alternation, names
 
 # Words that ask about an earlier state, in the languages BM25 analyses (en, de, fr, es, it, pt, nl).
 HISTORY_WORDS = (
@@ -132,16 +133,9 @@ class History:
 # Month names in the languages BM25 analyses. A year after one ("commissioned in September 2025",
 # "im März 2024") or inside a date ("2025-09-01", "01.09.2025") says when something happened, not which
 # version of a document is meant, so it does not lift an archived document that carries the year.
-MONTHS = (
-    r"jan(uary|uar|vier)?|feb(ruary|ruar)?|février|mar(ch)?|märz|mars|apr(il)?|avril|may|mai|june?|juin"
-    r"|july?|juillet|aug(ust)?|août|sep(t|tember|tembre)?|oct(ober|obre)?|okt(ober)?|nov(ember|embre)?"
-    r"|dec(ember)?|dez(ember)?|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre"
-    r"|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
-    r"|dicembre|januari|februari|maart|juni|juli|augustus|oktober|janeiro|fevereiro|março|maio|junho"
-    r"|julho|setembro|outubro|novembro|dezembro"
-)
+_MONTH = alternation(names(MONTHS, tuple(MONTHS)) + MONTH_ABBREVIATIONS)
 _DATED_YEAR = re.compile(
-    rf"(?i)\b(?:{MONTHS})\.?(?:[ \t]+(?:de|del|di))?[ \t]+(?:19|20)\d\d\b|\d[-./](?:19|20)\d\d\b|\b(?:19|20)\d\d[-./]\d"
+    rf"(?i)\b(?:{_MONTH})\.?(?:[ \t]+(?:de|del|di))?[ \t]+(?:19|20)\d\d\b|\d[-./](?:19|20)\d\d\b|\b(?:19|20)\d\d[-./]\d"
 )
 
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from strata_pipeline.chunking.tables import MAX_CATEGORIES, categorical_columns, row_cells, rows_below, table_summary
+from strata_pipeline.chunking.tables import (
+    MAX_CATEGORIES,
+    categorical_columns,
+    lines_above,
+    row_cells,
+    rows_above,
+    rows_below,
+    table_summary,
+)
 
 
 def test_row_cells_read_bare_and_markdown_rows() -> None:
@@ -47,3 +55,28 @@ def test_no_summary_without_a_categorical_column(rows: list[str]) -> None:
 def test_rows_below_stop_at_the_first_line_that_is_not_a_row() -> None:
     text = "h | v\na | 1\nb | 2\n\n## next\nc | 3"
     assert rows_below(text, len("h | v"), lambda line: " | " in line) == ["a | 1", "b | 2"]
+
+
+def test_lines_above_walk_up_from_a_line_start_nearest_first() -> None:
+    text = "## Sheet\nh | v\n\na | 1\nb | 2"
+    assert list(lines_above(text, text.index("b | 2"))) == ["a | 1", "", "h | v", "## Sheet"]
+    assert list(lines_above(text, 0)) == []  # the first line has none above it
+
+
+def is_rendered_row(line: str) -> bool:
+    return " | " in line
+
+
+@pytest.mark.parametrize(
+    ("lines", "rows", "above"),
+    [
+        (["b | 2", "a | 1", "h | v", "## Sheet", "intro"], ["h | v", "a | 1", "b | 2"], "## Sheet"),  # header first
+        (["b | 2", "h | v"], ["h | v", "b | 2"], None),  # the rows reach the top of the text
+        (["## Sheet", "h | v"], [], "## Sheet"),  # the line is the table's first row
+        ([], [], None),
+    ],
+)
+def test_rows_above_read_up_to_the_first_other_line_and_name_it(
+    lines: list[str], rows: list[str], above: str | None
+) -> None:
+    assert rows_above(iter(lines), is_rendered_row) == (rows, above)

@@ -302,6 +302,7 @@ def test_classify_docs_and_reason_counts() -> None:
         "rank_weight",
         "rank_rule",
         "superseded",
+        "version_evidence",
         "language",
         "groups",
         "access_rule",

@@ -144,12 +144,28 @@ def test_classify_marks_detected_old_versions_superseded_unless_a_ranking_rule_d
         "it/mfa_alt.md": (WEIGHT, IN_FOLDER, True),
         "it/_superseded/wifi.md": (WEIGHT, UNDER_OLD_FOLDER, True),
     }
+    assert classified["version_evidence"].to_list() == [
+        "newer: hr/leave-2025.md", None, "(superseded)", None, "newer: it/mfa.md", "folder: _superseded",
+    ]  # fmt: skip
     assert detected_version_evidence(classified).rows() == [
         ("hr/leave-2023.md", IN_FOLDER, "newer: hr/leave-2025.md"),
         ("it/vpn.md", IN_TEXT, "(superseded)"),
         ("it/mfa_alt.md", IN_FOLDER, "newer: it/mfa.md"),
         ("it/_superseded/wifi.md", UNDER_OLD_FOLDER, "folder: _superseded"),
     ]
+
+
+def test_the_evidence_is_read_from_classification_not_detected_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    docs = _docs([("hr/leave-2023.md", "# Leave 2023"), ("hr/leave-2025.md", "# Leave 2025"), ("it/mfa.md", "# MFA")])
+    classified = classify_docs(docs, RuleSet(rules=()), lambda _: "en")
+
+    def detected_again(*_: object) -> None:
+        raise AssertionError("version detection ran again")
+
+    for detector in ("newer_beside", "older_versions", "marked_older", "outdated_in_text", "outdated_folder"):
+        monkeypatch.setattr(f"strata_pipeline.classification.rules.{detector}", detected_again)
+    assert detected_version_evidence(classified).rows() == [("hr/leave-2023.md", IN_FOLDER, "newer: hr/leave-2025.md")]
+    assert detected_version_evidence(classified.head(0)).is_empty()
 
 
 def test_a_source_set_can_turn_detection_off_and_a_malformed_switch_says_what_it_needs(tmp_path: Path) -> None:

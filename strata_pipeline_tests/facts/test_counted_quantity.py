@@ -47,6 +47,15 @@ def test_the_counted_noun_that_heads_a_number_column_names_that_column() -> None
 
 
 @pytest.mark.parametrize(
+    "question",
+    ["What is the number of bays at Depot 7?", "How many of the bays has Depot 7?", "Combien de bays a Depot 7 ?"],
+)
+def test_the_counted_noun_is_read_as_the_parser_reads_it(question: str) -> None:
+    # the parser's COUNTED wording (facts/intent_words.py): "number of", articles after the count word
+    assert counted_quantity(question, TABLE) == "bays"
+
+
+@pytest.mark.parametrize(
     ("question", "operation", "value"),
     [
         ("How many bays does Depot 7 have?", "sum", 7),

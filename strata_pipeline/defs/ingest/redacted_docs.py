@@ -35,7 +35,7 @@ AUDIT_TYPE = pl.List(
     owners=OWNERS,
     kinds={"polars", "presidio"},
     tags=asset_tags("redact", pii="redacted"),
-    code_version=code_version(__file__, "redaction"),
+    code_version=code_version(__file__, "redaction", "text"),
 )
 def redacted_docs(
     context: dg.AssetExecutionContext, pii: PiiResource, cache: CacheResource, classified_docs: pl.DataFrame

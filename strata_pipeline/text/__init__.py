@@ -1,0 +1,1 @@
+"""Closed word classes that several stages match (calendar names), written once."""

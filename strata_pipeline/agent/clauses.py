@@ -83,7 +83,8 @@ ELLIPSIS = re.compile(
     r"\s*(?P<other>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
-LEADING_ARTICLE = re.compile(r"^(?:the|a|an|der|die|das|den|dem|le|la|les|l['’])\s*", re.IGNORECASE)
+# an article is a word of its own ("Auslandsreisen" keeps its "A"); only the elided "l'" joins its noun
+LEADING_ARTICLE = re.compile(r"^(?:(?:the|a|an|der|die|das|den|dem|le|la|les)\s+|l['’]\s*)", re.IGNORECASE)
 # A run of capitalised words after the first word ("the Porto Depot", "Zürich")
 PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*\s+)*[A-Z][\w-]*[a-z][\w-]*(?:\s+[A-Z][\w-]*)*")
 
@@ -184,11 +185,11 @@ def split_clauses(text: str) -> list[str]:
 
 def clean_clause(clause: str) -> str:
     """A clause as a question: leading markers and a request wrapper gone, capitalised, with its "?"."""
-    text = clause.strip(" ,;")
+    text = clause.strip(" ,;—–")
     previous = None
     while previous != text:  # "First, tell me ...": the marker, then the wrapper
         previous = text
-        text = REQUEST.sub("", MARKERS.sub("", text)).strip(" ,;")
+        text = REQUEST.sub("", MARKERS.sub("", text)).strip(" ,;—–")
     text = text.rstrip(" .!")
     if not text:
         return ""
@@ -235,13 +236,13 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
     m = WHICH_OF_TWO.match(text)
     if m is not None and comparative(m["pred"]):
         pred = m["pred"].strip()
-        return _side(m["a"], pred), _side(m["b"], pred)
+        return side(m["a"], pred), side(m["b"], pred)
     if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
         return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
     m = THAN.match(text)
     if m is not None and comparative(m["pred"]):
         pred = f"{m['aux']} {m['pred']}"
-        return _side(m["a"], pred), _side(m["b"], pred)
+        return side(m["a"], pred), side(m["b"], pred)
     return None
 
 
@@ -255,12 +256,12 @@ def comparative(pred: str) -> str:
 _BASES = {"cheap", "high", "low", "long", "short", "large", "small", "fast", "slow", "heavy", "light", "new", "old"}
 
 
-def _side(side: str, pred: str) -> Side:
+def side(thing: str, pred: str) -> Side:
     """One side's question: the degree question of the predicate's comparative, asked of the side.
     "is open longer on Saturdays" -> "How long is <side> open on Saturdays?"; "has the longer UPS runtime"
     -> "What is the UPS runtime of <side>?"; "weighs more" -> "What is the weight of <side>?"; "has more van
     bays" -> "How many van bays does <side> have?"; "is more expensive" -> "What is the price of <side>?"."""
-    label = side.strip(" ,")
+    label = thing.strip(" ,")
     words = pred.split()
     lowered = [w.lower() for w in words]
     word = comparative(pred)

@@ -29,6 +29,7 @@ Anything else is `single`: one semantic_search answered as /ask answers.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,7 @@ from strata_pipeline.agent.clauses import (
     resolve_foreign_reference,
     split_clauses,
 )
+from strata_pipeline.agent.comparison import differ, how_much_sides, than_sides
 from strata_pipeline.agent.coordination import between_question, coordinated, embedded_superlative, topic_pair
 from strata_pipeline.agent.coreference import (
     distributive,
@@ -54,6 +56,7 @@ from strata_pipeline.agent.coreference import (
     resolve_possessive,
     self_contained,
 )
+from strata_pipeline.agent.fragments import elliptic_tail, gapped, resolve_one, split_context, topic_name
 from strata_pipeline.agent.grammar import (
     expand_ellipsis,
     has_object_clitic,
@@ -216,11 +219,36 @@ def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
     facts_forms = (_facts_then_search, _most_then_ask, _embedded) if facts else ()
-    for form in (_section, *facts_forms, _compare, _two_questions, _relative, _coordinated):
+    in_context = functools.partial(_in_context, facts=facts)
+    for form in (_section, *facts_forms, _compare, in_context, _two_questions, _relative, _coordinated):
         found = form(text)
         if found is not None:
             return found
     return Plan("single", (_search(text, text),))
+
+
+def _in_context(text: str, facts: bool) -> Plan | None:
+    """ "I want to hire a standpipe. How big is the deposit, and what is the daily charge?", "The Lille depot:
+    until when ..., and where do its parts come from?": the question's plan, each search framed by the context
+    (fragments.split_context); a topic also stands for the question's back-references. None when the question
+    alone is one step."""
+    found = split_context(text)
+    if found is None:
+        return None
+    context, rest = found
+    name = topic_name(context)
+    inner = plan(resolve_back_reference(rest, name) if name else rest, facts)
+    if len(inner.steps) < 2:
+        return None
+    return Plan(inner.form, tuple(_framed(step, context) for step in inner.steps))
+
+
+def _framed(step: PlannedStep, context: str) -> PlannedStep:
+    query = str(step.arguments.get("query", ""))
+    if step.tool != "semantic_search" or context.lower() in query.lower():
+        return step
+    ask = f"{context}: {step.ask}"
+    return dataclasses.replace(step, arguments={**step.arguments, "query": f"{context}: {query}"}, ask=ask)
 
 
 def _search(
@@ -309,7 +337,9 @@ def _coordinated(text: str) -> Plan | None:
     found = coordinated(REQUEST.sub("", text))  # "Tell me the mileage rate for A as well as ..."
     if found is None:
         return None
-    return Plan("compare", tuple(_search(ask, label, ask) for label, ask in found))
+    (label_a, ask_a), (label_b, ask_b) = found
+    ask_b = resolve_one(ask_a, ask_b)  # "the print server in Zürich as well as the one in Basel"
+    return Plan("compare", (_search(ask_a, label_a, ask_a), _search(ask_b, label_b, ask_b)))
 
 
 def head_noun(phrase: str) -> str:
@@ -334,7 +364,8 @@ def superlative(facts: str) -> tuple[str, str]:
 
 def _compare(text: str) -> Plan | None:
     # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
-    options = alternatives(pair_question(text) or between_question(text) or text)
+    options = than_sides(text) or alternatives(pair_question(text) or between_question(text) or text)
+    options = options or how_much_sides(text)
     if options is not None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative
         return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
@@ -346,6 +377,10 @@ def _compare(text: str) -> Plan | None:
     language, prep, attributes = "en", "of", False
     if m is not None:
         a, b, aspect = m["a"], m["b"], m["aspect"]
+    elif (differing := differ(text)) is not None:
+        # "How do the Antwerp and Lille depots differ in the number of van bays?"
+        a, b, aspect, language = differing
+        prep = {"de": "von", "fr": "de"}.get(language, "of")
     else:
         m = COMPARE.match(text)
         if m is None:
@@ -382,8 +417,10 @@ def _compare(text: str) -> Plan | None:
 def _two_questions(text: str) -> Plan | None:
     parts = split_clauses(text)
     if len(parts) != 2:
+        parts = elliptic_tail(text)  # "How long must a flight be for premium economy, and for business class?"
+    if len(parts) != 2:
         return None
-    first, second = parts
+    first, second = parts[0], resolve_one(*parts)
     other = elliptic_other(second)
     if other:
         # "..., and what about Basel?": the first question asked of the other entity
@@ -393,7 +430,7 @@ def _two_questions(text: str) -> Plan | None:
     if listed:
         # "How many printers does LYO have, and which are they?": the count, then the same rows listed
         return Plan("two_questions", (_search(first, first), _search(listed, listed)))
-    expanded = expand_ellipsis(first, second)
+    expanded = expand_ellipsis(first, second) or gapped(first, second)
     if expanded:
         # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
         return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))

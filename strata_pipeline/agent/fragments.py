@@ -102,10 +102,9 @@ def _replace_phrase(stem: str, phrase: str, preposition: str) -> str:
     tokens = list(re.finditer(r"\S+", stem))
     same = [t for t in tokens[1:] if t.group().lower() == preposition]
     anywhere = [t for t in tokens[1:] if t.group().lower() in PREPOSITIONS]
-    at = (same or anywhere or [None])[-1]
-    if at is None:
+    if not (same or anywhere):
         return f"{stem} {phrase}"
-    return stem[: at.start()] + phrase
+    return stem[: (same or anywhere)[-1].start()] + phrase
 
 
 def _trim_shared_head(question: str, name: str) -> str:
@@ -121,7 +120,12 @@ def _trim_shared_head(question: str, name: str) -> str:
 
 TAIL = re.compile(r"^(?P<first>.+?)\s*,\s*(?:and|und|et)\s+(?P<fragment>[^,;?]+?)[\s?.!]*$", re.IGNORECASE)
 QUESTION_START = re.compile(
-    r"^(?:" + LEAD_WORDS + r"\s+){0,3}(?:" + OPENERS + r"|is|are|was|were|does|do|did|can|may|must|ist|sind|hat|gibt|est)\b", re.IGNORECASE
+    r"^(?:"
+    + LEAD_WORDS
+    + r"\s+){0,3}(?:"
+    + OPENERS
+    + r"|is|are|was|were|does|do|did|can|may|must|ist|sind|hat|gibt|est)\b",
+    re.IGNORECASE,
 )
 
 

@@ -72,6 +72,8 @@ def parallel(stem: str, body: str) -> str:
     """`stem` with the phrase parallel to `body` replaced by it: a prepositional phrase by the last one of
     `stem` with that preposition (else any), a name by its last name, a noun phrase by the one with the same
     head noun; a bare noun phrase is asked in `stem`'s copula frame. "" when nothing in `stem` is parallel."""
+    if ARTICLES.match(body):  # "The replacement fee?" goes inside the question
+        body = body[0].lower() + body[1:]
     first_word = body.split()[0].lower()
     if first_word in PREPOSITIONS and len(body.split()) > 1:
         return _replace_phrase(stem, body, first_word)
@@ -145,8 +147,11 @@ ONE = re.compile(
     re.IGNORECASE,
 )
 # A definite noun phrase of common nouns, up to a preposition, a comma or the end
-COMMON_NP = re.compile(r"\b(?:the|this|that)\s+(?P<np>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3})(?=\s+(?:in|at|for|of|on|"
-                       r"from|with)\b|[\s?.!,]*$)")  # fmt: skip
+_NOUN = r"(?!(?:in|at|for|of|on|from|with)\b)[a-z][\w-]*"
+COMMON_NP = re.compile(
+    r"\b(?:the|this|that)\s+(?P<np>" + _NOUN + r"(?:\s+" + _NOUN + r"){0,3})"
+    r"(?=\s+(?:in|at|for|of|on|from|with)\b|[\s?.!,]*$)"
+)
 
 
 def resolve_one(first: str, second: str) -> str:

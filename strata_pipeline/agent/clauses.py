@@ -41,7 +41,10 @@ LEAD_WORDS = (
 )
 CONJUNCTION = r"(?:and|as\s+well\s+as|und|sowie|et|ainsi\s+que)"
 # A request that opens the second clause ("..., and tell me how ...", "und sag mir ...", "et dis-moi ...")
-REQUEST_OPENER = r"(?:(?:please\s+)?(?:tell|show|give)\s+me|sag(?:en\s+sie)?\s+mir|(?:dis|dites)[- ]moi)\b"
+REQUEST_OPENER = (
+    r"(?:(?:please\s+)?(?:tell|show|give)\s+me|sag(?:en\s+sie)?\s+mir|(?:dis|dites)[- ]moi"
+    r"|(?:please\s+)?(?:explain|describe|summari[sz]e))\b"  # "List X and explain Y"
+)
 # An elliptic second clause that names the other thing by a demonstrative ("..., and that of Basel", "..., et
 # ceux de Brandholm"): the first question asked of it (ELLIPSIS)
 DEMONSTRATIVE_ELLIPSIS = r"(?:that|those)\s+(?:of|for|at|in)|(?:celui|celle|ceux|celles)\s+(?:de|du|des|d['’])"

@@ -7,6 +7,8 @@
   Each side is asked the degree question of the comparative (clauses.side).
 - `how_much_sides`: "How much longer does the UPS run in Zürich than in Basel?", "How many more van bays does
   Lille have than Antwerp?": the degree question asked of each side.
+- `or_sides`: "Does the Lille depot or the Lyon depot have more van bays?"; `compared_sides`: "How many van bays
+  does the Lille depot have compared with the Lyon depot?"; `sides_first`: "RX-200 vs RX-300: which is heavier?".
 - `differ`: "How do the Antwerp and Lille depots differ in the number of van bays?", "How does A differ from B
   in X?", "What is the difference in X between A and B?", "Wie unterscheiden sich A und B bei X?", "En quoi A
   et B diffèrent-ils pour X ?" as (side, side, aspect, language).
@@ -45,18 +47,90 @@ def than_sides(text: str) -> tuple[Side, Side] | None:
         a, b = f"{subject} {tail}", f"{subject} {right}"
     elif tail:
         return None  # "Does A weigh more in winter than B?": more than one thing differs
-    elif (owner := POSSESSOR.match(subject)) is not None and re.fullmatch(r"\S+(?:\s+\S+)?['’]s", right):
-        # "... the Antwerp depot's courier cut-off later than Lille's": Lille's own courier cut-off
-        other = replace_entity(owner["owner"], right[:-2].strip())
-        a, b = subject, f"{other}'s {owner['noun']}"
-    elif (that := THAT_OF.match(right)) is not None:
-        a, b = subject, resolve_one(f"{subject}?", f"the one {that['phrase']}")
     else:
-        a, b = subject, resolve_one(f"{subject}?", right)
+        a, b = subject, complete_side(subject, right)
     if a.strip().lower() == b.strip().lower():
         return None
     predicate = f"{m['aux']} {' '.join(pred)}"
     return side(a, predicate), side(b, predicate)
+
+
+def complete_side(a: str, b: str) -> str:
+    """The second side as a whole noun phrase parallel to the first: a possessive ("Lille's" after "the Antwerp
+    depot's courier cut-off" -> "the Lille depot's courier cut-off"), "the one ..." or "that of ..." (the first
+    side's head noun); `b` as it is otherwise."""
+    owner = POSSESSOR.match(a)
+    if owner is not None and re.fullmatch(r"\S+(?:\s+\S+)?['’]s", b.strip()):
+        other = replace_entity(owner["owner"], b.strip()[:-2].strip())
+        return f"{other}'s {owner['noun']}"
+    that = THAT_OF.match(b.strip())
+    return resolve_one(f"{a}?", f"the one {that['phrase']}" if that is not None else b)
+
+
+# "Does A or B have more van bays?", "Is A or B heavier?": the sides in the subject, the comparative after them
+OR_SUBJECT = re.compile(
+    r"^(?P<aux>is|are|was|were|does|do|did|has|have|can)\s+(?P<a>.+?)\s+(?:or|oder|ou)\s+(?P<rest>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def or_sides(text: str) -> tuple[Side, Side] | None:
+    """The two sides of "Does A or B <verb> <comparative> ...?" / "Is A or B <comparative>?", each asked the
+    degree question of the comparative; None for any other question."""
+    m = OR_SUBJECT.match(text.strip())
+    if m is None:
+        return None
+    words = m["rest"].split()
+    at = next((i for i, w in enumerate(words) if i > 0 and comparative(w)), None)
+    if at is None:
+        return None
+    if m["aux"].lower() in ("is", "are", "was", "were"):
+        b, predicate = " ".join(words[:at]), f"{m['aux']} {' '.join(words[at:])}"
+    elif at > 1:
+        b, predicate = " ".join(words[: at - 1]), " ".join(words[at - 1 :])
+    else:
+        return None
+    return side(m["a"], predicate), side(b, predicate)
+
+
+COMPARED = re.compile(
+    r"^(?P<q>.+?)\s*,?\s+(?:compared\s+(?:with|to)|as\s+opposed\s+to|im\s+vergleich\s+(?:zu|zum|zur)|verglichen\s+mit"
+    r"|par\s+rapport\s+(?:à|au|aux)|compar[ée]e?s?\s+(?:à|au|aux|avec))\s+(?P<b>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def compared_sides(text: str) -> tuple[Side, Side] | None:
+    """ "How many van bays does the Lille depot have compared with the Lyon depot?": the question, then the same
+    question of the other side (its parallel phrase replaced); None for any other question."""
+    m = COMPARED.match(text.strip())
+    if m is None or not m["q"].strip():
+        return None
+    question = m["q"].strip().rstrip(",")
+    other = parallel(question, m["b"].strip())
+    if not other or other == question:
+        return None
+    end = " ?" if text.rstrip().endswith(" ?") else "?"
+    return Side(question, question + end), Side(m["b"].strip(), other + end)
+
+
+SIDES_THEN_QUESTION = re.compile(
+    r"^(?P<a>[^:?]+?)\s+(?:vs\.?|versus|or|oder|ou|gegen|contre)\s+(?P<b>[^:?]+?)\s*:\s*"
+    r"(?P<q>(?:which|who|welche[rsnm]?|wer|lequel|laquelle|qui)\b[^,]+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+OR_WORD = {"welche": "oder", "welcher": "oder", "welches": "oder", "wer": "oder", "lequel": "ou", "laquelle": "ou",
+           "qui": "ou"}  # fmt: skip
+
+
+def sides_first(text: str) -> str:
+    """ "RX-200 vs RX-300: which is heavier?" as "Which is heavier, RX-200 or RX-300?"; "" for any other question."""
+    m = SIDES_THEN_QUESTION.match(text.strip())
+    if m is None:
+        return ""
+    question = m["q"][0].upper() + m["q"][1:]
+    word = OR_WORD.get(m["q"].split()[0].lower(), "or")
+    return f"{question}, {m['a'].strip()} {word} {m['b'].strip()}" + (" ?" if word == "ou" else "?")
 
 
 HOW_MUCH = re.compile(

@@ -162,7 +162,7 @@ def topic_pair(text: str) -> tuple[str, str, str] | None:
     m = TOPIC_PAIR.match(text.strip())
     if m is None or len(m["aspect"].split()) > 6:
         return None
-    if any(_word(w) in CLAUSE for w in f"{m['a']} {m['b']}".split()):
+    if any(_word(w) in CLAUSE for w in f"{m['aspect']} {m['a']} {m['b']}".split()):
         return None  # "The Lille depot: until when ..., and where ...?" joins two questions, not two sides
     aspect = m["aspect"].strip()
     aspect = aspect[0].lower() + aspect[1:] if aspect[1:2].islower() else aspect  # "Courier cut-off", not "UPS"

@@ -21,16 +21,17 @@ import re
 
 from strata_pipeline.agent.clauses import LEAD_WORDS, LEADING_ARTICLE, OPENERS, named_entities, replace_entity
 from strata_pipeline.agent.coordination import CLAUSE, PREPOSITIONS
-from strata_pipeline.agent.grammar import COPULA_FRAME
+from strata_pipeline.agent.grammar import COPULA_FRAME, POSSESSIVE
 
 # The question word a fragment may repeat from the first part ("and who the Antwerp depot", "und wie viel bei")
 SHARED_OPENING = re.compile(
     r"^(?:how\s+(?:many|much|long|often|far|old)|wie\s+(?:viele?|lange|oft|hoch)|combien(?:\s+de\s+temps)?"
-    r"|who|what|which|when|where|wer|was|wann|wo|welche[rsnm]?|qui|quand|où|quel(?:le)?s?)\b",
+    r"|who|what|which|when|where|wer|was|wann|wo|welche[rsnm]?|qui|quand|où|quel(?:le)?s?)\b(?![’'])",
     re.IGNORECASE,
 )
 MAX_FRAGMENT = 12
 QUESTION_WORD = re.compile(OPENERS, re.IGNORECASE)
+POSSESSIVE_START = re.compile(r"^(?:" + "|".join(POSSESSIVE) + r")\s", re.IGNORECASE)
 # auxiliaries and verbs that coordination.CLAUSE leaves out: their clause is no fragment
 VERBS = frozenset("be been being shall werden wird wurde wurden sein soll sollen darf dürfen doit doivent faut".split())
 # "auch" ("and also") and the like do not make a fragment a clause
@@ -39,7 +40,8 @@ ARTICLES = re.compile(r"^(?:the|a|an|der|die|das|den|dem|le|la|les)\s+|^l['’]\
 
 
 def _words(text: str) -> list[str]:
-    # "est-il", "faut-il": an inverted subject is a word of its own
+    # "est-il", "faut-il", "what's": an inverted subject or a contracted verb is a word of its own
+    text = re.sub(r"['’]s\b", " s", text)
     return [w.lower().strip(",;:?!.'’") for w in re.split(r"[\s]+|-(?=(?:t-)?(?:il|elle|ils|elles|on)\b)", text) if w]
 
 
@@ -61,41 +63,64 @@ def gapped(first: str, second: str) -> str:
         if not first.lower().startswith(opening.group().lower()):
             return ""
         body = body[opening.end() :].strip(" ,")
-    if not is_fragment(body):
-        return ""
     end = " ?" if first.rstrip().endswith(" ?") else "?"
-    found = parallel(first.strip().rstrip(" ?.!"), body)
+    stem = first.strip().rstrip(" ?.!")
+    if not is_fragment(body):
+        found = _only_name_differs(stem, second.strip().rstrip(" ?.!")) if opening is not None else ""
+        return found + end if found else ""
+    if POSSESSIVE_START.match(body):
+        return ""  # "Et sa portée ?": another attribute of the same thing (grammar.expand_ellipsis)
+    found = parallel(stem, body)
     return found + end if found else ""
+
+
+def _only_name_differs(stem: str, second: str) -> str:
+    """ "Wie viele hat Lyon" after "Wie viele Stellplätze hat Lille": every word of the second part but a new name
+    is in the first one, so it asks the first question of that name. "" otherwise."""
+    names = [m.group() for m in named_entities(second)]
+    if len(names) != 1 or names[0].lower() in stem.lower():
+        return ""
+    rest = _words(second.replace(names[0], " "))
+    known = set(_words(stem))
+    if not rest or not all(w in known for w in rest):
+        return ""
+    return _trim_shared_head(replace_entity(stem, names[0]), names[0])
 
 
 def parallel(stem: str, body: str) -> str:
     """`stem` with the phrase parallel to `body` replaced by it: a prepositional phrase by the last one of
     `stem` with that preposition (else any), a name by its last name, a noun phrase by the one with the same
     head noun; a bare noun phrase is asked in `stem`'s copula frame. "" when nothing in `stem` is parallel."""
-    if ARTICLES.match(body):  # "The replacement fee?" goes inside the question
+    if ARTICLES.match(body) or body.split()[0].lower() in PREPOSITIONS:  # "The fee?", "For X?" go inside
         body = body[0].lower() + body[1:]
     first_word = body.split()[0].lower()
     if first_word in PREPOSITIONS and len(body.split()) > 1:
         return _replace_phrase(stem, body, first_word)
     phrase = LEADING_ARTICLE.sub("", body) if ARTICLES.match(body) else body
-    if named_entities(f"x {phrase}") and named_entities(stem):
-        return _trim_shared_head(replace_entity(stem, phrase), phrase)
     head = _words(body)[-1]
     at = [m for m in re.finditer(r"\S+", stem) if m.group().lower().strip(",;:") == head]
-    if at:
-        # "fire safety training" for "basic life support training": the noun phrase that ends in the same head
+    if at and len(body.split()) > 1:
+        # "fire safety training" for "basic life support training", "the Antwerp depot" for "the Lille depot": the
+        # noun phrase that ends in the same head noun, back to its article
         words = list(re.finditer(r"\S+", stem[: at[-1].start()]))
         start = len(words)
         while start > 0 and words[start - 1].group().lower() not in CLAUSE | PREPOSITIONS:
             start -= 1
+            if ARTICLES.match(words[start].group() + " "):
+                break
         begin = words[start].start() if start < len(words) else at[-1].start()
         article = ARTICLES.match(stem[begin:])
         if article is not None and ARTICLES.match(body) is None:
             begin += article.end()
         return stem[:begin] + body + stem[at[-1].end() :]
+    if named_entities(f"x {phrase}") and named_entities(stem):
+        return _trim_shared_head(replace_entity(stem, phrase), phrase)
     frame = COPULA_FRAME.match(stem)
     if frame is not None and ARTICLES.match(body):
-        return f"{frame['frame']} {body[0].lower()}{body[1:]}"
+        return f"{frame['frame']} {body}"
+    if named_entities(stem) and ARTICLES.match(body):
+        # "How much does the RX Dock cost, and the tow hitch?": the thing asked about, replaced
+        return replace_entity(stem, phrase)
     return ""
 
 
@@ -154,13 +179,20 @@ COMMON_NP = re.compile(
 )
 
 
+NAMED_HEAD = re.compile(r"\b(?:the|this|that)\s+(?:[A-ZÄÖÜ][\w-]*\s+)+(?P<head>[a-z][\w-]*)")
+
+
 def resolve_one(first: str, second: str) -> str:
     """`second` with "the <modifiers> one" given the head noun of `first`'s last definite noun phrase (its last
     word when modifiers come with "one"), and a bare "which <verb>" given the noun of `first`'s "Which <noun>
     <verb>"; `second` as it is otherwise."""
     candidates = [m for m in COMMON_NP.finditer(first) if not any(w in CLAUSE for w in m["np"].split())]
     m = ONE.search(second)
-    if m is not None and candidates:
+    named = NAMED_HEAD.findall(first)
+    if m is not None and m["mods"][:1].isupper() and named:
+        # "the Lisbon one" after "the Porto depot": a name modifies the noun right after it
+        second = f"{second[: m.end() - 3]}{named[-1]}{second[m.end() :]}"
+    elif m is not None and candidates:
         np = candidates[-1]["np"].split()
         head = np[1:] if m["mods"].strip() and len(np) > 1 else np
         second = f"{second[: m.end() - 3]}{' '.join(head)}{second[m.end() :]}"
@@ -174,10 +206,15 @@ def resolve_one(first: str, second: str) -> str:
 STATEMENT = re.compile(r"^(?P<context>[^?]+?[.!])\s+(?P<rest>[A-ZÄÖÜÀÂÉÈ].*\?)$")
 TOPIC = re.compile(r"^(?P<context>[^:?,]{3,60}):\s+(?P<rest>.+)$")
 FRONTED = re.compile(
-    r"^(?P<prep>for|about|regarding|concerning|as\s+for|bei|für|zu|pour|concernant|quant\s+à)\s+"
+    r"^(?P<prep>for|about|regarding|concerning|as\s+for|after|before|during|in|at|on|with|without|if|in\s+case"
+    r"|bei|für|zu|nach|vor|während|im|wenn|falls|pour|concernant|quant\s+à|après|avant|pendant|dans|si)\s+"
     r"(?P<context>[^,?]{2,60}),\s+(?P<rest>.+)$",
     re.IGNORECASE,
 )
+
+
+# Prepositions that only name what a fronted phrase is about ("For Level 2 certification, ...")
+TOPIC_PREPOSITIONS = frozenset(["for", "about", "regarding", "concerning", "as for", "zu", "pour", "concernant"])
 
 
 def split_context(text: str) -> tuple[str, str] | None:
@@ -190,6 +227,8 @@ def split_context(text: str) -> tuple[str, str] | None:
         if m is None:
             continue
         context, rest = m["context"].strip(" .!"), m["rest"].strip()
+        if pattern is FRONTED and m["prep"].lower() not in TOPIC_PREPOSITIONS:
+            context = f"{m['prep']} {context}"  # "After an accident" frames the question; it names no topic
         if QUESTION_START.match(rest) and not QUESTION_START.match(context) and not _is_question(context):
             return context, rest[0].upper() + rest[1:]
     return None
@@ -203,7 +242,7 @@ def topic_name(context: str) -> str:
     """The noun phrase a topic or fronted phrase names (what "its" in the question stands for); "" for a
     statement, which is no noun phrase."""
     words = _words(context)
-    if not words or any(w in CLAUSE for w in words) or len(words) > 6:
+    if not words or any(w in CLAUSE for w in words) or len(words) > 6 or words[0] in PREPOSITIONS:
         return ""
     article = ARTICLES.match(context)
     return context[: article.end()].lower() + context[article.end() :] if article else context

@@ -47,7 +47,15 @@ from strata_pipeline.agent.clauses import (
     resolve_foreign_reference,
     split_clauses,
 )
-from strata_pipeline.agent.comparison import differ, how_much_sides, than_sides
+from strata_pipeline.agent.comparison import (
+    compared_sides,
+    complete_side,
+    differ,
+    how_much_sides,
+    or_sides,
+    sides_first,
+    than_sides,
+)
 from strata_pipeline.agent.coordination import between_question, coordinated, embedded_superlative, topic_pair
 from strata_pipeline.agent.coreference import (
     distributive,
@@ -141,6 +149,8 @@ DIFFERENCE = re.compile(
     r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
     re.IGNORECASE,
 )
+BOTH = re.compile(r"^both\s+|(?<=\s)both\s+(?=(?:the|a|an)\s)", re.IGNORECASE)
+BY_HOW_MUCH = re.compile(r",?\s+(?:and\s+)?by\s+how\s+much(?=[\s?.!]*$)", re.IGNORECASE)
 # The prepositions that attach an aspect to its owner: "the number of van bays at the Munich depot",
 # "die USV-Laufzeit der Serverräume in Stuttgart", "les horaires du samedi des dépôts de Rotterdam"
 OWNER = r"(?:of|for|at|between|von|vom|der|des|in|im|bei|am|für|de|du|d['’]|à|au|aux|entre|pour)"
@@ -334,7 +344,7 @@ def _embedded(text: str) -> Plan | None:
 
 def _coordinated(text: str) -> Plan | None:
     """ "What are the courier cut-offs of the Lille and Lyon depots?": the question asked of each conjunct."""
-    found = coordinated(REQUEST.sub("", text))  # "Tell me the mileage rate for A as well as ..."
+    found = coordinated(BOTH.sub("", REQUEST.sub("", text)))  # "Tell me (both) the mileage rate for A as well as ..."
     if found is None:
         return None
     (label_a, ask_a), (label_b, ask_b) = found
@@ -364,8 +374,9 @@ def superlative(facts: str) -> tuple[str, str]:
 
 def _compare(text: str) -> Plan | None:
     # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
-    options = than_sides(text) or alternatives(pair_question(text) or between_question(text) or text)
-    options = options or how_much_sides(text)
+    text = BY_HOW_MUCH.sub("", text)  # "Which is cheaper, A or B, and by how much?": the two values answer it
+    options = than_sides(text) or or_sides(text) or compared_sides(text) or how_much_sides(text)
+    options = options or alternatives(pair_question(text) or between_question(text) or sides_first(text) or text)
     if options is not None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative
         return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
@@ -376,7 +387,7 @@ def _compare(text: str) -> Plan | None:
     m = DIFFERENCE.match(text)
     language, prep, attributes = "en", "of", False
     if m is not None:
-        a, b, aspect = m["a"], m["b"], m["aspect"]
+        a, b, aspect = m["a"], complete_side(m["a"], m["b"]), m["aspect"]
     elif (differing := differ(text)) is not None:
         # "How do the Antwerp and Lille depots differ in the number of van bays?"
         a, b, aspect, language = differing
@@ -430,7 +441,7 @@ def _two_questions(text: str) -> Plan | None:
     if listed:
         # "How many printers does LYO have, and which are they?": the count, then the same rows listed
         return Plan("two_questions", (_search(first, first), _search(listed, listed)))
-    expanded = expand_ellipsis(first, second) or gapped(first, second)
+    expanded = gapped(first, second) or expand_ellipsis(first, second)
     if expanded:
         # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
         return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))

@@ -52,6 +52,7 @@ BOUNDARY = re.compile(
     r"(?<=\?)\s+(?=\S)"  # "...? How ...?"
     r"|\s*;\s*"  # "...; also ..."
     r"|,\s*(?:and\s+)?(?:then|also|plus|dann|danach|außerdem|puis|ensuite|aussi)\b\s*"  # "..., then ..."
+    r"|,\s*(?:and|und|et)\s+(?:if\s+so|wenn\s+ja|falls\s+ja|si\s+oui)\s*,?\s*"  # "..., and if so, how long?"
     r"|(?:,\s*|\s+)" + CONJUNCTION + r"\s+(?:also\s+|then\s+|dann\s+|auch\s+|puis\s+|aussi\s+)?"
     r"(?=(?:" + LEAD_WORDS + r"\s+){0,3}" + OPENERS + r"\b)"
     r"|(?:,\s*|\s+)(?:and|und|et)\s+(?=" + REQUEST_OPENER + r")"
@@ -68,7 +69,8 @@ COORDINATED = re.compile(
 )
 # Words that only order or join the clauses, at a clause's start
 MARKERS = re.compile(
-    r"^(?:(?:and|also|then|plus|next|finally|first(?:ly)?|secondly|after\s+that|as\s+well"
+    r"^(?:(?:and|also|then|plus|next|finally|first(?:ly)?|secondly|after\s+that|as\s+well|if\s+so"
+    r"|wenn\s+ja|falls\s+ja|si\s+oui|si\s+c['’]est\s+le\s+cas"
     r"|und|auch|außerdem|dann|danach|zuerst|erstens|zudem"
     r"|et|aussi|puis|ensuite|d['’]abord|enfin|de\s+plus)\b[\s,:]*)+",
     re.IGNORECASE,

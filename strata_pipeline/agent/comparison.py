@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.agent.clauses import DEGREE, Side, comparative, replace_entity, side
-from strata_pipeline.agent.coordination import CONJUNCTION, PREPOSITIONS, distributed
+from strata_pipeline.agent.clauses import DEGREE, Side, alternatives, comparative, replace_entity, side
+from strata_pipeline.agent.coordination import CONJUNCTION, PREPOSITIONS, between_question, distributed, topic_pair
+from strata_pipeline.agent.coreference import pair_question
 from strata_pipeline.agent.fragments import parallel, resolve_one
 
 THAN = re.compile(
@@ -188,3 +189,93 @@ def differ(text: str) -> tuple[str, str, str, str] | None:
         if sides is not None:
             return sides[0], sides[1], m["aspect"].strip(), language
     return None
+
+
+LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
+END = r"[\s?.!]*$"
+BY_HOW_MUCH = re.compile(r",?\s+(?:and\s+)?by\s+how\s+much(?=[\s?.!]*$)", re.IGNORECASE)
+JOIN = r"\s+(?:and|with|to|versus|vs\.?|und|mit|et|avec)\s+"
+# "compare" (en, fr), "vergleiche" (de); the language decides the question each side is asked with
+COMPARE = re.compile(
+    r"^(?P<verb>compare|contrast|comparez|comparer|vergleiche|vergleichen(?:\s+sie)?)\s+(?P<rest>.+?)" + END,
+    re.IGNORECASE,
+)
+DIFFERENCE = re.compile(
+    r"^(?:(?:what\s+is|what's|what\s+are)\s+the\s+differences?\s+between|how\s+(?:does|do)(?=.+\scompare\s))\s+"
+    r"(?P<a>.+?)(?:" + JOIN + r"|\s+compares?\s+(?:to|with)\s+)(?P<b>.+?)"
+    r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
+    re.IGNORECASE,
+)
+# The prepositions that attach an aspect to its owner: "the number of van bays at the Munich depot",
+# "die USV-Laufzeit der Serverräume in Stuttgart", "les horaires du samedi des dépôts de Rotterdam"
+OWNER = r"(?:of|for|at|between|von|vom|der|des|in|im|bei|am|für|de|du|d['’]|à|au|aux|entre|pour)"
+# The aspect runs to the last owner preposition before the sides' "and"
+ASPECT_FIRST = re.compile(
+    r"^(?P<aspect>.+)\s+(?P<prep>" + OWNER + r")\s+(?P<a>(?:(?!\s" + OWNER + r"\s).)+?)" + JOIN + r"(?P<b>.+)$",
+    re.IGNORECASE,
+)
+SIDES_FIRST = re.compile(
+    r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by|hinsichtlich|bezüglich"
+    r"|beim?|en\s+termes\s+de|pour\s+ce\s+qui\s+est\s+d[eu]s?)\s+(?P<aspect>.+))?$",
+    re.IGNORECASE,
+)
+# A second side that names its own attribute ("the number of paid sick days") is a whole noun phrase: the
+# sides are two attributes, not one aspect of two owners
+OWN_ATTRIBUTE = re.compile(r"\s(?:of|for)\s", re.IGNORECASE)
+# a word of its own ("Auslandsreisen" keeps its "A"); the elided "l'" and "d'" join their noun
+ARTICLE = re.compile(r"^(?:(?:the|a|an|der|die|das|den|dem|des|le|la|les|de|du)\s+|(?:l|d)['’]\s*)", re.IGNORECASE)
+SIDE_ASK = {"en": "What is the {query}?", "de": "Was ist {query}?", "fr": "Quel est {query} ?"}
+
+
+def compare_sides(text: str) -> list[tuple[str, str, str]] | None:
+    """(query, label, question) per side of a comparison (the planner's `compare` form, docs/agent.md); None
+    when `text` compares nothing."""
+    # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
+    text = BY_HOW_MUCH.sub("", text)  # "Which is cheaper, A or B, and by how much?": the two values answer it
+    options = than_sides(text) or or_sides(text) or compared_sides(text) or how_much_sides(text)
+    options = options or alternatives(pair_question(text) or between_question(text) or sides_first(text) or text)
+    if options is not None:
+        # "Which weighs more, A or B?": each side asked the degree question of the comparative
+        return [(side.ask, side.label, side.ask) for side in options]
+    if (pair := topic_pair(text)) is not None:
+        # "Courier cut-off: Rotterdam vs Porto?": the aspect asked of each side
+        return [(f"{pair[0]} of {side}", side, f"What is the {pair[0]} of {side}?") for side in pair[1:]]
+    m = DIFFERENCE.match(text)
+    language, prep, attributes = "en", "of", False
+    if m is not None:
+        a, b, aspect = m["a"], complete_side(m["a"], m["b"]), m["aspect"]
+    elif (differing := differ(text)) is not None:
+        # "How do the Antwerp and Lille depots differ in the number of van bays?"
+        a, b, aspect, language = differing
+        prep = {"de": "von", "fr": "de"}.get(language, "of")
+    else:
+        m = COMPARE.match(text)
+        if m is None:
+            return None
+        rest, verb = m["rest"], m["verb"].lower()
+        language = "de" if verb.startswith("vergleich") else "en"
+        if verb in ("comparez", "comparer") or (verb == "compare" and re.search(r"\b(?:les|des|du|la|le|et)\b", rest)):
+            language = "fr"
+        sides = ASPECT_FIRST.match(rest)
+        if sides is not None and OWN_ATTRIBUTE.search(sides["b"]) is not None:
+            # two attributes, each with its owner: "the mileage rate for a car and the meal allowance for travel"
+            a, b, aspect = f"{sides['aspect']} {sides['prep']} {sides['a']}", sides["b"], None
+            attributes = True
+        elif sides is not None:
+            a, b, aspect, prep = sides["a"], sides["b"], sides["aspect"], sides["prep"]
+        elif (sides := SIDES_FIRST.match(rest)) is not None:
+            a, b, aspect = sides["a"], sides["b"], sides["aspect"]
+        else:
+            return None
+        # "... de Rotterdam et de Porto", "... des RX-200-Arms und des RX-300": the owner preposition repeated
+        b = re.sub(r"^" + re.escape(prep) + r"\s+", "", b.strip(), flags=re.IGNORECASE) if aspect else b
+    steps: list[tuple[str, str, str]] = []
+    for thing in (a.strip(), b.strip()):
+        if language == "en":
+            query = f"{LEADING_THE.sub('', aspect.strip())} of {thing}" if aspect else thing
+        else:
+            # German and French keep the aspect's article and preposition: "das Gewicht des RX-300"
+            query = f"{aspect.strip()} {prep} {ARTICLE.sub('', thing)}" if aspect else thing
+        ask = SIDE_ASK[language].format(query=LEADING_THE.sub("", query)) if aspect or attributes else query
+        steps.append((query, thing, ask))
+    return steps

@@ -10,6 +10,8 @@
 - `resolve_one`: "one" standing for a noun the first part gives ("which hosts the disaster recovery one?"
   after "Which office hosts the primary data center?" -> "Which office hosts the disaster recovery data
   center?").
+- `coordinated_predicates`: one subject with two predicates ("When does the Porto depot open on Saturdays and
+  close on weekdays?") as two questions.
 - `split_context`: a leading statement ("I want to hire a standpipe. How ...?"), a topic before a colon ("The
   Lille depot: until when ...?") or a fronted phrase ("For Level 2 certification, how long ...?") that frames
   every part of the question, and the question it frames.
@@ -31,6 +33,19 @@ SHARED_OPENING = re.compile(
 )
 MAX_FRAGMENT = 12
 QUESTION_WORD = re.compile(OPENERS, re.IGNORECASE)
+PHRASE_START = re.compile(
+    r"^(?:(?:the|a|an|der|die|das|den|dem|le|la|les|l['’]|un|une|ein|eine)\b|[A-ZÄÖÜÀÂÉÈ\d]|(?:"
+    + "|".join(sorted(PREPOSITIONS, key=len, reverse=True))
+    + r")\s)",
+)
+# "Is the battery covered, and if so, for how long?": a yes/no question, then only a question word
+YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|may|must|has|have|ist|sind|gibt|kann|est-ce)\b", re.I)
+WH_ONLY = re.compile(
+    r"(?:(?:for|until|since|by|from|in|at|to|bis|seit|für|pour|depuis|jusqu['’]à)\s+)?"
+    r"(?:how\s+(?:long|much|many|often|far)|when|where|which\s+\w+|what|wie\s+(?:lange|viel|viele|oft)|wann|wo"
+    r"|combien(?:\s+de\s+temps)?|quand|où)",
+    re.IGNORECASE,
+)
 POSSESSIVE_START = re.compile(r"^(?:" + "|".join(POSSESSIVE) + r")\s", re.IGNORECASE)
 # auxiliaries and verbs that coordination.CLAUSE leaves out: their clause is no fragment
 VERBS = frozenset("be been being shall werden wird wurde wurden sein soll sollen darf dürfen doit doivent faut".split())
@@ -58,16 +73,24 @@ def is_fragment(text: str) -> bool:
 def gapped(first: str, second: str) -> str:
     """`second` as a whole question when it is a fragment of `first` (module docstring); "" otherwise."""
     body = second.strip().rstrip(" ?.!")
+    if YES_NO.match(first) and WH_ONLY.fullmatch(body):
+        # "Is the battery covered, and if so, for how long?": the question word asked of the first part
+        return f"{body[0].upper()}{body[1:]} {first[0].lower()}{first[1:]}"
+    end = " ?" if first.rstrip().endswith(" ?") else "?"
+    stem = first.strip().rstrip(" ?.!")
     opening = SHARED_OPENING.match(body)
     if opening is not None:
         if not first.lower().startswith(opening.group().lower()):
             return ""
         body = body[opening.end() :].strip(" ,")
-    end = " ?" if first.rstrip().endswith(" ?") else "?"
-    stem = first.strip().rstrip(" ?.!")
-    if not is_fragment(body):
-        found = _only_name_differs(stem, second.strip().rstrip(" ?.!")) if opening is not None else ""
-        return found + end if found else ""
+        if not is_fragment(body) or not PHRASE_START.match(body):
+            # after the question word a fragment opens with an article, a preposition, a name or a number ("who
+            # the Antwerp depot", "how many in intensive care"); "who runs ..." is a clause, which may still
+            # only swap a name ("und wie viele hat Lyon?")
+            found = _only_name_differs(stem, second.strip().rstrip(" ?.!"))
+            return found + end if found else ""
+    elif not is_fragment(body):
+        return ""
     if POSSESSIVE_START.match(body):
         return ""  # "Et sa portée ?": another attribute of the same thing (grammar.expand_ellipsis)
     found = parallel(stem, body)
@@ -189,7 +212,7 @@ def resolve_one(first: str, second: str) -> str:
     candidates = [m for m in COMMON_NP.finditer(first) if not any(w in CLAUSE for w in m["np"].split())]
     m = ONE.search(second)
     named = NAMED_HEAD.findall(first)
-    if m is not None and m["mods"][:1].isupper() and named:
+    if m is not None and (m["mods"][:1].isupper() or not candidates) and named:
         # "the Lisbon one" after "the Porto depot": a name modifies the noun right after it
         second = f"{second[: m.end() - 3]}{named[-1]}{second[m.end() :]}"
     elif m is not None and candidates:
@@ -201,6 +224,28 @@ def resolve_one(first: str, second: str) -> str:
     if opening and bare and bare[2].lower() == opening[3].lower():
         second = f"{second[: bare.end(1)]} {opening[2]}{second[bare.end(1) :]}"
     return second
+
+
+# "When does the Porto depot open on Saturdays and close on weekdays?": one subject, two predicates
+PREDICATES = re.compile(
+    r"^(?P<frame>(?:when|where|why|what\s+time|how\s+\w+)\s+(?:does|do|did|can|must|should|will|may))\s+"
+    r"(?P<first>.+?)\s+and\s+(?P<second>[a-z][\w-]*\s.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+
+
+def coordinated_predicates(text: str) -> list[str]:
+    """[question, question] for one subject with two coordinated predicates, the subject's verb being the word
+    before its first preposition ("the Porto depot | open on Saturdays"); [] for any other question."""
+    m = PREDICATES.match(text.strip())
+    if m is None or _words(m["second"])[0] in CLAUSE | PREPOSITIONS | {"the", "a", "an"}:
+        return []
+    words = m["first"].split()
+    at = next((i for i, w in enumerate(words) if i >= 2 and w.lower() in PREPOSITIONS), None)
+    if at is None or words[at - 1].lower() in PREPOSITIONS or words[at - 1][:1].isupper():
+        return []
+    subject = " ".join(words[: at - 1])
+    return [f"{m['frame']} {m['first']}?", f"{m['frame']} {subject} {m['second']}?"]
 
 
 STATEMENT = re.compile(r"^(?P<context>[^?]+?[.!])\s+(?P<rest>[A-ZÄÖÜÀÂÉÈ].*\?)$")

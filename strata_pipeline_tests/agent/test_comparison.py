@@ -77,3 +77,20 @@ def test_comparisons_plan_one_search_per_side() -> None:
         "What is the price of bread in Graz?",
         "What is the price of bread in Linz?",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Does the Graz office or the Linz office have more desks?",
+         ["How many desks does the Graz office have?", "How many desks does the Linz office have?"]),
+        ("Is the ferry or the train faster?", ["How fast is the ferry?", "How fast is the train?"]),
+        ("How many desks does the Graz office have compared with the Linz office?",
+         ["How many desks does the Graz office have?", "How many desks does the Linz office have?"]),
+        ("Ferry vs train: which is cheaper?", ["What is the price of Ferry?", "What is the price of train?"]),
+        ("Which is cheaper, the ferry or the train, and by how much?",
+         ["What is the price of the ferry?", "What is the price of the train?"]),
+    ],
+)  # fmt: skip
+def test_more_comparison_forms_ask_each_side(text: str, asks: list[str]) -> None:
+    assert [s.ask for s in plan(text).steps] == asks

@@ -131,3 +131,24 @@ def test_a_relative_clause_inside_the_subject_finds_the_subject_first() -> None:
         "Which branch hosts the archive?",
         "When does it close?",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        # a yes/no question, then only a question word
+        ("Is the museum pass refundable, and if so, for how long?",
+         ["Is the museum pass refundable?", "For how long is the museum pass refundable?"]),
+        # a clause that only swaps the name ("wie viele hat Linz")
+        ("Wie viele Schalter hat Graz, und wie viele hat Linz?", ["Wie viele Schalter hat Graz?", "Wie viele Schalter hat Linz?"]),
+        # one subject, two predicates
+        ("When does the Graz office open on Saturdays and close on weekdays?",
+         ["When does the Graz office open on Saturdays?", "When does the Graz office close on weekdays?"]),
+        # "the one" after a named noun phrase
+        ("Who runs the Graz office, and who runs the one in Linz?", ["Who runs the Graz office?", "Who runs the office in Linz?"]),
+        # a question word, then a clause of its own, is no fragment
+        ("Who runs the Graz office, and who signs the leases?", ["Who runs the Graz office?", "Who signs the leases?"]),
+    ],
+)  # fmt: skip
+def test_more_elliptic_second_parts_are_whole_questions(text: str, asks: list[str]) -> None:
+    assert [s.ask for s in plan(text).steps] == asks

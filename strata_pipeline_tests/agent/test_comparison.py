@@ -41,10 +41,16 @@ def test_a_than_comparison_that_differs_in_two_things_is_not_read() -> None:
 def test_how_much_more_asks_the_degree_of_each_side() -> None:
     sides = how_much_sides("How much longer does the ferry take in winter than in summer?")
     assert sides is not None
-    assert [s.ask for s in sides] == ["How long does the ferry take in winter?", "How long does the ferry take in summer?"]
+    assert [s.ask for s in sides] == [
+        "How long does the ferry take in winter?",
+        "How long does the ferry take in summer?",
+    ]
     counted = how_much_sides("How many more rooms does the Graz hotel have than Linz?")
     assert counted is not None
-    assert [s.ask for s in counted] == ["How many rooms does the Graz hotel have?", "How many rooms does the Linz hotel have?"]
+    assert [s.ask for s in counted] == [
+        "How many rooms does the Graz hotel have?",
+        "How many rooms does the Linz hotel have?",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,8 @@ from strata_pipeline.agent.planner import plan
          "How often must Fire warden training be repeated?"),
         # a bare definite noun phrase in the first part's copula frame
         ("What is the late return fee?", "The replacement card fee?", "What is the replacement card fee?"),
-        ("Wie viel kostet die Miete pro Tag in Linz?", "Wie viel in Graz?", "Wie viel kostet die Miete pro Tag in Graz?"),
+        ("Wie viel kostet die Miete pro Tag in Linz?", "Wie viel in Graz?",
+         "Wie viel kostet die Miete pro Tag in Graz?"),
     ],
 )  # fmt: skip
 def test_a_gapped_second_part_is_the_first_question_with_its_parallel_phrase_replaced(
@@ -81,7 +82,8 @@ def test_one_stands_for_the_head_noun_of_the_first_part(first: str, second: str,
     [
         ("I am planning a boat trip. How long is the crossing, and what does it cost?", "I am planning a boat trip",
          "How long is the crossing, and what does it cost?"),
-        ("The Graz office: when does it open, and who runs it?", "The Graz office", "When does it open, and who runs it?"),
+        ("The Graz office: when does it open, and who runs it?", "The Graz office",
+         "When does it open, and who runs it?"),
         ("For the advanced course, how long is it and what does it cost?", "the advanced course",
          "How long is it and what does it cost?"),
     ],
@@ -140,12 +142,14 @@ def test_a_relative_clause_inside_the_subject_finds_the_subject_first() -> None:
         ("Is the museum pass refundable, and if so, for how long?",
          ["Is the museum pass refundable?", "For how long is the museum pass refundable?"]),
         # a clause that only swaps the name ("wie viele hat Linz")
-        ("Wie viele Schalter hat Graz, und wie viele hat Linz?", ["Wie viele Schalter hat Graz?", "Wie viele Schalter hat Linz?"]),
+        ("Wie viele Schalter hat Graz, und wie viele hat Linz?",
+         ["Wie viele Schalter hat Graz?", "Wie viele Schalter hat Linz?"]),
         # one subject, two predicates
         ("When does the Graz office open on Saturdays and close on weekdays?",
          ["When does the Graz office open on Saturdays?", "When does the Graz office close on weekdays?"]),
         # "the one" after a named noun phrase
-        ("Who runs the Graz office, and who runs the one in Linz?", ["Who runs the Graz office?", "Who runs the office in Linz?"]),
+        ("Who runs the Graz office, and who runs the one in Linz?",
+         ["Who runs the Graz office?", "Who runs the office in Linz?"]),
         # a question word, then a clause of its own, is no fragment
         ("Who runs the Graz office, and who signs the leases?", ["Who runs the Graz office?", "Who signs the leases?"]),
     ],

@@ -23,6 +23,11 @@ forms, tried in this order (docs/agent.md lists them with examples):
   not stand for "torque wrenches"). Without a back-reference the two are searched
   independently.
 
+Comparisons with an elliptic second side ("... in Weißbach than in Aarlingen?", "Does A or B have more X?",
+"How do A and B differ in X?") are read by comparison.py; gapped or trailing fragments ("and who the Antwerp
+depot?", "..., and for business class?"), "one" and a framing context ("I want to hire a standpipe. How ...?",
+"The Lille depot: ...") by fragments.py.
+
 Anything else is `single`: one semantic_search answered as /ask answers.
 """
 

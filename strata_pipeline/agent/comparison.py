@@ -7,6 +7,7 @@
   Each side is asked the degree question of the comparative (clauses.side).
 - `how_much_sides`: "How much longer does the UPS run in Zürich than in Basel?", "How many more van bays does
   Lille have than Antwerp?": the degree question asked of each side.
+- `als_sides`: the German "Ist das Wasser in Weißbach teurer als in Aarlingen?".
 - `or_sides`: "Does the Lille depot or the Lyon depot have more van bays?"; `compared_sides`: "How many van bays
   does the Lille depot have compared with the Lyon depot?"; `sides_first`: "RX-200 vs RX-300: which is heavier?".
 - `differ`: "How do the Antwerp and Lille depots differ in the number of van bays?", "How does A differ from B
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.agent.clauses import DEGREE, Side, alternatives, comparative, replace_entity, side
+from strata_pipeline.agent.clauses import DEGREE, DEGREE_DE, Side, alternatives, comparative, replace_entity, side
 from strata_pipeline.agent.coordination import CONJUNCTION, PREPOSITIONS, between_question, distributed, topic_pair
 from strata_pipeline.agent.coreference import pair_question
 from strata_pipeline.agent.fragments import parallel, resolve_one
@@ -134,6 +135,41 @@ def sides_first(text: str) -> str:
     return f"{question}, {m['a'].strip()} {word} {m['b'].strip()}" + (" ?" if word == "ou" else "?")
 
 
+# "Ist das Wasser in Weißbach teurer als in Aarlingen?", "Hat das Depot Lille mehr Stellplätze als das Depot Lyon?"
+ALS = re.compile(
+    r"^(?P<verb>ist|sind|war|hat|haben|kostet|kosten|dauert|läuft|schließt|öffnet)\s+(?P<left>.+?)\s+als\s+"
+    r"(?P<right>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+
+
+GERMAN_ARTICLES = frozenset("der die das dem den des".split())
+
+
+def als_sides(text: str) -> tuple[Side, Side] | None:
+    """The two sides of a German "<Verb> A <Komparativ> [<Nomen>] als B?" question, each asked the degree question
+    of the comparative ("Wie teuer ist das Wasser in Weißbach?", "Wie viele Stellplätze hat das Depot Lyon?"); an
+    elliptic B ("in Aarlingen") replaces its parallel phrase in A. None for any other question."""
+    m = ALS.match(text.strip())
+    if m is None:
+        return None
+    words = m["left"].split()
+    at = next((i for i, w in enumerate(words) if i > 0 and w.lower() in DEGREE_DE), None)
+    if at is None:
+        return None
+    a, tail, verb = " ".join(words[:at]), " ".join(words[at + 1 :]), m["verb"].lower()
+    elliptic = m["right"].split()[0].lower() in PREPOSITIONS - GERMAN_ARTICLES  # "in Aarlingen", not "der RX-200"
+    b = parallel(a, m["right"].strip()) if elliptic else m["right"].strip()
+    if not b or b == a:
+        return None
+    comparative_word = words[at].lower()
+    if comparative_word in ("mehr", "weniger") and tail:
+        return tuple(Side(x, f"Wie viele {tail} {verb} {x}?") for x in (a, b))  # type: ignore[return-value]
+    degree = DEGREE_DE[comparative_word]
+    rest = f" {tail}" if tail else ""
+    return tuple(Side(x, f"{degree} {verb} {x}{rest}?") for x in (a, b))  # type: ignore[return-value]
+
+
 HOW_MUCH = re.compile(
     r"^how\s+(?P<much>much|many)\s+(?P<comp>[\w-]+)\s+(?P<rest>.+?)\s+than\s+(?P<right>.+?)[\s?.!]*$", re.IGNORECASE
 )
@@ -232,7 +268,7 @@ def compare_sides(text: str) -> list[tuple[str, str, str]] | None:
     when `text` compares nothing."""
     # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
     text = BY_HOW_MUCH.sub("", text)  # "Which is cheaper, A or B, and by how much?": the two values answer it
-    options = than_sides(text) or or_sides(text) or compared_sides(text) or how_much_sides(text)
+    options = than_sides(text) or als_sides(text) or or_sides(text) or compared_sides(text) or how_much_sides(text)
     options = options or alternatives(pair_question(text) or between_question(text) or sides_first(text) or text)
     if options is not None:
         # "Which weighs more, A or B?": each side asked the degree question of the comparative

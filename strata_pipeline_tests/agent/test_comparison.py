@@ -100,3 +100,17 @@ def test_comparisons_plan_one_search_per_side() -> None:
 )  # fmt: skip
 def test_more_comparison_forms_ask_each_side(text: str, asks: list[str]) -> None:
     assert [s.ask for s in plan(text).steps] == asks
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Ist das Brot in Graz teurer als in Linz?",
+         ["Wie teuer ist das Brot in Graz?", "Wie teuer ist das Brot in Linz?"]),
+        ("Hat das Büro Graz mehr Schalter als das Büro Linz?",
+         ["Wie viele Schalter hat das Büro Graz?", "Wie viele Schalter hat das Büro Linz?"]),
+        ("Ist die Fähre schneller als der Zug?", ["Wie schnell ist die Fähre?", "Wie schnell ist der Zug?"]),
+    ],
+)  # fmt: skip
+def test_a_german_als_comparison_asks_each_side_its_degree(text: str, asks: list[str]) -> None:
+    assert [s.ask for s in plan(text).steps] == asks

@@ -232,7 +232,14 @@ def replace_entity(question: str, other: str) -> str:
     if not entities or not other:
         return question
     m = entities[-1]
-    return question[: m.start()] + other + question[m.end() :]
+    start = m.start()
+    if len(other.split()) == 1 and " " in m.group() and GERMAN_ARTICLE_BEFORE.search(question[:start]):
+        # "das Depot Lissabon": a German noun, then the name; "Porto" replaces the name only
+        start = m.start() + m.group().rindex(" ") + 1
+    return question[:start] + other + question[m.end() :]
+
+
+GERMAN_ARTICLE_BEFORE = re.compile(r"\b(?:das|der|die|dem|den|des|im|am|beim|vom|zum|zur)\s+$")
 
 
 def alternatives(text: str) -> tuple[Side, Side] | None:

@@ -156,3 +156,11 @@ def test_a_relative_clause_inside_the_subject_finds_the_subject_first() -> None:
 )  # fmt: skip
 def test_more_elliptic_second_parts_are_whole_questions(text: str, asks: list[str]) -> None:
     assert [s.ask for s in plan(text).steps] == asks
+
+
+def test_a_name_after_a_german_noun_is_the_part_an_elliptic_name_replaces() -> None:
+    steps = plan("Wie viele Schalter hat das Büro Graz? Und Linz?").steps
+    assert [s.ask for s in steps] == ["Wie viele Schalter hat das Büro Graz?", "Wie viele Schalter hat das Büro Linz?"]
+    # an English run of capitalised words is one name: it is replaced whole
+    steps = plan("When does the Northwind Metrology Lab open? And Hamburg?").steps
+    assert steps[1].ask == "When does the Hamburg open?"

@@ -63,7 +63,7 @@ BOUNDARY = re.compile(
 )
 # "What is <A> and its <B>?": one question frame over two noun phrases, the second owned by the first
 COORDINATED = re.compile(
-    r"^(?P<frame>(?:what|which|when|where|how\s+\w+)\s+(?:is|are|was|were)\s+)(?P<a>.+?)\s+and\s+"
+    r"^(?P<frame>(?:what|which|when|where|how\s+\w+)\s+(?:is|are|was|were)\s+)(?P<a>.+?)\s+and\s+(?:also\s+)?"
     r"(?P<ref>its|their)\s+(?P<b>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
@@ -176,7 +176,8 @@ def split_clauses(text: str) -> list[str]:
     given."""
     parts = BOUNDARY.split(text, maxsplit=1)
     if len(parts) != 2:
-        m = COORDINATED.match(text)
+        # "Tell me the cut-off of the Porto depot and also its Saturday hours": the request asks what they are
+        m = COORDINATED.match(text) or COORDINATED.match(REQUEST.sub("What is ", text, count=1))
         if m is None:
             return [text]
         frame = m["frame"].strip()

@@ -304,6 +304,8 @@ def compare_sides(text: str) -> list[tuple[str, str, str]] | None:
         else:
             return None
         # "... de Rotterdam et de Porto", "... des RX-200-Arms und des RX-300": the owner preposition repeated
+        # "... at Lille with those at Lyon": the demonstrative stands for the aspect
+        b = re.sub(r"^(?:that|those|celui|celle|ceux|celles)\s+(?=\S+\s)", "", b.strip(), flags=re.IGNORECASE)
         b = re.sub(r"^" + re.escape(prep) + r"\s+", "", b.strip(), flags=re.IGNORECASE) if aspect else b
     steps: list[tuple[str, str, str]] = []
     for thing in (a.strip(), b.strip()):

@@ -164,3 +164,10 @@ def test_a_name_after_a_german_noun_is_the_part_an_elliptic_name_replaces() -> N
     # an English run of capitalised words is one name: it is replaced whole
     steps = plan("When does the Northwind Metrology Lab open? And Hamburg?").steps
     assert steps[1].ask == "When does the Hamburg open?"
+
+
+def test_a_request_over_a_noun_phrase_and_its_attribute_is_two_questions() -> None:
+    steps = plan("Tell me the opening time of the Graz office and also its phone number.").steps
+    assert [s.ask for s in steps] == ["What is the opening time of the Graz office?", "What is Graz's phone number?"]
+    compared = plan("Compare the desks at Graz with those at Linz.").steps
+    assert [s.ask for s in compared] == ["What is the desks of Graz?", "What is the desks of Linz?"]

@@ -41,7 +41,10 @@ LEAD_WORDS = (
 )
 CONJUNCTION = r"(?:and|as\s+well\s+as|und|sowie|et|ainsi\s+que)"
 # A request that opens the second clause ("..., and tell me how ...", "und sag mir ...", "et dis-moi ...")
-REQUEST_OPENER = r"(?:(?:please\s+)?(?:tell|show|give)\s+me|sag(?:en\s+sie)?\s+mir|(?:dis|dites)[- ]moi)\b"
+REQUEST_OPENER = (
+    r"(?:(?:please\s+)?(?:tell|show|give)\s+me|sag(?:en\s+sie)?\s+mir|(?:dis|dites)[- ]moi"
+    r"|(?:please\s+)?(?:explain|describe|summari[sz]e))\b"  # "List X and explain Y"
+)
 # An elliptic second clause that names the other thing by a demonstrative ("..., and that of Basel", "..., et
 # ceux de Brandholm"): the first question asked of it (ELLIPSIS)
 DEMONSTRATIVE_ELLIPSIS = r"(?:that|those)\s+(?:of|for|at|in)|(?:celui|celle|ceux|celles)\s+(?:de|du|des|d['’])"
@@ -49,6 +52,7 @@ BOUNDARY = re.compile(
     r"(?<=\?)\s+(?=\S)"  # "...? How ...?"
     r"|\s*;\s*"  # "...; also ..."
     r"|,\s*(?:and\s+)?(?:then|also|plus|dann|danach|außerdem|puis|ensuite|aussi)\b\s*"  # "..., then ..."
+    r"|,\s*(?:and|und|et)\s+(?:if\s+so|wenn\s+ja|falls\s+ja|si\s+oui)\s*,?\s*"  # "..., and if so, how long?"
     r"|(?:,\s*|\s+)" + CONJUNCTION + r"\s+(?:also\s+|then\s+|dann\s+|auch\s+|puis\s+|aussi\s+)?"
     r"(?=(?:" + LEAD_WORDS + r"\s+){0,3}" + OPENERS + r"\b)"
     r"|(?:,\s*|\s+)(?:and|und|et)\s+(?=" + REQUEST_OPENER + r")"
@@ -59,13 +63,14 @@ BOUNDARY = re.compile(
 )
 # "What is <A> and its <B>?": one question frame over two noun phrases, the second owned by the first
 COORDINATED = re.compile(
-    r"^(?P<frame>(?:what|which|when|where|how\s+\w+)\s+(?:is|are|was|were)\s+)(?P<a>.+?)\s+and\s+"
+    r"^(?P<frame>(?:what|which|when|where|how\s+\w+)\s+(?:is|are|was|were)\s+)(?P<a>.+?)\s+and\s+(?:also\s+)?"
     r"(?P<ref>its|their)\s+(?P<b>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
 # Words that only order or join the clauses, at a clause's start
 MARKERS = re.compile(
-    r"^(?:(?:and|also|then|plus|next|finally|first(?:ly)?|secondly|after\s+that|as\s+well"
+    r"^(?:(?:and|also|then|plus|next|finally|first(?:ly)?|secondly|after\s+that|as\s+well|if\s+so"
+    r"|wenn\s+ja|falls\s+ja|si\s+oui|si\s+c['’]est\s+le\s+cas"
     r"|und|auch|außerdem|dann|danach|zuerst|erstens|zudem"
     r"|et|aussi|puis|ensuite|d['’]abord|enfin|de\s+plus)\b[\s,:]*)+",
     re.IGNORECASE,
@@ -83,7 +88,8 @@ ELLIPSIS = re.compile(
     r"\s*(?P<other>.+?)[\s?.!]*$",
     re.IGNORECASE,
 )
-LEADING_ARTICLE = re.compile(r"^(?:the|a|an|der|die|das|den|dem|le|la|les|l['’])\s*", re.IGNORECASE)
+# an article is a word of its own ("Auslandsreisen" keeps its "A"); only the elided "l'" joins its noun
+LEADING_ARTICLE = re.compile(r"^(?:(?:the|a|an|der|die|das|den|dem|le|la|les)\s+|l['’]\s*)", re.IGNORECASE)
 # A run of capitalised words after the first word ("the Porto Depot", "Zürich")
 PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*\s+)*[A-Z][\w-]*[a-z][\w-]*(?:\s+[A-Z][\w-]*)*")
 
@@ -170,7 +176,8 @@ def split_clauses(text: str) -> list[str]:
     given."""
     parts = BOUNDARY.split(text, maxsplit=1)
     if len(parts) != 2:
-        m = COORDINATED.match(text)
+        # "Tell me the cut-off of the Porto depot and also its Saturday hours": the request asks what they are
+        m = COORDINATED.match(text) or COORDINATED.match(REQUEST.sub("What is ", text, count=1))
         if m is None:
             return [text]
         frame = m["frame"].strip()
@@ -184,11 +191,11 @@ def split_clauses(text: str) -> list[str]:
 
 def clean_clause(clause: str) -> str:
     """A clause as a question: leading markers and a request wrapper gone, capitalised, with its "?"."""
-    text = clause.strip(" ,;")
+    text = clause.strip(" ,;—–")
     previous = None
     while previous != text:  # "First, tell me ...": the marker, then the wrapper
         previous = text
-        text = REQUEST.sub("", MARKERS.sub("", text)).strip(" ,;")
+        text = REQUEST.sub("", MARKERS.sub("", text)).strip(" ,;—–")
     text = text.rstrip(" .!")
     if not text:
         return ""
@@ -226,7 +233,14 @@ def replace_entity(question: str, other: str) -> str:
     if not entities or not other:
         return question
     m = entities[-1]
-    return question[: m.start()] + other + question[m.end() :]
+    start = m.start()
+    if len(other.split()) == 1 and " " in m.group() and GERMAN_ARTICLE_BEFORE.search(question[:start]):
+        # "das Depot Lissabon": a German noun, then the name; "Porto" replaces the name only
+        start = m.start() + m.group().rindex(" ") + 1
+    return question[:start] + other + question[m.end() :]
+
+
+GERMAN_ARTICLE_BEFORE = re.compile(r"\b(?:das|der|die|dem|den|des|im|am|beim|vom|zum|zur)\s+$")
 
 
 def alternatives(text: str) -> tuple[Side, Side] | None:
@@ -235,13 +249,13 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
     m = WHICH_OF_TWO.match(text)
     if m is not None and comparative(m["pred"]):
         pred = m["pred"].strip()
-        return _side(m["a"], pred), _side(m["b"], pred)
+        return side(m["a"], pred), side(m["b"], pred)
     if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
         return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
     m = THAN.match(text)
     if m is not None and comparative(m["pred"]):
         pred = f"{m['aux']} {m['pred']}"
-        return _side(m["a"], pred), _side(m["b"], pred)
+        return side(m["a"], pred), side(m["b"], pred)
     return None
 
 
@@ -255,12 +269,12 @@ def comparative(pred: str) -> str:
 _BASES = {"cheap", "high", "low", "long", "short", "large", "small", "fast", "slow", "heavy", "light", "new", "old"}
 
 
-def _side(side: str, pred: str) -> Side:
+def side(thing: str, pred: str) -> Side:
     """One side's question: the degree question of the predicate's comparative, asked of the side.
     "is open longer on Saturdays" -> "How long is <side> open on Saturdays?"; "has the longer UPS runtime"
     -> "What is the UPS runtime of <side>?"; "weighs more" -> "What is the weight of <side>?"; "has more van
     bays" -> "How many van bays does <side> have?"; "is more expensive" -> "What is the price of <side>?"."""
-    label = side.strip(" ,")
+    label = thing.strip(" ,")
     words = pred.split()
     lowered = [w.lower() for w in words]
     word = comparative(pred)

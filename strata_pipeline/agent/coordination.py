@@ -87,7 +87,7 @@ def coordinated(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
     b = text[m.end() : span_end].rstrip(",;?!. ")
     span_end = m.end() + len(text[m.end() :]) - len(text[m.end() :].lstrip()) + len(b) if b else span_end
     span_end = text.index(b, m.end()) + len(b)
-    sides = _distributed(a, b)
+    sides = distributed(a, b)
     if sides is None:
         return None
     head, rest = text[:span_start], text[span_end:]
@@ -100,7 +100,7 @@ def coordinated(text: str) -> tuple[tuple[str, str], tuple[str, str]] | None:
     return questions[0], questions[1]
 
 
-def _distributed(a: str, b: str) -> tuple[str, str] | None:
+def distributed(a: str, b: str) -> tuple[str, str] | None:
     """The two conjuncts with a plural head noun they share given to each ("the Kestwick", "Brandholm
     campuses" -> "the Kestwick campus", "the Brandholm campus"); None when both are one bare word."""
     a_words = [w for w in a.split() if w.lower() not in ARTICLES]
@@ -142,7 +142,7 @@ def between_question(text: str) -> str:
     """ "Between A and B, which is heavier?" -> "Which is heavier, A or B?"; "" for any other question."""
     m = BETWEEN.match(text.strip())
     pair = CONJUNCTION.split(m["pair"], maxsplit=1) if m is not None else []
-    sides = _distributed(pair[0].strip(), pair[1].strip()) if len(pair) == 2 else None
+    sides = distributed(pair[0].strip(), pair[1].strip()) if len(pair) == 2 else None
     if m is None or sides is None:
         return ""
     word = OR.get(text.split()[0].lower(), "or")
@@ -162,6 +162,8 @@ def topic_pair(text: str) -> tuple[str, str, str] | None:
     m = TOPIC_PAIR.match(text.strip())
     if m is None or len(m["aspect"].split()) > 6:
         return None
+    if any(_word(w) in CLAUSE for w in f"{m['aspect']} {m['a']} {m['b']}".split()):
+        return None  # "The Lille depot: until when ..., and where ...?" joins two questions, not two sides
     aspect = m["aspect"].strip()
     aspect = aspect[0].lower() + aspect[1:] if aspect[1:2].islower() else aspect  # "Courier cut-off", not "UPS"
     return aspect, m["a"].strip(), m["b"].strip()

@@ -164,6 +164,9 @@ def relative_parts(question: str) -> tuple[str, str] | None:
     text = question.strip()
     if not MAIN_ASKS.match(text):
         return None
+    embedded = _subject_relative(text)
+    if embedded is not None:
+        return embedded
     for pattern, it, build in ((RELATIVE_EN, "it", _find_en), (RELATIVE_FR, "celui-ci", _find_fr),
                                (RELATIVE_DE, "es", _find_de)):  # fmt: skip
         m = pattern.match(text)
@@ -179,6 +182,31 @@ def relative_parts(question: str) -> tuple[str, str] | None:
             it = {"du": "de celui-ci", "des": "de ceux-ci", "au": "à celui-ci", "aux": "à ceux-ci"}.get(article, it)
         main = f"{m['main'].rstrip()} {it}".strip()
         return build(m), clean_end(main, "fr" if pattern is RELATIVE_FR else "")
+    return None
+
+
+# "When does the pharmacy that is closed on Saturdays open on weekdays?": a relative clause inside the subject
+SUBJECT_RELATIVE = re.compile(
+    r"^(?P<wh>(?:when|where|why|what\s+time|how\s+\w+)\s+(?:does|do|did|can|may|must|will|should))\s+"
+    r"the\s+(?P<noun>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?:that|which|who)\s+(?P<rest>.+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+NOT_A_VERB = frozenset("the a an this that its their his her of for at in on to from with by about into".split())
+
+
+def _subject_relative(text: str) -> tuple[str, str] | None:
+    """(the question that finds the subject, the main question asked of "it") when a relative clause sits between
+    the subject and its verb: the clause ends before the first lower-case word that follows a word no phrase
+    ends in ("is closed on Saturdays | open on weekdays"); None when `text` has no such clause."""
+    m = SUBJECT_RELATIVE.match(text)
+    if m is None:
+        return None
+    words = m["rest"].split()
+    for k in range(2, len(words)):
+        word, before = words[k], words[k - 1].lower()
+        if word[:1].islower() and word.isalpha() and word.lower() not in NOT_A_VERB and before not in NOT_A_VERB:
+            clause, main = " ".join(words[:k]), " ".join(words[k:])
+            return f"Which {m['noun']} {clause}?", f"{m['wh'][0].upper()}{m['wh'][1:]} it {main}?"
     return None
 
 

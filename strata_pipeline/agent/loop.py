@@ -246,8 +246,16 @@ def _expand(
 
 def _chained(step: PlannedStep, previous: tuple[Observation, Answer] | None, asked: str) -> str:
     """The identifier a "which ...?" step's answer found when that step asked from another identifier: one
-    code leads to another ("KF-5201" -> "zrh-erp-lic-01"), and "it" stands for the one found. "" otherwise."""
-    if step.refer != DOCUMENT or previous is None or previous[1].abstained or not identifiers(asked):
+    code leads to another ("KF-5201" -> "zrh-erp-lic-01"), and "it" stands for the one found; or the one
+    value a fact step named ("RX300-AMR"). "" otherwise."""
+    if step.refer != DOCUMENT or previous is None or previous[1].abstained:
+        return ""
+    facts = previous[0].facts
+    if facts is not None:
+        # "Which SKU has the longest lead time, and what does it cost?": "it" is the one row the figure named
+        named = _values(facts.value)
+        return named[0] if len(named) == 1 else ""
+    if not identifiers(asked):
         return ""
     known = set(identifiers(asked))
     text = re.sub(r"\[[^\]\s]+\]", " ", previous[1].text)  # citations ("[a/b.md#s2]") name no thing

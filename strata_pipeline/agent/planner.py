@@ -23,12 +23,18 @@ forms, tried in this order (docs/agent.md lists them with examples):
   not stand for "torque wrenches"). Without a back-reference the two are searched
   independently.
 
+Comparisons with an elliptic second side ("... in Weißbach than in Aarlingen?", "Does A or B have more X?",
+"How do A and B differ in X?") are read by comparison.py; gapped or trailing fragments ("and who the Antwerp
+depot?", "..., and for business class?"), "one" and a framing context ("I want to hire a standpipe. How ...?",
+"The Lille depot: ...") by fragments.py.
+
 Anything else is `single`: one semantic_search answered as /ask answers.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +43,6 @@ from strata_pipeline.agent.clauses import (
     LOOKUP_REQUEST,
     REQUEST,
     agrees,
-    alternatives,
     antecedent,
     elliptic_other,
     is_definition,
@@ -46,13 +51,21 @@ from strata_pipeline.agent.clauses import (
     resolve_foreign_reference,
     split_clauses,
 )
-from strata_pipeline.agent.coordination import between_question, coordinated, embedded_superlative, topic_pair
+from strata_pipeline.agent.comparison import compare_sides
+from strata_pipeline.agent.coordination import coordinated, embedded_superlative
 from strata_pipeline.agent.coreference import (
     distributive,
     owner_phrase,
-    pair_question,
     resolve_possessive,
     self_contained,
+)
+from strata_pipeline.agent.fragments import (
+    coordinated_predicates,
+    elliptic_tail,
+    gapped,
+    resolve_one,
+    split_context,
+    topic_name,
 )
 from strata_pipeline.agent.grammar import (
     expand_ellipsis,
@@ -126,36 +139,8 @@ SUPERLATIVES = (
     ),
 )
 FEWEST = {"fewest", "least", "wenigsten", "moins"}
-JOIN = r"\s+(?:and|with|to|versus|vs\.?|und|mit|et|avec)\s+"
-# "compare" (en, fr), "vergleiche" (de); the language decides the question each side is asked with
-COMPARE = re.compile(
-    r"^(?P<verb>compare|contrast|comparez|comparer|vergleiche|vergleichen(?:\s+sie)?)\s+(?P<rest>.+?)" + END,
-    re.IGNORECASE,
-)
-DIFFERENCE = re.compile(
-    r"^(?:(?:what\s+is|what's|what\s+are)\s+the\s+differences?\s+between|how\s+(?:does|do)(?=.+\scompare\s))\s+"
-    r"(?P<a>.+?)(?:" + JOIN + r"|\s+compares?\s+(?:to|with)\s+)(?P<b>.+?)"
-    r"(?:\s+(?:in|on|regarding|for|when\s+it\s+comes\s+to)\s+(?P<aspect>.+?))?" + END,
-    re.IGNORECASE,
-)
-# The prepositions that attach an aspect to its owner: "the number of van bays at the Munich depot",
-# "die USV-Laufzeit der Serverräume in Stuttgart", "les horaires du samedi des dépôts de Rotterdam"
-OWNER = r"(?:of|for|at|between|von|vom|der|des|in|im|bei|am|für|de|du|d['’]|à|au|aux|entre|pour)"
-# The aspect runs to the last owner preposition before the sides' "and"
-ASPECT_FIRST = re.compile(
-    r"^(?P<aspect>.+)\s+(?P<prep>" + OWNER + r")\s+(?P<a>(?:(?!\s" + OWNER + r"\s).)+?)" + JOIN + r"(?P<b>.+)$",
-    re.IGNORECASE,
-)
-SIDES_FIRST = re.compile(
-    r"^(?P<a>.+?)" + JOIN + r"(?P<b>.+?)(?:\s+(?:on|for|regarding|in\s+terms\s+of|by|hinsichtlich|bezüglich"
-    r"|beim?|en\s+termes\s+de|pour\s+ce\s+qui\s+est\s+d[eu]s?)\s+(?P<aspect>.+))?$",
-    re.IGNORECASE,
-)
-# A second side that names its own attribute ("the number of paid sick days") is a whole noun phrase: the
-# sides are two attributes, not one aspect of two owners
-OWN_ATTRIBUTE = re.compile(r"\s(?:of|for)\s", re.IGNORECASE)
-ARTICLE = re.compile(r"^(?:the|a|an|der|die|das|den|dem|des|le|la|les|l['’]|de|du|d['’])\s*", re.IGNORECASE)
-SIDE_ASK = {"en": "What is the {query}?", "de": "Was ist {query}?", "fr": "Quel est {query} ?"}
+BOTH = re.compile(r"^both\s+|(?<=\s)both\s+(?=(?:the|a|an)\s)", re.IGNORECASE)
+RESPECTIVELY = re.compile(r",?\s+(?:respectively|jeweils|respectivement)(?=[\s?.!]*$)", re.IGNORECASE)
 BACK_REFERENCE = re.compile(
     r"\b(?:it|its|they|them|their|there|this|that|these|those"
     r"|es|ihn|ihm|ihr|ihre[mnrs]?|seine[mnrs]?|dort|dessen|deren|diese[mnrs]?"  # German ("sie" is also "Sie")
@@ -186,7 +171,6 @@ NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][a-zäöüéèàç]{2,}\b")
 LIST_OPENING = re.compile(r"^(?:(?:the|all|which|what|list|show)\s+)+", re.IGNORECASE)
 # A pronoun that stands for the listed things after a verb or preposition ("working on them")
 OBJECT_PRONOUN = re.compile(r"(?<=\w\s)(?:them|they)\b", re.IGNORECASE)
-LEADING_THE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 # The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
 REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
 QUANTIFIED = re.compile(r"\b(?P<q>many|much)\s+of\s+(?P<p>them|it)\b", re.IGNORECASE)
@@ -216,11 +200,36 @@ def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
     facts_forms = (_facts_then_search, _most_then_ask, _embedded) if facts else ()
-    for form in (_section, *facts_forms, _compare, _two_questions, _relative, _coordinated):
+    in_context = functools.partial(_in_context, facts=facts)
+    for form in (_section, *facts_forms, _compare, in_context, _two_questions, _relative, _coordinated):
         found = form(text)
         if found is not None:
             return found
     return Plan("single", (_search(text, text),))
+
+
+def _in_context(text: str, facts: bool) -> Plan | None:
+    """ "I want to hire a standpipe. How big is the deposit, and what is the daily charge?", "The Lille depot:
+    until when ..., and where do its parts come from?": the question's plan, each search framed by the context
+    (fragments.split_context); a topic also stands for the question's back-references. None when the question
+    alone is one step."""
+    found = split_context(text)
+    if found is None:
+        return None
+    context, rest = found
+    name = topic_name(context)
+    inner = plan(resolve_back_reference(rest, name) if name else rest, facts)
+    if len(inner.steps) < 2:
+        return None
+    return Plan(inner.form, tuple(_framed(step, context) for step in inner.steps))
+
+
+def _framed(step: PlannedStep, context: str) -> PlannedStep:
+    query = str(step.arguments.get("query", ""))
+    if step.tool != "semantic_search" or context.lower() in query.lower():
+        return step
+    ask = f"{context}: {step.ask}"
+    return dataclasses.replace(step, arguments={**step.arguments, "query": f"{context}: {query}"}, ask=ask)
 
 
 def _search(
@@ -306,10 +315,14 @@ def _embedded(text: str) -> Plan | None:
 
 def _coordinated(text: str) -> Plan | None:
     """ "What are the courier cut-offs of the Lille and Lyon depots?": the question asked of each conjunct."""
-    found = coordinated(REQUEST.sub("", text))  # "Tell me the mileage rate for A as well as ..."
+    found = coordinated(
+        RESPECTIVELY.sub("", BOTH.sub("", REQUEST.sub("", text)))
+    )  # "Tell me (both) the mileage rate for A as well as ..."
     if found is None:
         return None
-    return Plan("compare", tuple(_search(ask, label, ask) for label, ask in found))
+    (label_a, ask_a), (label_b, ask_b) = found
+    ask_b = resolve_one(ask_a, ask_b)  # "the print server in Zürich as well as the one in Basel"
+    return Plan("compare", (_search(ask_a, label_a, ask_a), _search(ask_b, label_b, ask_b)))
 
 
 def head_noun(phrase: str) -> str:
@@ -333,57 +346,20 @@ def superlative(facts: str) -> tuple[str, str]:
 
 
 def _compare(text: str) -> Plan | None:
-    # "Which of A and B has more van bays?" is "Which has more van bays, A or B?"
-    options = alternatives(pair_question(text) or between_question(text) or text)
-    if options is not None:
-        # "Which weighs more, A or B?": each side asked the degree question of the comparative
-        return Plan("compare", tuple(_search(side.ask, side.label, side.ask) for side in options))
-    if (pair := topic_pair(text)) is not None:
-        # "Courier cut-off: Rotterdam vs Porto?": the aspect asked of each side
-        return Plan("compare", tuple(_search(f"{pair[0]} of {side}", side, f"What is the {pair[0]} of {side}?")
-                                     for side in pair[1:]))  # fmt: skip
-    m = DIFFERENCE.match(text)
-    language, prep, attributes = "en", "of", False
-    if m is not None:
-        a, b, aspect = m["a"], m["b"], m["aspect"]
-    else:
-        m = COMPARE.match(text)
-        if m is None:
-            return None
-        rest, verb = m["rest"], m["verb"].lower()
-        language = "de" if verb.startswith("vergleich") else "en"
-        if verb in ("comparez", "comparer") or (verb == "compare" and re.search(r"\b(?:les|des|du|la|le|et)\b", rest)):
-            language = "fr"
-        sides = ASPECT_FIRST.match(rest)
-        if sides is not None and OWN_ATTRIBUTE.search(sides["b"]) is not None:
-            # two attributes, each with its owner: "the mileage rate for a car and the meal allowance for travel"
-            a, b, aspect = f"{sides['aspect']} {sides['prep']} {sides['a']}", sides["b"], None
-            attributes = True
-        elif sides is not None:
-            a, b, aspect, prep = sides["a"], sides["b"], sides["aspect"], sides["prep"]
-        elif (sides := SIDES_FIRST.match(rest)) is not None:
-            a, b, aspect = sides["a"], sides["b"], sides["aspect"]
-        else:
-            return None
-        # "... de Rotterdam et de Porto", "... des RX-200-Arms und des RX-300": the owner preposition repeated
-        b = re.sub(r"^" + re.escape(prep) + r"\s+", "", b.strip(), flags=re.IGNORECASE) if aspect else b
-    steps = []
-    for side in (a.strip(), b.strip()):
-        if language == "en":
-            query = f"{LEADING_THE.sub('', aspect.strip())} of {side}" if aspect else side
-        else:
-            # German and French keep the aspect's article and preposition: "das Gewicht des RX-300"
-            query = f"{aspect.strip()} {prep} {ARTICLE.sub('', side)}" if aspect else side
-        ask = SIDE_ASK[language].format(query=LEADING_THE.sub("", query)) if aspect or attributes else query
-        steps.append(_search(query, side, ask))
-    return Plan("compare", tuple(steps))
+    """A comparison of two sides (comparison.compare_sides): one search per side."""
+    sides = compare_sides(text)
+    return Plan("compare", tuple(_search(query, label, ask) for query, label, ask in sides)) if sides else None
 
 
 def _two_questions(text: str) -> Plan | None:
     parts = split_clauses(text)
     if len(parts) != 2:
+        # "How long must a flight be for premium economy, and for business class?", "When does X open on
+        # Saturdays and close on weekdays?"
+        parts = elliptic_tail(text) or coordinated_predicates(text)
+    if len(parts) != 2:
         return None
-    first, second = parts
+    first, second = parts[0], resolve_one(*parts)
     other = elliptic_other(second)
     if other:
         # "..., and what about Basel?": the first question asked of the other entity
@@ -393,7 +369,7 @@ def _two_questions(text: str) -> Plan | None:
     if listed:
         # "How many printers does LYO have, and which are they?": the count, then the same rows listed
         return Plan("two_questions", (_search(first, first), _search(listed, listed)))
-    expanded = expand_ellipsis(first, second)
+    expanded = gapped(first, second) or expand_ellipsis(first, second)
     if expanded:
         # "Und Porto?", "And for an extended family member?", "Et sa portée ?": the first question again
         return Plan("two_questions", (_search(first, first), _search(expanded, expanded)))

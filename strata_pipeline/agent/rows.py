@@ -177,13 +177,23 @@ def found_row(question: str, passages: list[Candidate], anywhere: bool = False) 
     if not passages:
         return None
     read = passages if anywhere else [max(passages, key=lambda c: c.dense_score or 0.0)]  # the first of equals
-    found = next(((c, row) for c in read if (row := named_row(question, c)) is not None), None)
+    named = [(c, row) for c in read if (row := named_row(question, c)) is not None]
+    # one thing with rows in several tables ("RX300-HITCH" in the stock sheet and the price list): the row
+    # whose columns the question asks ("how much does it cost": the price list's)
+    found = next((f for f in named if asks_column(question, f[1], skip=_keys(question, f[1]))), None)
+    found = found or next(iter(named), None)
     if found is None and not anywhere:
         # a row that a cell no other row of its table shares names ("bsl-db-03" in the servers sheet,
         # "Wave 2" in the schedule), and whose columns the question asks, is that thing's record, whatever
         # passage is closest in meaning (an incident about it); a value many rows share ("wave3") keys none
         found = next(((c, row) for c in passages if (row := named_row(question, c, unique=True)) is not None), None)
     return found
+
+
+def _keys(question: str, row: Row) -> set[str]:
+    """The cells of `row` that the question names (its key), as keys."""
+    windows = _windows(question)
+    return {_key(c) for c in row.cells if _key(c) in windows}
 
 
 def as_answer(passage: Candidate, row: Row, mode: str = "agent") -> Answer:

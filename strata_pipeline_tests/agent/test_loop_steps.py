@@ -221,3 +221,14 @@ def test_a_demonstrative_after_a_row_is_asked_of_the_cell_its_noun_names_in_any_
     run_plan(toolbox, planned, Budget())  # type: ignore[arg-type]
     # "that product" is the product cell of the dock's row; the search is no longer held to the price list
     assert toolbox.steps[1] == ("semantic_search", {"query": "Which accessories fit RX-300?"})
+
+
+def test_a_back_reference_after_a_fact_step_that_named_one_row_is_asked_of_that_row() -> None:
+    follow = plan("Which ticket type has the longest validity, and what does it cost?").steps[1]
+    top = facts(["DAY-PASS"])
+    ((arguments, label, ask),) = _expand(follow, (top, Answer("DAY-PASS")))
+    assert arguments == {"query": "What does DAY-PASS cost?"}  # any document: no scope to the table
+    assert label == ask == "What does DAY-PASS cost?"
+    # two values name no single row: the step stays scoped to what was found
+    ((arguments, _, _),) = _expand(follow, (facts(["DAY-PASS", "WEEK-PASS"]), Answer("")))
+    assert arguments["query"] == "What does it cost?"

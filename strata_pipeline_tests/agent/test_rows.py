@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from strata_pipeline.agent.rows import named_row, row_answer, tables
+from strata_pipeline.agent.rows import found_row, named_row, row_answer, tables
 from strata_pipeline.retrieval.candidate import Candidate
 
 PRICE_LIST = (
@@ -139,3 +139,27 @@ def test_a_number_is_shown_with_the_unit_its_column_is_named_by() -> None:
     assert answer.text.startswith("sku: RX300-DOCK; warranty_months: 24 months; list_price_usd: 4800 USD; ")
     assert "lead_time_weeks: 4 weeks" in answer.text
     assert "list_price_usd: n/a;" in row_answer("What is the warranty of RX200-ARM?", [passage(sheet)]).text
+
+
+def test_a_thing_with_rows_in_two_tables_is_answered_by_the_row_whose_columns_the_question_asks() -> None:
+    stock = Candidate(
+        point_id="s",
+        payload={
+            "chunk_id": "stock.csv#s0",
+            "doc_id": "stock.csv",
+            "text": "sku | store | on_hand\nTK-9 | North | 40\nTK-7 | North | 3",
+        },
+    )
+    prices = Candidate(
+        point_id="p",
+        payload={
+            "chunk_id": "prices.csv#s0",
+            "doc_id": "prices.csv",
+            "text": "sku | list_price_usd | warranty_months\nTK-9 | 2100 | 24\nTK-7 | 90 | 6",
+        },
+    )
+    found = found_row("How much does TK-9 cost?", [stock, prices], anywhere=True)
+    assert found is not None and found[1].cells == ("TK-9", "2100", "24")
+    # a question that asks no column of either: the first row named, in rank order
+    found = found_row("What is TK-9?", [stock, prices], anywhere=True)
+    assert found is not None and found[1].cells == ("TK-9", "North", "40")

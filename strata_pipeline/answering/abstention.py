@@ -27,7 +27,7 @@ from strata_pipeline.answering.calendar_words import calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
-from strata_pipeline.text.calendar import MONTHS, WEEKDAYS, alternation, names
+from strata_pipeline.text.calendar import MONTHS, WEEKDAY_ABBREVIATIONS, WEEKDAYS, alternation, names
 
 NO_SUPPORT = "no_support"
 CONTRADICTORY = "contradictory_facts"
@@ -289,8 +289,10 @@ _ASKS_NOISE = re.compile(
 _ASKS_WEEKDAY = re.compile(
     r"\b(?:which|what) (?:weekdays?|days? of the week)\b|\bwochentag|\bquels? jours? de la semaine\b", re.IGNORECASE
 )
+# A weekday in English (whole, abbreviated or plural: "Saturdays", "Wed"), German or French, working days
+# or the weekend.
 _WEEKDAYS = re.compile(
-    r"\b(?:mon|tue|tues|wed|thu|thurs|fri|sat|sun)(?:day)?s?\b"
+    rf"\b(?:{alternation(names(WEEKDAYS, ('en',)) + WEEKDAY_ABBREVIATIONS['en'])})s?\b"
     rf"|\b(?:{alternation(names(WEEKDAYS, ('de', 'fr')))}|werktag\w*|wochenende)\b|\bweekends?\b",
     re.IGNORECASE,
 )

@@ -169,6 +169,13 @@ def test_a_sentence_states_the_asked_kind_or_not() -> None:
     assert states_kind("time", "| Monday to Friday | 07:30 - 18:00 |")
 
 
+@pytest.mark.parametrize(
+    "text", ["Collection is on Wednesday.", "Open Saturdays only.", "Tue and Thur", "Abholung am Mittwoch", "le samedi"]
+)
+def test_every_weekday_states_a_weekday(text: str) -> None:
+    assert states_kind("weekday", text)
+
+
 def test_codes_are_the_contract_names() -> None:
     assert ABSTAIN_CODES == ("no_support", "contradictory_facts", "zero_rows", "withheld")
 

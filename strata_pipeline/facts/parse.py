@@ -21,7 +21,7 @@ from strata_pipeline.facts.cells import (
     one_value_per_column,
     unknown_value,
 )
-from strata_pipeline.facts.conditioned import anti_join, group_condition
+from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
@@ -35,6 +35,7 @@ from strata_pipeline.facts.phrasing import (
     date_filters,
     extreme,
     initials,
+    money_columns,
     price_columns,
     share_split,
 )
@@ -78,6 +79,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     grouped = group_condition(glossed, operation_of(glossed), _asked(glossed), visible, rest)
     if grouped is not None:  # "which sites have more than 5 VLANs": a count per site, then the condition on it
         return grouped
+    most = extreme(glossed)
+    counted = counted_extreme(glossed, most, _asked(glossed), visible, rest) if most else None
+    if counted is not None:  # "which supplier received the most orders": orders counted per supplier
+        return counted
     return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
 
 
@@ -188,6 +193,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         kept = {f.column for f in filters if f.op not in ORDER_OPS}
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
+        measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
         columns = (measured[0],) if measured else ()
         if not columns:
             # "the average fuel consumption": no number column holds what is measured, so no figure can be given
@@ -195,7 +201,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             why = f"measures {phrase or 'nothing'!r}, but names no number column"
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
     elif op in ("list", "distinct", "intersect"):
-        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
+        # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
+        rows = {f for w in words(table.label) for f in _forms(w)}
+        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=rows)
         columns = (shown[0],) if shown else ()
         if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
             tables = _second_table(stems, catalogue, table, columns)
@@ -235,7 +243,8 @@ def _extreme(
     asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
-    named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
+    # a date column is no group of rows ("which order": the orders, not their `order_date`)
+    named = [c for c in table.columns if c.kind == "text" and not c.is_date and asked in {_stem(w) for w in c.words}]
     if not asked or not (named or asked in label):
         return None
     found = re.search(ASKED, question.lower())
@@ -245,7 +254,7 @@ def _extreme(
     group = (named or [table.columns[0]])[0].name
     per = "" if per == group else per  # "which site has the most servers per site" is one grouping
     excluded = {group, per, *(f.column for f in filters)}
-    after = re.search(rf"(?:{EXTREMES[op]})\s+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
+    after = re.search(rf"(?:{EXTREMES[op]})[\s-]+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
     tail = words(after.group(1)) if after else []
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
     # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
@@ -261,6 +270,7 @@ def _extreme(
         measured = dated
     elif tail and _stem(tail[0]) in rows:
         measured = full or price_columns(question, table)  # "the most expensive procedure": a price, no row count
+        measured = measured or _sole_measure(question, table, group)
     elif before := said_before(question, op, table, excluded):  # "le délai de réponse le plus court"
         measured = before
     else:
@@ -269,6 +279,7 @@ def _extreme(
             or _mentioned(tail_stems, table, kind="number", exclude=excluded)
             or price_columns(question, table)
             or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
+            or _sole_measure(question, table, group)
         )
         if not measured:
             return None
@@ -276,9 +287,18 @@ def _extreme(
                   (table.source_set,), limit=limit, per=per)  # fmt: skip
 
 
+def _sole_measure(question: str, table: Table, group: str) -> list[str]:
+    """What ranks the rows themselves when no measure is named ("the largest order", "the three biggest
+    orders"): the one column of money the question asks for, else the table's only number column."""
+    if group != table.columns[0].name:
+        return []  # "which site has the most servers": a count of rows per site
+    numeric = [c.name for c in table.columns if c.kind == "number"]
+    return money_columns(question, table) or (numeric if len(numeric) == 1 else [])
+
+
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
 # "what is the newest vehicle": an extreme word between the article and the noun is skipped
-_ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?)\s+"
+_ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?|\w+-\w+(?:ed|ing))\s+"  # "the best-rated X"
 COPULA_ASKED = (
     r"\b(?:which|what|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')"
     rf"(?:{_ADJECTIVE})?([\wäöüéè\-]+)"
@@ -316,9 +336,12 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
         score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
         evidence.append(f"table {table.label!r}")
-    asked = _asked(question, table)
+    limit, noun = top_n(question)
+    asked = _stem(noun) if limit else _asked(question, table)  # "what are the three biggest orders": orders
     # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
-    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for
+    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for.
+    # A German or French noun names them by its English word ("Bestellungen", "commandes": orders)
+    asked = next(iter(sorted(inflected_forms(asked) & set(label))), asked) if asked else asked
     if asked and (asked in label or any(asked == _stem(c.words[0]) for c in table.columns if c.words)):
         # what the question counts or lists ("which SKUs", "how many servers") is here; the half point
         # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
@@ -451,13 +474,19 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
     return ()
 
 
-def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:
-    """Columns the question names (all their words first, then any word), not those filtered on."""
+def _mentioned(
+    stems: set[str], table: Table, kind: str | None, exclude: set[str], rows: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
+    """Columns the question names (all their words first, then any word), not those filtered on. A column
+    named in part only by `rows` (the words that name the table's rows) is not named."""
     ranked = []
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        hits = sum(1 for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w)))
+        said = [w for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w))]
+        hits = len(said)
+        if hits < len(column.words) and all(_forms(w) & rows for w in said):
+            continue
         if hits:
             ranked.append((-(hits / len(column.words)), -hits, position, column.name))
     return [name for *_, name in sorted(ranked)]

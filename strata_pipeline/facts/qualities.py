@@ -19,6 +19,8 @@ from strata_pipeline.facts.wording import column_named, forms, stem_word, stems,
 # a verb or preposition of having, an optional article or negation, then the noun said of the rows
 HAVE = (
     r"\b(?:have|has|having|with|without|haben|hat|besitzen|besitzt|mit|ohne|ont|avec|sans|possèdent|possède)\s+"
+    # a negation or time word before a participle: "have not been delivered" reads "been", "have never had" "had"
+    r"(?:(?:not|never|yet|already|nicht|nie|noch|schon|bereits|pas|jamais|encore|déjà)\s+)*"
     r"(?:(?:a|an|no|any|kein\w*|eine?\w*|un|une|des|de|du|pas\s+de|pas\s+d'|d')(?:\s+|(?<=')))?"
     r"([\wäöüéèàçîôû\-]+)"
 )
@@ -30,7 +32,9 @@ FUNCTION_WORDS = frozenset(
     "jeden chaque "
     "le la les l plus moins au exactement "
     # prepositions: "have in total", "haben insgesamt", "ont au total" end the phrase, they name nothing
-    "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans".split()
+    "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans "
+    # participles of being that start a passive ("ont été passées", "have been placed"), no noun
+    "été eu worden gewesen".split()
 )
 
 
@@ -73,13 +77,20 @@ def flags(question: str, question_stems: set[str], table: Table, filters: list[F
     without duplex" is duplex = no."""
     found = []
     taken = {f.column for f in filters}
+    lowered = question.lower()
     for column in table.columns:
         values = {v.lower() for v in column.values}
         pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
-        if pair is None or column.name in taken or not column_named(question_stems, column):
+        if pair is None or column.name in taken or not column.words:
             continue
         head = column.words[-1]
-        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
+        # the whole name, or its last word when that is a word of its own ("certified" for `iso_certified`)
+        by_head = len(head) >= 5 and head not in UNITS.values() and bool(forms(head) & question_stems)
+        if not (column_named(question_stems, column) or by_head):
+            continue
+        # the word that names it in the question, in any language ("certifiés", "zertifiziert")
+        named = {w for w in words(lowered) if forms(w.strip("-")) & forms(head)} | {head}
+        negated = any(re.search(rf"{NEGATION}{re.escape(w)}", lowered) for w in named)
         wanted = pair[1] if negated else pair[0]
         value = next((v for v in column.values if v.lower() == wanted), wanted)
         found.append(Filter(column.name, "eq", value))

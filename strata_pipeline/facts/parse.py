@@ -32,6 +32,7 @@ from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
     EXTREMES,
+    WHEN,
     date_filters,
     extreme,
     initials,
@@ -40,13 +41,16 @@ from strata_pipeline.facts.phrasing import (
     share_split,
 )
 from strata_pipeline.facts.qualities import (
+    COUNTED,
     counted_quantity,
     flags,
     measure_phrase,
+    measured_of_unknown,
     numeric_conditions,
+    unread_counted_noun,
     unread_quality,
 )
-from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, top_n
+from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -162,7 +166,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
         return _refused(score, operation, evidence, "a grouping that names no column", names_table)
-    unread = _unread_counted_noun(question, table) if operation == "count" else ""
+    unread = unread_counted_noun(question, table) if operation == "count" else ""
     if unread and (names_code(unread) or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
@@ -200,11 +204,15 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             phrase = measure_phrase(question, op)
             why = f"measures {phrase or 'nothing'!r}, but names no number column"
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
+        whose = measured_of_unknown(question, op, table)
+        if whose:  # "le montant total de la TVA": the table's amounts are no VAT, so their total is another figure
+            why = f"measures {columns[0]!r} of {whose!r}, which no column or value holds"
+            return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=whose)
     elif op in ("list", "distinct", "intersect"):
         # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
         rows = {f for w in words(table.label) for f in _forms(w)}
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=rows)
-        columns = (shown[0],) if shown else ()
+        columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
         if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
             tables = _second_table(stems, catalogue, table, columns)
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
@@ -233,6 +241,10 @@ def _extreme(
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     limit, noun = top_n(question)  # "the three cheapest vehicles": the three best rows
     asked = _stem(noun) if limit else _asked(question, table)
+    if re.search(WHEN, question.lower()):  # "when was the newest order placed": a date, of the rows themselves
+        if not dated_measure(question, stems, table):
+            return None
+        asked = next(iter(_stem(w) for w in words(table.label)[-1:]), "")
     copula = re.search(COPULA_ASKED, question.lower())
     if copula and copula.group(0).startswith("what") and not re.search(DATE_EXTREMES, question.lower()):
         copula = None  # "what is the most expensive SKU" asks for the figure; "what is the newest vehicle" for one
@@ -270,7 +282,7 @@ def _extreme(
         measured = dated
     elif tail and _stem(tail[0]) in rows:
         measured = full or price_columns(question, table)  # "the most expensive procedure": a price, no row count
-        measured = measured or _sole_measure(question, table, group)
+        measured = measured or sole_measure(question, table, group)
     elif before := said_before(question, op, table, excluded):  # "le délai de réponse le plus court"
         measured = before
     else:
@@ -279,21 +291,12 @@ def _extreme(
             or _mentioned(tail_stems, table, kind="number", exclude=excluded)
             or price_columns(question, table)
             or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
-            or _sole_measure(question, table, group)
+            or sole_measure(question, table, group)
         )
         if not measured:
             return None
     return Intent(op, table.name, tuple(measured[:1]), tuple(one_value_per_column(question, filters)), (group,),
                   (table.source_set,), limit=limit, per=per)  # fmt: skip
-
-
-def _sole_measure(question: str, table: Table, group: str) -> list[str]:
-    """What ranks the rows themselves when no measure is named ("the largest order", "the three biggest
-    orders"): the one column of money the question asks for, else the table's only number column."""
-    if group != table.columns[0].name:
-        return []  # "which site has the most servers": a count of rows per site
-    numeric = [c.name for c in table.columns if c.kind == "number"]
-    return money_columns(question, table) or (numeric if len(numeric) == 1 else [])
 
 
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
@@ -393,38 +396,6 @@ def _starts_column(phrase: str, table: Table) -> bool:
     """Whether the intent word and the word after it are a column's first two words ("list price")."""
     said = [_stem(w) for w in words(phrase)[-2:]]
     return len(said) == 2 and any([_stem(w) for w in c.words[:2]] == said for c in table.columns)
-
-
-COUNTED = (
-    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
-    r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
-)
-# Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
-ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
-
-
-def _unread_counted_noun(question: str, table: Table) -> str:
-    """The word a count asks for when `table` has no column, value or name for it ("" when it has):
-    "spare" in "how many spare label printers". A German compound counts by its first part
-    ("Abfuhrtermine" for the "Abfuhrkalender")."""
-    found = re.search(COUNTED, question.lower())
-    if not found:
-        return ""
-    word = found.group(1)
-    known = {f for w in words(table.label) for f in _forms(w)} | ROW_WORDS
-    known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
-    known |= {_stem(w) for c in table.columns for w in c.words}
-    known |= {v.lower() for c in table.columns for v in c.values} | {
-        _stem(w) for c in table.columns for v in c.values for w in words(v)
-    }
-    if word in known:
-        return ""  # a value: "how many rx-200 products" counts the rows whose product is RX-200
-    if all(part in known or _forms(part) & known or part.isdigit() for part in word.split("-") if part):
-        return ""  # every part of "sla-entries" is known
-    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
-        return ""
-    return word
 
 
 def _asks_documents(question: str) -> bool:

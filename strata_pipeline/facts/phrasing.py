@@ -27,7 +27,8 @@ SHARE = (
     r"\bprozent\s+(?:der|aller|von)\b|\b(?:pourcentage|proportion|part)\s+(?:de|des|d')"
 )
 # "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
-WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"
+WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*|when|wann|quand)\b"
+WHEN = r"^\s*(?:when|wann|quand)\b"  # "when was the most recent order placed": the newest row, by its date
 # French "le plus" with an adjective of smallness or age is a minimum ("le plus court", "la plus ancienne")
 _FRENCH_LOW = r"(?:court|bas|petit|ancien|faible)\w*"
 EXTREMES = {

@@ -31,6 +31,7 @@ SPELLINGS = {
     "centre": "center", "centres": "centers", "metre": "meter", "metres": "meters", "litre": "liter",
     "litres": "liters", "colour": "color", "colours": "colors", "licence": "license", "licences": "licenses",
     "catalogue": "catalog", "catalogues": "catalogs", "programme": "program", "programmes": "programs",
+    "labour": "labor",
 }  # fmt: skip
 
 
@@ -75,7 +76,9 @@ def stems(text: str) -> set[str]:
             | {UNITS[w] for w in parts if w in UNITS}
         )
         found |= {stem_word(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
-        found |= {w[:-2] + "ing" for w in parts if len(w) >= 5 and w.endswith("ed")}  # "best-rated": `rating`
+        # a compound adjective's participle names a column: "best-rated" `rating` or `rate`, "top-scored" `score`
+        rated = [w for w in parts[1:] if len(w) >= 5 and w.endswith("ed")]
+        found |= {f for w in rated for f in (w[:-2] + "ing", w[:-1])}
         bare = [w.strip(".'") for w in parts]  # "Fahrzeuge": fahrzeug, vehicle
         found |= {stem_word(english(w[: -len(e)])) for w in bare for e in GERMAN_ENDINGS
                   if len(w) >= 7 and w.endswith(e) and english(w[: -len(e)])}  # fmt: skip

@@ -275,6 +275,8 @@ def _extreme(
     if tail and _stem(tail[0]) == asked and group == table.columns[0].name:
         tail = tail[1:]  # "the cheapest vehicles": the rows by their key; what measures them is said otherwise
     tail_stems = _stems(" ".join(tail[:4]))
+    if after and tail and question[after.start(1) - 1] == "-":  # "best-rated": a compound's participle
+        tail_stems |= _stems(f"{question[: after.start(1)].split()[-1]}{tail[0]}")
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
     dated = dated_measure(question, stems, table)

@@ -5,15 +5,19 @@ refused; best/worst; "when" asks the newest row's date; British and American spe
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from strata_pipeline.facts import execute, load_catalogue
 from strata_pipeline.facts.catalogue import Catalogue, Column, Table
-from strata_pipeline.facts.intent import Filter, Intent
+from strata_pipeline.facts.intent import FactResult, Filter, Intent
 from strata_pipeline.facts.numbers import comparisons
 from strata_pipeline.facts.parse import parse
 from strata_pipeline.facts.values import cognate, tier
 from strata_pipeline.facts.vocabulary import gloss
 from strata_pipeline.facts.wording import stem_word, stems
+from strata_pipeline_tests.facts import test_top_and_absent as fleet_sheets
 
 CLIENTS = Table(
     "facts_clients",
@@ -124,3 +128,33 @@ def test_german_ktion_nouns_and_counted_cours() -> None:
     assert tier("inspektionen", "inspection", clipped=False) == "same"
     assert gloss("Combien de catégories ont au moins 3 cours ?").endswith("3 courses ?")
     assert "cours" in gloss("les travaux en cours")  # "en cours" (in progress) is no course
+
+
+EVERYONE = fleet_sheets.EVERYONE
+
+
+@pytest.fixture(scope="module")
+def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The vehicle and maintenance sheets of test_top_and_absent, as a sidecar of their own."""
+    return fleet_sheets.sidecars.__wrapped__(tmp_path_factory)  # type: ignore[attr-defined]
+
+
+def _answer(question: str, sidecars: dict[str, Path]) -> tuple[Intent, FactResult]:
+    catalogue = load_catalogue(sidecars, EVERYONE)
+    parsed = parse(question, catalogue)
+    assert parsed.intent is not None, parsed
+    return parsed.intent, execute(parsed.intent, catalogue, sidecars, EVERYONE)
+
+
+def test_the_best_row_is_answered_with_its_figure(sidecars: dict[str, Path]) -> None:
+    intent, result = _answer("When was the newest vehicle registered?", sidecars)
+    assert (intent.operation, result.value) == ("argmax", ["V-6"])
+    assert result.answer.endswith("Its registered: 2024-07-22.")
+    assert _answer("Which vehicle has the highest price?", sidecars)[1].answer.endswith("Its price_eur: 56700.")
+
+
+def test_the_most_rows_of_another_sheet_over_a_sidecar(sidecars: dict[str, Path]) -> None:
+    intent, result = _answer("Which vehicle had the most maintenance jobs?", sidecars)
+    assert (intent.table, intent.group_by, result.value) == ("facts_sheets_maintenance_log_csv_maintenance_log",
+                                                             ("vehicle_id",), ["V-3"])  # fmt: skip
+    assert "Its " not in result.answer  # a count of rows: no measured column to quote

@@ -74,6 +74,8 @@ def _negated_from(tokens: list[tuple[int, int, str]], first: int) -> int:
         word = tokens[at - 1][2]
         if _negation(word):
             negated = True
+        elif not negated and at > 1 and _negation(tokens[at - 2][2]):
+            pass  # one verb right after the negation: "never received a purchase order", "n'ont jamais passé de"
         elif word not in FILLERS | ROW_NOUNS | SHEET_NOUNS:
             break
         at -= 1

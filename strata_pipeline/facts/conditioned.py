@@ -15,7 +15,7 @@ from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.facts.key_overlap import DEFER, catalogue_columns
 from strata_pipeline.facts.parsed import Parsed
-from strata_pipeline.facts.per_group import TOTAL_WORDS, counted_per_group, totalled_per_group
+from strata_pipeline.facts.per_group import TOTAL_WORDS, counted_per_group, most_rows, totalled_per_group
 
 Rest = Callable[[str, Catalogue], Parsed]
 WHICH_WORDS = r"\b(?:which|welche[rsnm]?|quel(?:le)?s?)\b"  # "which garages charged ... in total": groups, no sum
@@ -55,6 +55,24 @@ def group_condition(question: str, operation: str, asked: str, tables: list[Tabl
     return dataclasses.replace(
         parsed, intent=intent, score=parsed.score + 2, operation=intent.operation, evidence=evidence, names_table=True
     )
+
+
+def counted_extreme(question: str, op: str, asked: str, tables: list[Table], rest: Rest) -> Parsed | None:
+    """`which X has the most Y` where Y names another table than X's ("which supplier received the most
+    orders"): the X whose rows in Y's table are most (fewest) often. The rest of the question is parsed over
+    Y's table for its conditions ("in 2025"). None when no such table is named."""
+    grouped = most_rows(question, op, asked, tables)
+    if grouped is None:
+        return None
+    parsed = rest(question, Catalogue((grouped.table,)))
+    if parsed.intent is None and parsed.why:
+        return parsed  # a condition it cannot read ("in May" over no dates): no figure for another question
+    counted = grouped.table
+    filters = parsed.intent.filters if parsed.intent is not None else ()
+    intent = Intent(op, counted.name, filters=filters, group_by=(grouped.column,), source_sets=(counted.source_set,))
+    evidence = [*parsed.evidence, f"the {grouped.column} with the {'most' if op == 'argmax' else 'fewest'} rows "
+                f"in {counted.label!r}"]  # fmt: skip
+    return Parsed(intent, max(parsed.score, 0.0) + 3, op, evidence, True)
 
 
 def anti_join(question: str, tables: list[Table], rest: Rest) -> Parsed | None:

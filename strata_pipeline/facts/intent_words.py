@@ -10,7 +10,10 @@ OPERATION_WORDS: dict[str, str] = {
     "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
     "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
     "sum": r"\btotal\b|\bsum\b|\baltogether\b|\btogether\b|\bcombined\b|\bzusammen\b|\ben tout\b|"
-    r"\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b",
+    r"\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b|"
+    # "how much did we spend", "wie viel wurde ausgegeben", "combien a-t-on dépensé": money spent is a total
+    r"\bhow much\b(?=.*\b(?:spen[dt]|paid)\b)|\bwie ?viel\b(?=.*\b(?:ausgegeben|bezahlt)\b)|"
+    r"\bcombien\b(?=.*\b(?:dépensé|payé)\w*)",
     "max": r"\bmax\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
     r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
     "min": r"(?<!\d)(?<!\d )\bmin\b|\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|"

@@ -16,8 +16,13 @@ from strata_pipeline.facts.vocabulary import NUMBER_WORD, number_value
 COMPARE_WORDS: dict[str, str] = {
     "ge": r"at least|mindestens|au moins|no less than|not less than|wenigstens",
     "le": r"at most|höchstens|au plus|no more than|not more than",
-    "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure? à|größer als",
-    "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure? à|kleiner als",
+    "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure?s? à|größer als|"
+    # comparatives of a measure: "payment terms longer than 30 days", "teurer als 500 €", "plus long que 2 jours"
+    r"longer than|higher than|larger than|bigger than|more expensive than|länger als|höher als|teurer als|"
+    r"plus longu?e?s? que|plus élevée?s? que|plus grande?s? que|plus chère?s? que",
+    "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure?s? à|kleiner als|"
+    r"shorter than|lower than|smaller than|cheaper than|less expensive than|kürzer als|niedriger als|"
+    r"günstiger als|billiger als|plus courte?s? que|moins élevée?s? que|plus petite?s? que|moins chère?s? que",
     "eq": r"exactly|equal to|genau|exakt|gleich|exactement|égale? à",
 }
 AFTER_WORDS: dict[str, str] = {  # after the number (and its unit): "40 hours or more"

@@ -21,7 +21,7 @@ from strata_pipeline.facts.cells import (
     one_value_per_column,
     unknown_value,
 )
-from strata_pipeline.facts.conditioned import anti_join, group_condition
+from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import COUNTED, GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
@@ -32,9 +32,11 @@ from strata_pipeline.facts.periods import iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
     EXTREMES,
+    WHEN,
     date_filters,
     extreme,
     initials,
+    money_columns,
     price_columns,
     share_split,
 )
@@ -42,10 +44,12 @@ from strata_pipeline.facts.qualities import (
     counted_quantity,
     flags,
     measure_phrase,
+    measured_of_unknown,
     numeric_conditions,
+    unread_counted_noun,
     unread_quality,
 )
-from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, top_n
+from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -78,6 +82,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     grouped = group_condition(glossed, operation_of(glossed), _asked(glossed), visible, rest)
     if grouped is not None:  # "which sites have more than 5 VLANs": a count per site, then the condition on it
         return grouped
+    most = extreme(glossed)
+    counted = counted_extreme(glossed, most, _asked(glossed), visible, rest) if most else None
+    if counted is not None:  # "which supplier received the most orders": orders counted per supplier
+        return counted
     return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
 
 
@@ -157,7 +165,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not group_by and re.search(STRONG_GROUP_WORDS, question.lower()):
         # "for each X" where X is no column: a total over every row would answer another question
         return _refused(score, operation, evidence, "a grouping that names no column", names_table)
-    unread = _unread_counted_noun(question, table) if operation == "count" else ""
+    unread = unread_counted_noun(question, table) if operation == "count" else ""
     if unread and (names_code(unread) or any(compact(unread) == compact(m.phrase) for _, m in variants)):
         unread = ""  # "how many production servers": the counted word is a value's other form
     if unread:
@@ -188,15 +196,22 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         kept = {f.column for f in filters if f.op not in ORDER_OPS}
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
+        measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
         columns = (measured[0],) if measured else ()
         if not columns:
             # "the average fuel consumption": no number column holds what is measured, so no figure can be given
             phrase = measure_phrase(question, op)
             why = f"measures {phrase or 'nothing'!r}, but names no number column"
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=phrase)
+        whose = measured_of_unknown(question, op, table)
+        if whose:  # "le montant total de la TVA": the table's amounts are no VAT, so their total is another figure
+            why = f"measures {columns[0]!r} of {whose!r}, which no column or value holds"
+            return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=whose)
     elif op in ("list", "distinct", "intersect"):
-        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
-        columns = (shown[0],) if shown else ()
+        # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
+        rows = {f for w in words(table.label) for f in _forms(w)}
+        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=rows)
+        columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
         if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
             tables = _second_table(stems, catalogue, table, columns)
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
@@ -225,6 +240,10 @@ def _extreme(
     names a text column or the table's rows ("what is the highest price" asks for a figure: max)."""
     limit, noun = top_n(question)  # "the three cheapest vehicles": the three best rows
     asked = _stem(noun) if limit else _asked(question, table)
+    if re.search(WHEN, question.lower()):  # "when was the newest order placed": a date, of the rows themselves
+        if not dated_measure(question, stems, table):
+            return None
+        asked = next(iter(_stem(w) for w in words(table.label)[-1:]), "")
     copula = re.search(COPULA_ASKED, question.lower())
     if copula and copula.group(0).startswith("what") and not re.search(DATE_EXTREMES, question.lower()):
         copula = None  # "what is the most expensive SKU" asks for the figure; "what is the newest vehicle" for one
@@ -235,7 +254,8 @@ def _extreme(
     asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
-    named = [c for c in table.columns if c.kind == "text" and asked in {_stem(w) for w in c.words}]
+    # a date column is no group of rows ("which order": the orders, not their `order_date`)
+    named = [c for c in table.columns if c.kind == "text" and not c.is_date and asked in {_stem(w) for w in c.words}]
     if not asked or not (named or asked in label):
         return None
     found = re.search(ASKED, question.lower())
@@ -245,7 +265,7 @@ def _extreme(
     group = (named or [table.columns[0]])[0].name
     per = "" if per == group else per  # "which site has the most servers per site" is one grouping
     excluded = {group, per, *(f.column for f in filters)}
-    after = re.search(rf"(?:{EXTREMES[op]})\s+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
+    after = re.search(rf"(?:{EXTREMES[op]})[\s-]+(?:(?:of|de|d'|der|an)\s+)?(.*)", question.lower())
     tail = words(after.group(1)) if after else []
     # "the most servers": a count of rows; "the highest list price": a measure named after the extreme word
     # ("le plus de VLAN" counts rows even though vlan_id holds the word: only a column named in full measures).
@@ -254,6 +274,8 @@ def _extreme(
     if tail and _stem(tail[0]) == asked and group == table.columns[0].name:
         tail = tail[1:]  # "the cheapest vehicles": the rows by their key; what measures them is said otherwise
     tail_stems = _stems(" ".join(tail[:4]))
+    if after and tail and question[after.start(1) - 1] == "-":  # "best-rated": a compound's participle
+        tail_stems |= _stems(f"{question[: after.start(1)].split()[-1]}{tail[0]}")
     numeric = [c for c in table.columns if c.kind == "number" and c.name not in excluded]
     full = [c.name for c in numeric if all(_stem(w) in tail_stems for w in c.words if w not in UNITS.values())]
     dated = dated_measure(question, stems, table)
@@ -261,6 +283,7 @@ def _extreme(
         measured = dated
     elif tail and _stem(tail[0]) in rows:
         measured = full or price_columns(question, table)  # "the most expensive procedure": a price, no row count
+        measured = measured or sole_measure(question, table, group)
     elif before := said_before(question, op, table, excluded):  # "le délai de réponse le plus court"
         measured = before
     else:
@@ -269,6 +292,7 @@ def _extreme(
             or _mentioned(tail_stems, table, kind="number", exclude=excluded)
             or price_columns(question, table)
             or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
+            or sole_measure(question, table, group)
         )
         if not measured:
             return None
@@ -278,7 +302,7 @@ def _extreme(
 
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
 # "what is the newest vehicle": an extreme word between the article and the noun is skipped
-_ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?)\s+"
+_ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?|\w+-\w+(?:ed|ing))\s+"  # "the best-rated X"
 COPULA_ASKED = (
     r"\b(?:which|what|welche\w*|quel\w*)\s+(is|ist|est)\s+(?:the\s+|das\s+|der\s+|die\s+|le\s+|la\s+|l')"
     rf"(?:{_ADJECTIVE})?([\wäöüéè\-]+)"
@@ -316,9 +340,12 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
         score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
         evidence.append(f"table {table.label!r}")
-    asked = _asked(question, table)
+    limit, noun = top_n(question)
+    asked = _stem(noun) if limit else _asked(question, table)  # "what are the three biggest orders": orders
     # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
-    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for
+    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for.
+    # A German or French noun names them by its English word ("Bestellungen", "commandes": orders)
+    asked = next(iter(sorted(inflected_forms(asked) & set(label))), asked) if asked else asked
     if asked and (asked in label or any(asked == _stem(c.words[0]) for c in table.columns if c.words)):
         # what the question counts or lists ("which SKUs", "how many servers") is here; the half point
         # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
@@ -372,33 +399,6 @@ def _starts_column(phrase: str, table: Table) -> bool:
     return len(said) == 2 and any([_stem(w) for w in c.words[:2]] == said for c in table.columns)
 
 
-# Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
-ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
-
-
-def _unread_counted_noun(question: str, table: Table) -> str:
-    """The word a count asks for when `table` has no column, value or name for it ("" when it has):
-    "spare" in "how many spare label printers". A German compound counts by its first part
-    ("Abfuhrtermine" for the "Abfuhrkalender")."""
-    found = re.search(COUNTED, question.lower())
-    if not found:
-        return ""
-    word = found.group(1)
-    known = {f for w in words(table.label) for f in _forms(w)} | ROW_WORDS
-    known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
-    known |= {_stem(w) for c in table.columns for w in c.words}
-    known |= {v.lower() for c in table.columns for v in c.values} | {
-        _stem(w) for c in table.columns for v in c.values for w in words(v)
-    }
-    if word in known:
-        return ""  # a value: "how many rx-200 products" counts the rows whose product is RX-200
-    if all(part in known or _forms(part) & known or part.isdigit() for part in word.split("-") if part):
-        return ""  # every part of "sla-entries" is known
-    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
-        return ""
-    return word
-
-
 def _asks_documents(question: str) -> bool:
     """A count or list of documents or files: a document noun within three words of the intent word."""
     found = re.search(ASKED, question.lower())
@@ -446,13 +446,19 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
     return ()
 
 
-def _mentioned(stems: set[str], table: Table, kind: str | None, exclude: set[str]) -> list[str]:
-    """Columns the question names (all their words first, then any word), not those filtered on."""
+def _mentioned(
+    stems: set[str], table: Table, kind: str | None, exclude: set[str], rows: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
+    """Columns the question names (all their words first, then any word), not those filtered on. A column
+    named in part only by `rows` (the words that name the table's rows) is not named."""
     ranked = []
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        hits = sum(1 for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w)))
+        said = [w for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w))]
+        hits = len(said)
+        if hits < len(column.words) and all(_forms(w) & rows for w in said):
+            continue
         if hits:
             ranked.append((-(hits / len(column.words)), -hits, position, column.name))
     return [name for *_, name in sorted(ranked)]

@@ -106,3 +106,28 @@ def totalled_per_group(question: str, asked: str, tables: list[Table]) -> PerGro
             if len(placed) == 1:
                 return placed[0]
     return None
+
+
+# "the most orders", "die meisten Bestellungen", "le plus de commandes": a count of rows is compared
+MOST_ROWS = {
+    "argmax": r"\b(?:the\s+)?(?:most|die\s+meisten|meisten|le\s+plus\s+d[e']|la\s+plus\s+d[e'])\s*",
+    "argmin": r"\b(?:the\s+)?(?:fewest|least|die\s+wenigsten|wenigsten|le\s+moins\s+d[e']|la\s+moins\s+d[e'])\s*",
+}
+
+
+def most_rows(question: str, op: str, asked: str, tables: list[Table]) -> PerGroup | None:
+    """The table whose rows a `which X has the most Y` question counts per X, when Y names a table ("which
+    supplier received the most orders": purchase orders per supplier_id); None when the words after the
+    extreme name no table, or the asked noun names no group of its rows."""
+    lowered = question.lower()
+    found = re.search(MOST_ROWS[op], lowered) if op in MOST_ROWS else None
+    if found is None:
+        return None
+    said = _counted_words(words(lowered[found.end() :]))
+    for table in tables:
+        if table.name == DOCUMENTS or not any(first == 0 for first, _ in mentions(said, table)):
+            continue
+        column = group_column(asked, table, tables)
+        if column:
+            return PerGroup(table, column, op, 0.0, found.start(), found.end())
+    return None

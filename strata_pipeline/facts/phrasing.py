@@ -27,22 +27,25 @@ SHARE = (
     r"\bprozent\s+(?:der|aller|von)\b|\b(?:pourcentage|proportion|part)\s+(?:de|des|d')"
 )
 # "which site has the most servers": the group with the highest figure (argmax) or the lowest (argmin)
-WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*)\b"
+WHICH = r"^\s*(?:which|what|welche\w*|quel\w*|in which|in welche\w*|dans quel\w*|when|wann|quand)\b"
+WHEN = r"^\s*(?:when|wann|quand)\b"  # "when was the most recent order placed": the newest row, by its date
 # French "le plus" with an adjective of smallness or age is a minimum ("le plus court", "la plus ancienne")
 _FRENCH_LOW = r"(?:court|bas|petit|ancien|faible)\w*"
 EXTREMES = {
     "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
     r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\blongest\b|\bnewest\b|\blatest\b|\bmeisten\b|"
+    r"\bbest\b|\bbeste[nrs]?\b|\bmeilleure?s?\b|"  # "the best-rated supplier": the highest rating
     r"\bhöchsten?\b|\bgrößten?\b|\blängsten?\b|\bneuesten?\b|\bjüngsten?\b|"
     rf"\b(?:le|la|les) plus\b(?!\s+{_FRENCH_LOW})",
     "argmin": r"\bcheapest\b|\bgünstigste\w*|\bbilligste\w*|\ble moins cher\b|\bla moins chère\b|\bfewest\b|"
     r"\bleast\b|\blowest\b|\bsmallest\b|\bshortest\b|\boldest\b|\bearliest\b|\bwenigsten\b|"
+    r"\bworst\b|\bschlechteste[nrs]?\b|\bpires?\b|"
     r"\bniedrigsten?\b|\bkleinsten?\b|\bkürzesten?\b|\bältesten?\b|\bfrühesten?\b|"
     rf"\ble moins\b|\bla moins\b|\bles moins\b|\b(?:le|la|les) plus\s+{_FRENCH_LOW}",
 }
 # Extremes that say the measure is a date: "the newest vehicle", "das älteste Fahrzeug", "le plus récent"
 DATE_EXTREMES = (
-    r"\b(?:newest|latest|most recent|oldest|earliest|neueste\w*|jüngste\w*|älteste\w*|früheste\w*|"
+    r"\b(?:newest|latest|most recent|most recently|oldest|earliest|neueste\w*|jüngste\w*|älteste\w*|früheste\w*|"
     r"plus récente?s?|plus ancien\w*)\b"
 )
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
@@ -97,6 +100,24 @@ def priced_columns(question: str, table: Table) -> list[str]:
 
 def _price_number_columns(table: Table) -> list[str]:
     return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
+
+
+# Words for an amount of money that name no column: "the total value of all orders", "what did HR spend",
+# "der Gesamtbetrag", "le montant", "la valeur" (a German compound by its tail: "Bestellwert")
+MONEY_WORDS = (
+    r"\b(?:values?|amounts?|spend|spends|spent|spending|paid|pay|worth|expenditures?|expenses?|"
+    r"\w*betr[aä]ge?|\w*wert|ausgaben|ausgegeben|bezahlt|montants?|valeurs?|dépens\w*|payé\w*)\b"
+)
+CURRENCY_UNITS = frozenset("eur usd chf gbp".split())
+
+
+def money_columns(question: str, table: Table) -> list[str]:
+    """The table's one column of money (a price word or a currency in its name), when the question asks
+    for an amount of money without naming a column; [] when it does not, or several columns hold money."""
+    if not re.search(MONEY_WORDS, question.lower()):
+        return []
+    held = [c.name for c in table.columns if c.kind == "number" and (PRICE_WORDS | CURRENCY_UNITS) & set(c.words)]
+    return held if len(held) == 1 else []
 
 
 def negated(lowered: str, start: int, column: Column) -> bool:

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Table
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS
 from strata_pipeline.facts.numbers import comparisons
 from strata_pipeline.facts.phrasing import priced_columns
-from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
+from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, NUMBER_WORDS, UNITS
 from strata_pipeline.facts.wording import column_named, forms, stem_word, stems, unit_named, words
 
 # a verb or preposition of having, an optional article or negation, then the noun said of the rows
 HAVE = (
-    r"\b(?:have|has|having|with|without|haben|hat|besitzen|besitzt|mit|ohne|ont|avec|sans|possèdent|possède)\s+"
+    r"\b(?:have|has|having|with|without|haben|hat|besitzen|besitzt|mit|ohne|ont|avec|sans|possèdent|possède|"
+    r"(?:paid|payé\w*|bezahlt)\s+(?:by|via|par|per))\s+"  # "paid by credit card": how, which a column must hold
+    # a negation or time word before a participle: "have not been delivered" reads "been", "have never had" "had"
+    r"(?:(?:not|never|yet|already|nicht|nie|noch|schon|bereits|pas|jamais|encore|déjà)\s+)*"
     r"(?:(?:a|an|no|any|kein\w*|eine?\w*|un|une|des|de|du|pas\s+de|pas\s+d'|d')(?:\s+|(?<=')))?"
     r"([\wäöüéèàçîôû\-]+)"
 )
@@ -30,7 +33,9 @@ FUNCTION_WORDS = frozenset(
     "jeden chaque "
     "le la les l plus moins au exactement "
     # prepositions: "have in total", "haben insgesamt", "ont au total" end the phrase, they name nothing
-    "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans".split()
+    "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans "
+    # participles of being that start a passive ("ont été passées", "have been placed"), no noun
+    "été eu worden gewesen".split()
 )
 
 
@@ -73,13 +78,20 @@ def flags(question: str, question_stems: set[str], table: Table, filters: list[F
     without duplex" is duplex = no."""
     found = []
     taken = {f.column for f in filters}
+    lowered = question.lower()
     for column in table.columns:
         values = {v.lower() for v in column.values}
         pair = next(((y, n) for y, n in FLAG_VALUES.items() if values and values <= {y, n}), None)
-        if pair is None or column.name in taken or not column_named(question_stems, column):
+        if pair is None or column.name in taken or not column.words:
             continue
         head = column.words[-1]
-        negated = re.search(rf"{NEGATION}{re.escape(head)}", question.lower()) is not None
+        # the whole name, or its last word when that is a word of its own ("certified" for `iso_certified`)
+        by_head = len(head) >= 5 and head not in UNITS.values() and bool(forms(head) & question_stems)
+        if not (column_named(question_stems, column) or by_head):
+            continue
+        # the word that names it in the question, in any language ("certifiés", "zertifiziert")
+        named = {w for w in words(lowered) if forms(w.strip("-")) & forms(head)} | {head}
+        negated = any(re.search(rf"{NEGATION}{re.escape(w)}", lowered) for w in named)
         wanted = pair[1] if negated else pair[0]
         value = next((v for v in column.values if v.lower() == wanted), wanted)
         found.append(Filter(column.name, "eq", value))
@@ -146,3 +158,58 @@ def counted_quantity(question: str, table: Table) -> str:
     said = forms(found.group(1)) | forms(found.group(1).rstrip("s"))
     heads = [c for c in table.columns if c.kind == "number" and c.words and forms(c.words[-1]) & said]
     return heads[0].name if len(heads) == 1 else ""
+
+
+# "the total amount of VAT", "le montant total de la TVA": what follows "of" says whose amount is measured
+OF_WHAT = (
+    r"(?<!number )(?<!nombre )(?:\b(?:of|de|du|des|von)\b|\bd')\s*(?:(?:the|la|le|les|l'|all|every|tous|toutes|alle|"
+    r"aller|die|der|den|dem)\s+)*([\wäöüéèàçîôû\-]+)(?:\s+([\wäöüéèàçîôû\-]+))?"
+)
+
+
+def measured_of_unknown(question: str, op: str, table: Table) -> str:
+    """The noun an aggregate word's measure is "of" when `table` has no column, value or name for it: "TVA"
+    in "le montant total de la TVA sur les commandes" (the table's amount column holds no VAT). "" when the
+    noun is known, a number or a function word, or the question says no "of" after the aggregate word."""
+    found = re.search(OPERATION_WORDS[op], question.lower())
+    after = re.search(OF_WHAT, question.lower()[found.end() :]) if found else None
+    if after is None:
+        return ""
+    word, following = after.group(1).strip("-"), (after.group(2) or "").strip("-")
+    known = known_words(table)
+    if not word or word[0].isdigit() or word in FUNCTION_WORDS or word in NUMBER_WORDS or word in UNITS:
+        return ""
+    parts = [p for p in re.split(r"[-_]", word) if p]  # "on_hand": a column's own name
+    if forms(word) & known or word in known or all(forms(p) & known for p in parts):
+        return ""
+    # a word before a value it names ("der Kostenstelle IT", "du fournisseur SUP-01") is that value's column
+    values = {v.lower() for c in table.columns for v in c.values}
+    values |= {stem_word(w) for c in table.columns for v in c.values for w in words(v)}
+    return "" if following and (stem_word(following) in values or following in values) else word
+
+
+# Nouns that name a table's rows in any table, and words that may stand between "how many" and them.
+ROW_WORDS = frozenset("row entry line record item are is there do does of in at the sind gibt il y".split())
+
+
+def unread_counted_noun(question: str, table: Table) -> str:
+    """The word a count asks for when `table` has no column, value or name for it ("" when it has):
+    "spare" in "how many spare label printers". A German compound counts by its first part
+    ("Abfuhrtermine" for the "Abfuhrkalender")."""
+    found = re.search(COUNTED, question.lower())
+    if not found:
+        return ""
+    word = found.group(1)
+    known = {f for w in words(table.label) for f in forms(w)} | ROW_WORDS
+    known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
+    known |= {stem_word(w) for c in table.columns for w in c.words}
+    known |= {v.lower() for c in table.columns for v in c.values} | {
+        stem_word(w) for c in table.columns for v in c.values for w in words(v)
+    }
+    if word in known:
+        return ""  # a value: "how many rx-200 products" counts the rows whose product is RX-200
+    if all(part in known or forms(part) & known or part.isdigit() for part in word.split("-") if part):
+        return ""  # every part of "sla-entries" is known
+    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
+        return ""
+    return word

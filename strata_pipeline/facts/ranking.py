@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Table
-from strata_pipeline.facts.phrasing import DATE_EXTREMES, EXTREMES
+from strata_pipeline.facts.phrasing import DATE_EXTREMES, EXTREMES, money_columns
 from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
 from strata_pipeline.facts.wording import column_named, stem_word, stems, words
 
@@ -70,3 +70,12 @@ def lasting_columns(question: str, table: Table, excluded: set[str]) -> list[str
         c.name for c in table.columns if c.kind == "number" and c.name not in excluded and TIME_WORDS & set(c.words)
     ]
     return timed if len(timed) == 1 else []
+
+
+def sole_measure(question: str, table: Table, group: str) -> list[str]:
+    """What ranks the rows themselves when no measure is named ("the largest order", "the three biggest
+    orders"): the one column of money the question asks for, else the table's only number column."""
+    if group != table.columns[0].name:
+        return []  # "which site has the most servers": a count of rows per site
+    numeric = [c.name for c in table.columns if c.kind == "number"]
+    return money_columns(question, table) or (numeric if len(numeric) == 1 else [])

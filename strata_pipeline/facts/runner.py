@@ -78,7 +78,26 @@ def execute(
     holders = _holders(intent, value, matched, tables[0])
     if holders:  # "what is the cheapest IT course": the figure, and the row(s) that hold it
         named = f"{named[:-1]} Held by {', '.join(holders)}."
+    best = _best_figure(intent, value, matched)
+    if best:  # "when was the most recent order placed": the row, and the date that made it the newest
+        named = f"{named[:-1]} Its {intent.columns[0]}: {best}."
     return FactResult(intent, value, named, cited, row_count=matched.height)
+
+
+def _best_figure(intent: Intent, value: Any, rows: pl.DataFrame) -> str:
+    """The figure the best group of an argmax or argmin holds (its latest date, or its total of the measured
+    column); "" for any other intent, for the n best or the best within each group (one figure each)."""
+    if intent.operation not in ("argmax", "argmin") or not intent.columns or intent.per or intent.limit:
+        return ""
+    if not isinstance(value, list) or not value or intent.columns[0] not in rows.columns:
+        return ""
+    column, key = intent.columns[0], intent.group_by[0]
+    held = rows.filter(pl.col(key).cast(pl.Utf8) == str(value[0])).get_column(column).drop_nulls()
+    if held.len() == 0:
+        return ""
+    if rows.schema[column] == pl.Utf8:  # ISO dates: the latest or earliest, as _extreme reads them
+        return str(held.max() if intent.operation == "argmax" else held.min())
+    return format_value(_number(held.sum()))
 
 
 def column_values(

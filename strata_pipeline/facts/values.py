@@ -76,10 +76,13 @@ def singular(word: str) -> str:
 
 def cognate(word: str) -> str:
     """A French or German adjective's English form by its ending: "electrique" -> "electric",
-    "automatisch" -> "automatic" (compact forms; other words unchanged)."""
+    "automatisch" -> "automatic"; a German noun in -ktion: "inspektionen" -> "inspection" (compact forms;
+    other words unchanged)."""
     for ending in ("ique", "ischen", "ische", "ischer", "isches", "isch"):
         if word.endswith(ending) and len(word) > len(ending) + 2:
             return word[: -len(ending)] + "ic"
+    if word.endswith(("ktion", "ktionen")):  # "Inspektionen", "Produktion": inspection, production
+        return word[: word.rfind("ktion")] + "ction"
     return word
 
 

@@ -65,11 +65,16 @@ VALUE_WORDS: dict[str, str] = {
     "bereitschaft": "standby", "stillgelegt": "decommissioned", "stillgelegte": "decommissioned",
     "stillgelegten": "decommissioned", "ausgemustert": "retired", "abgesagt": "cancelled",
     "abgesagte": "cancelled", "storniert": "cancelled", "stornierte": "cancelled", "ausgebucht": "full",
+    "ausstehend": "pending", "ausstehende": "pending", "geliefert": "delivered", "gelieferte": "delivered",
+    "genehmigt": "approved", "genehmigte": "approved", "bezahlt": "paid", "bezahlte": "paid",
     # French
     "développement": "development", "actif": "active", "actifs": "active", "actives": "active",
     "inactif": "inactive", "inactifs": "inactive", "réparation": "repair", "veille": "standby",
     "annulé": "cancelled", "annulés": "cancelled", "annulée": "cancelled", "annulées": "cancelled",
-    "complet": "full", "complets": "full",
+    "complet": "full", "complets": "full", "attente": "pending", "livré": "delivered", "livrés": "delivered",
+    "livrée": "delivered", "livrées": "delivered", "approuvé": "approved", "approuvés": "approved",
+    "approuvée": "approved", "approuvées": "approved", "payé": "paid", "payés": "paid", "payée": "paid",
+    "payées": "paid",
 }  # fmt: skip
 # File-format names for the extensions the `documents` table stores ("pdf", "csv" are read as written).
 FORMATS: dict[str, str] = {
@@ -125,6 +130,9 @@ COLUMN_WORDS: dict[str, str] = {
     "véhicule": "vehicle", "véhicules": "vehicles", "commande": "order", "commandes": "orders",
     "facture": "invoice", "factures": "invoices", "contrat": "contract", "contrats": "contracts",
     "agence": "branch", "agences": "branches", "modèle": "model", "modèles": "models",
+    "zertifiziert": "certified", "zertifizierte": "certified", "zertifizierten": "certified",
+    "certifié": "certified", "certifiés": "certified", "certifiée": "certified", "certifiées": "certified",
+    "bewertung": "rating", "bewertungen": "ratings", "arbeit": "labour",
 }  # fmt: skip
 
 _FOLD = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")
@@ -153,10 +161,15 @@ _DATA = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(p) for p in _PHRASES) +
 _HYPHENATED = re.compile(r"[\wäöüßéèàç]+(?:-[\wäöüßéèàç]+)+")
 
 
+# "cours" after a number is the plural noun ("au moins 3 cours"), never "en cours" (in progress)
+_COUNTED_COURSES = re.compile(r"(?<=\d )cours\b", re.IGNORECASE)
+
+
 def gloss(question: str) -> str:
     """The question with its data words in English; every other word unchanged. A hyphenated word
     with a data word in it is split first ("Services-Produkte" -> "Services products"), and a German
     compound of a data word and a sheet noun too ("Wartungsprotokoll" -> "maintenance log")."""
+    question = _COUNTED_COURSES.sub("courses", question)
     split = _SHEET_COMPOUND.sub(_split_sheet_compound, _HYPHENATED.sub(_split_if_known, question))
     return _DATA.sub(lambda m: DATA_WORDS[m.group().lower()], split)
 

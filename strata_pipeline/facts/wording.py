@@ -26,10 +26,20 @@ def said(name: str, stems: set[str]) -> bool:
     return name in stems or (len(name) >= 4 and any(name + e in stems for e in GERMAN_ENDINGS))
 
 
+# British and American spellings of data words are one word: a column `cost_centre` is named by "cost center"
+SPELLINGS = {
+    "centre": "center", "centres": "centers", "metre": "meter", "metres": "meters", "litre": "liter",
+    "litres": "liters", "colour": "color", "colours": "colors", "licence": "license", "licences": "licenses",
+    "catalogue": "catalog", "catalogues": "catalogs", "programme": "program", "programmes": "programs",
+    "labour": "labor",
+}  # fmt: skip
+
+
 def stem_word(word: str) -> str:
     """English plural to singular, the same for a question's words and a column's: "warehouses" and
     "warehouse", "offices" and "office", "entries" and "entry", "boxes" and "box"."""
     word = word.strip(".'").translate(UMLAUTS).translate(ACCENTS)  # "gebühr" and "gebuehr" are one word
+    word = SPELLINGS.get(word, word)
     if len(word) <= 3 or not word.endswith("s") or word.endswith("ss"):
         return word
     if word.endswith("ies"):
@@ -66,6 +76,9 @@ def stems(text: str) -> set[str]:
             | {UNITS[w] for w in parts if w in UNITS}
         )
         found |= {stem_word(english(w)) for w in parts if english(w)}  # "Lieferant" also names a column `supplier`
+        # a compound adjective's participle names a column: "best-rated" `rating` or `rate`, "top-scored" `score`
+        rated = [w for w in parts[1:] if len(w) >= 5 and w.endswith("ed")]
+        found |= {f for w in rated for f in (w[:-2] + "ing", w[:-1])}
         bare = [w.strip(".'") for w in parts]  # "Fahrzeuge": fahrzeug, vehicle
         found |= {stem_word(english(w[: -len(e)])) for w in bare for e in GERMAN_ENDINGS
                   if len(w) >= 7 and w.endswith(e) and english(w[: -len(e)])}  # fmt: skip

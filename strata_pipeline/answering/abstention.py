@@ -378,14 +378,14 @@ def states_kind(kind: str, text: str) -> bool:
     if kind == "number":
         return states_number(numbered)
     stated = values(numbered)
-    if kind == "amount":
-        return states_kind("money", text) or states_kind("percent", text)
-    if kind == "money":
-        return bool(_CURRENCIES & stated.keys() or _MONEY_LABEL.search(text)) or wording.table_states_money(text)
+    if kind in ("money", "percent", "amount"):  # an amount is money or a share
+        share = kind != "money" and ("%" in stated or "percent" in stated)
+        return share or (
+            kind != "percent"
+            and (bool(_CURRENCIES & stated.keys() or _MONEY_LABEL.search(text)) or wording.table_states_money(text))
+        )
     if kind == "weekday":
         return bool(_WEEKDAYS.search(text))
-    if kind == "percent":
-        return "%" in stated or "percent" in stated
     if kind == "noise":
         return "db" in stated or "db(a)" in stated
     if kind == "weight":

@@ -12,7 +12,9 @@ with the first reason found (code `no_support`):
 4. the question names something and asks for a kind of value, and the quoted sentences that state
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
-   title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon).
+   title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon);
+5. the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
+   for "comprehensive cover", siblings.py).
 
 Plain functions over text; no index, no model.
 """
@@ -40,6 +42,7 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
+from strata_pipeline.answering.siblings import english_sibling_qualifier
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,11 @@ def near_miss(
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
-    if kind is None:
-        return None
+    sibling = english_sibling_qualifier(
+        question, [(q.scored, q.passage) for q in quoted], stem, lambda s: kind is None or _states(kind, s)
+    )
+    if sibling is not None or kind is None:
+        return sibling
     stating = [q.passage for q in quoted if _states(kind, q.scored)]
     # the asked-for value must come from a passage about what the question names
     if names and all(unmentioned(names, [p], stem) for p in stating):

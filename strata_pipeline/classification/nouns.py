@@ -24,3 +24,9 @@ def _tagger() -> Any:
 def english_nouns(text: str) -> set[str]:
     """The nouns and proper nouns of `text`, case-folded."""
     return {t.text.casefold() for t in _tagger()(text) if t.pos_ in ("NOUN", "PROPN")}
+
+
+def english_tags(text: str) -> list[tuple[str, str]]:
+    """Each word of `text` with its coarse part of speech (spaCy's `pos_`: NOUN, ADJ, VERB, ...), in
+    order, spaces left out; words as written."""
+    return [(t.text, t.pos_) for t in _tagger()(text) if not t.is_space]

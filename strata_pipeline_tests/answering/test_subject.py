@@ -91,7 +91,9 @@ def test_outranked_is_the_share_of_sentences_that_respond_more_than_the_quoted_o
     assert outranked(JURY, "jury", [], [], [0], similarity) == 0.0
 
 
-BEREAVEMENT = "Employees may take up to 5 paid days of bereavement leave after a death in the family."
+# No qualifier on "leave": "bereavement leave" would be read as a sibling of "jury duty leave" first
+# (siblings.py), and these tests are about the subject check.
+BEREAVEMENT = "Employees may take up to 5 paid days off after a death in the family."
 CARE = "Employees may take up to 3 paid days of leave to care for a sick child."
 MOVE = "Relocation support is arranged through the HR portal within 4 weeks."
 

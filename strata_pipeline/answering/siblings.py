@@ -1,0 +1,142 @@
+"""Sibling qualifiers: the quoted sentence speaks of another kind of the thing the question asks about.
+
+"What excess applies to a windscreen replacement under comprehensive cover?" is not answered by
+"The policy excess applies (usually 150 € in partial cover)": the sentence is about the head the
+question names (cover) with another qualifier (partial), and its passage never says comprehensive.
+The same holds for "legal expenses insurance" against "professional indemnity insurance", or "the
+annual performance bonus" against "a referral bonus". The other near-miss checks cannot see these: the
+words are lower case (not names), the value is of the asked kind, and the question's word is often
+in some other retrieved passage (subject.py needs it in none).
+
+The check reads an English question's noun phrases with the redaction's spaCy tagger: a qualifier (an
+adjective or noun, `comprehensive`) right before the head noun of its phrase (`cover`). It abstains
+when the sentence to quote first speaks of that head, and every quoted sentence that speaks of it
+(that states the asked kind of value, when one is asked) puts another qualifier before it, and neither
+the sentence nor its passage holds the question's qualifier. A paraphrase keeps the qualifier's
+meaning but rarely puts a different qualifier on the same head, so the check rests on that second
+word, not on the first one's absence alone. Left out as qualifiers: words of time and version
+("previous", "current": versions.py and the ranking priors read those), words of size or degree
+("tiny chip" is not a sibling of "stone chip": a passage states sizes in numbers), and a sibling that
+is itself a word of the question ("international travel" for "international business travel").
+German and French questions are skipped: their qualifiers are compounds or follow the noun.
+
+Plain functions over text; the tagger is passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from itertools import pairwise
+
+from strata_pipeline.answering.abstention import value_word
+from strata_pipeline.classification.language import query_language
+from strata_pipeline.retrieval.priors import HISTORY_WORDS
+
+Tags = Callable[[str], list[tuple[str, str]]]  # the words of a text with their parts of speech
+Stem = Callable[[str], str]
+
+_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_QUALIFIER = ("ADJ", "NOUN")
+_HEAD = ("NOUN", "PROPN")  # the small tagger calls some lower-case nouns proper ("service van")
+_NOT_QUALIFIERS = re.compile(
+    rf"(?:{HISTORY_WORDS}|current|new|newest|latest|present|next|last|first|final"
+    # size and degree: a passage states them as figures, and they qualify no kind of thing
+    r"|small|smaller|tiny|little|large|larger|big|bigger|huge|minor|major|slight|short|long|quick|full)",
+    re.IGNORECASE,
+)
+# Words that qualify nothing in a question: determiners, pronouns and the question's own words.
+_FUNCTION = frozenset(
+    "the a an any each every some all other another own this that these those my your our their its his her "
+    "what which whose how many much".split()
+)
+
+
+def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
+    """The (qualifier, head) pairs of a question's noun phrases, case-folded: an adjective or noun right
+    before the last noun of its phrase ("comprehensive cover", "expenses insurance" in "legal
+    expenses insurance"). Words of time, version, size and degree are no qualifiers."""
+    tagged = [(word.casefold(), pos) for word, pos in tags(question)]
+    pairs = []
+    for i, ((word, pos), (head, head_pos)) in enumerate(pairwise(tagged)):
+        after = tagged[i + 2][1] if i + 2 < len(tagged) else ""
+        if pos not in _QUALIFIER or head_pos not in _HEAD or after in _HEAD:
+            continue  # not a qualifier, or not the head of its phrase
+        if after == "VERB":
+            continue  # the phrase before the asked verb says who asks ("does a staff member get"), not what
+        if not (_WORD.fullmatch(word) and _WORD.fullmatch(head)) or len(word) < 3 or word in _FUNCTION:
+            continue
+        if value_word(word) or _NOT_QUALIFIERS.fullmatch(word):
+            continue
+        pairs.append((word, head))
+    return pairs
+
+
+def _stems(text: str, stem: Stem) -> set[str]:
+    """The stems of `text`'s words, and of each part of a hyphenated word ("boil-water" holds "water",
+    as the tagger splits it)."""
+    words = [w.casefold() for w in _WORD.findall(text)]
+    return {stem(part) for w in words for part in [w, *w.split("-")] if part}
+
+
+def _holds(stems: set[str], word_stem: str) -> bool:
+    """Whether `stems` hold a word, by stem or, for a stem of five letters or more, by a longer word
+    that starts with it ("registr" in "registration")."""
+    return word_stem in stems or (len(word_stem) >= 5 and any(s.startswith(word_stem) for s in stems))
+
+
+def _siblings(sentence: str, head_stem: str, question_stems: set[str], tags: Tags, stem: Stem) -> list[str]:
+    """The qualifiers `sentence` puts right before the head noun of stem `head_stem` that are not words
+    of the question."""
+    tagged = [(word.casefold(), pos) for word, pos in tags(sentence)]
+    found = []
+    for (word, pos), (noun, noun_pos) in pairwise(tagged):
+        if noun_pos not in _HEAD or stem(noun) != head_stem or pos not in _QUALIFIER or not _WORD.fullmatch(word):
+            continue
+        if word not in _FUNCTION and not value_word(word) and stem(word) not in question_stems:
+            found.append(word)
+    return found
+
+
+def sibling_qualifier(
+    question: str, quoted: Sequence[tuple[str, str]], stem: Stem, tags: Tags, states: Callable[[str], bool]
+) -> str | None:
+    """Why the `quoted` sentences (each its scored text and its passage's text, best first) do not
+    answer `question`: they speak of its head noun with another qualifier than the question's; None
+    when they may. `states` tells a sentence that states the kind of value asked (always true when
+    none is asked): only those are read."""
+    if query_language(question) != "en":
+        return None
+    stating = [(sentence, passage) for sentence, passage in quoted if states(sentence)]
+    if not stating:
+        return None
+    question_stems = _stems(question, stem)
+    for qualifier, head in qualified_heads(question, tags):
+        want, noun = stem(qualifier), stem(head)
+        speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
+        if not speaking or speaking[0] is not stating[0]:
+            continue  # the sentence to quote first is not about the head
+        seen: list[str] = []
+        for sentence, passage in speaking:
+            words = _stems(f"{sentence} {passage}", stem)
+            others = _siblings(sentence, noun, question_stems, tags, stem)
+            if _holds(words, want) or not others:
+                break
+            seen.append(others[0])
+        else:
+            return (
+                f"The quoted sentences speak of {seen[0]} {head}, not {qualifier} {head}, which the question "
+                "asks about."
+            )
+    return None
+
+
+def english_sibling_qualifier(
+    question: str, quoted: Sequence[tuple[str, str]], stem: Stem, states: Callable[[str], bool]
+) -> str | None:
+    """sibling_qualifier with the redaction's spaCy tagger (loaded on first use)."""
+    if query_language(question) != "en":
+        return None  # before the tagger loads
+    from strata_pipeline.classification.nouns import english_tags
+
+    return sibling_qualifier(question, quoted, stem, english_tags, states)

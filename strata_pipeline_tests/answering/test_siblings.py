@@ -1,0 +1,94 @@
+"""Sibling qualifiers (answering/siblings.py): a quoted sentence about the question's head noun with
+another qualifier ("partial cover" for "comprehensive cover") does not answer it. Exact expectations,
+with the real spaCy tagger."""
+
+from __future__ import annotations
+
+from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.answering.siblings import english_sibling_qualifier, qualified_heads, sibling_qualifier
+from strata_pipeline.classification.nouns import english_tags
+from strata_pipeline.retrieval.candidate import DENSE, Candidate
+
+EXCESS = "What excess applies to a windscreen replacement under comprehensive cover?"
+PARTIAL = "The policy excess applies (usually 150 € in partial cover)."
+
+
+def always(sentence: str) -> bool:
+    return True
+
+
+def check(question: str, sentence: str, passage: str = "") -> str | None:
+    return sibling_qualifier(question, [(sentence, passage or sentence)], _stem, english_tags, always)
+
+
+def test_the_qualifier_is_the_word_before_the_head_of_its_phrase() -> None:
+    assert qualified_heads(EXCESS, english_tags) == [("windscreen", "replacement"), ("comprehensive", "cover")]
+    # "legal expenses insurance": the head is the last noun, its qualifier the noun before it
+    assert qualified_heads("What commission do brokers receive for legal expenses insurance?", english_tags) == [
+        ("expenses", "insurance")
+    ]
+
+
+def test_time_version_size_and_the_askers_role_are_no_qualifiers() -> None:
+    for question in (
+        "How many visitors were allowed under the previous policy?",  # versions are the priors' business
+        "A stone left a tiny chip in my windscreen. Will I have to pay?",  # a size, not a kind of chip
+    ):
+        assert qualified_heads(question, english_tags) == [], question
+    asker = "How many paid days off does a staff member get when a close relative dies?"
+    assert ("staff", "member") not in qualified_heads(asker, english_tags)  # the phrase before the verb: who asks
+
+
+def test_a_sentence_on_a_sibling_of_the_asked_thing_does_not_answer() -> None:
+    assert check(EXCESS, PARTIAL) == (
+        "The quoted sentences speak of partial cover, not comprehensive cover, which the question asks about."
+    )
+
+
+def test_the_asked_qualifier_anywhere_in_the_passage_lets_the_answer_stand() -> None:
+    passage = f"Glass claims under partial or comprehensive cover. {PARTIAL}"
+    assert check(EXCESS, PARTIAL, passage) is None
+
+
+def test_a_sentence_with_no_qualifier_on_the_head_may_answer_in_other_words() -> None:
+    assert check(EXCESS, "The excess for a new windscreen is 150 € under any cover.") is None
+    assert check(EXCESS, "A windscreen replacement costs the customer 150 €.") is None  # no cover at all
+
+
+def test_a_sibling_that_is_a_word_of_the_question_is_the_question_s_own() -> None:
+    question = "What is the per diem meal allowance for international business travel?"
+    assert check(question, "- $110 per day for international travel") is None
+
+
+def test_hyphenated_qualifiers_are_read_as_the_tagger_splits_them() -> None:
+    question = "How long are the sample results of a boil-water notice kept?"
+    assert check(question, "The boil-water notice is lifted after two clean samples.") is None
+
+
+def test_only_sentences_that_state_the_asked_kind_of_value_are_read() -> None:
+    question = "What excess in euros applies under comprehensive cover?"
+    stating = sibling_qualifier(question, [(PARTIAL, PARTIAL)], _stem, english_tags, lambda s: "€" in s)
+    assert stating is not None and "partial cover" in stating
+    # the best sentence that states a value is not about cover: nothing to compare
+    quoted = [("Glass repairs have no excess.", ""), (PARTIAL, PARTIAL)]
+    assert sibling_qualifier(question, quoted, _stem, english_tags, lambda s: "€" in s or "no" in s) is None
+
+
+def test_german_and_french_questions_are_not_read() -> None:
+    assert english_sibling_qualifier("Welche Selbstbeteiligung gilt bei Vollkasko?", [(PARTIAL, PARTIAL)],
+                                     _stem, always) is None  # fmt: skip
+
+
+def candidate(text: str) -> Candidate:
+    payload = {"chunk_id": "glass#0", "doc_id": "claims/motor-glass.md", "source_set": "insurance",
+               "title": "Motor glass claims", "heading_path": "Excess", "text": text, "language": "en"}  # fmt: skip
+    return Candidate(point_id="glass", payload=payload, scores={DENSE: 0.9})
+
+
+def test_the_answerer_abstains_on_a_sibling_and_answers_the_asked_thing() -> None:
+    close = lambda q, texts: [0.95] * len(texts)  # noqa: E731 (every sentence on the topic)
+    missed = answer_extractively(EXCESS, [candidate(PARTIAL)], close)
+    assert (missed.abstained, missed.abstain_code) == (True, "no_support")
+    assert "partial cover, not comprehensive cover" in missed.reason
+    answered = answer_extractively(EXCESS, [candidate(PARTIAL.replace("partial", "comprehensive"))], close)
+    assert not answered.abstained and "150 €" in answered.text

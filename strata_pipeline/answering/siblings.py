@@ -98,6 +98,20 @@ def _siblings(sentence: str, head_stem: str, question_stems: set[str], tags: Tag
     return found
 
 
+_RECORD_CELL = re.compile(r"(?:^|;\s)[^:;]+:\s([^;:]+?)(?=;|$)")
+_CATEGORY = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+){0,2}")
+
+
+def _row_categories(sentence: str, question_stems: set[str], stem: Stem) -> list[str]:
+    """The cells of a spreadsheet row read as a record ("line: motor; hourly_rate_eur: 120") whose
+    values are words, not figures ("motor"), less those that are words of the question: the kinds the
+    row is about. [] when `sentence` is not a record of two cells or more."""
+    values = [m.group(1).strip() for m in _RECORD_CELL.finditer(sentence)]
+    if len(values) < 2:
+        return []
+    return [v for v in values if _CATEGORY.fullmatch(v) and not _stems(v, stem) & question_stems]
+
+
 def sibling_qualifier(
     question: str, quoted: Sequence[tuple[str, str]], stem: Stem, tags: Tags, states: Callable[[str], bool]
 ) -> str | None:
@@ -119,7 +133,9 @@ def sibling_qualifier(
         seen: list[str] = []
         for sentence, passage in speaking:
             words = _stems(f"{sentence} {passage}", stem)
-            others = _siblings(sentence, noun, question_stems, tags, stem)
+            others = _siblings(sentence, noun, question_stems, tags, stem) or _row_categories(
+                sentence, question_stems, stem
+            )
             if _holds(words, want) or not others:
                 break
             seen.append(others[0])

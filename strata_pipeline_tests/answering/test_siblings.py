@@ -92,3 +92,14 @@ def test_the_answerer_abstains_on_a_sibling_and_answers_the_asked_thing() -> Non
     assert "partial cover, not comprehensive cover" in missed.reason
     answered = answer_extractively(EXCESS, [candidate(PARTIAL.replace("partial", "comprehensive"))], close)
     assert not answered.abstained and "150 €" in answered.text
+
+
+def test_a_spreadsheet_row_for_another_kind_does_not_answer() -> None:
+    question = "What hourly rate does an external adjuster get on a cyber claim?"
+    row = "adjuster-fees: band: M3; line: motor; claim_value_from_eur: 25001; hourly_rate_eur: 120"
+    assert check(question, row) == (
+        "The quoted sentences speak of motor claim, not cyber claim, which the question asks about."
+    )
+    assert check(question.replace("cyber", "motor"), row) is None  # the row's own kind
+    # a row with no cell in words names no kind
+    assert check(question, "adjuster-fees: band: M3; claim_value_from_eur: 25001; hourly_rate_eur: 120") is None

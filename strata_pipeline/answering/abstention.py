@@ -78,6 +78,7 @@ _IN_ENGLISH = {
     "tag": "day", "woch": "week", "monat": "month", "jahr": "year", "stund": "hour", "nächt": "night",
     "jour": "day", "semain": "week", "moi": "month", "ans": "year", "anné": "year", "heur": "hour",
 }  # fmt: skip
+_GERMAN_TIME = ("tag", "woch", "monat", "jahr", "stund")
 
 
 def _unit(word: str) -> str:
@@ -88,7 +89,10 @@ def _unit(word: str) -> str:
         if len(word) > len(ending) + 2 and word.endswith(ending):
             word = word[: -len(ending)]
             break
-    return _IN_ENGLISH.get(word, word)
+    if word in _IN_ENGLISH:
+        return _IN_ENGLISH[word]
+    # a German compound ends in its unit: "Arbeitstagen", "Kalenderwochen", "Überstunden"
+    return next((_IN_ENGLISH[u] for u in _GERMAN_TIME if word.endswith(u) and len(word) >= len(u) + 3), word)
 
 
 # Units a quantity's noun may follow an adjective for ("5 paid days", "24 study places"); otherwise

@@ -141,3 +141,34 @@ def stating_kind(
         return []
     best = ranked[0][0]
     return [(score, s) for score, s in ranked if score >= best - margin and _states(kind, scored(s))][:limit]
+
+
+def naming(
+    question: str,
+    ranked: Sequence[tuple[float, T]],
+    chosen: Sequence[tuple[float, T]],
+    read: Callable[[T], tuple[str, str]],
+    retrieved: Sequence[str],
+    stem: Callable[[str], str],
+    limit: int,
+) -> list[tuple[float, T]]:
+    """The sentences to quote instead of `chosen` when the question names something, the chosen ones
+    that state the kind of value asked (all of them when none is asked) come from passages that do not
+    mention it, and some of `ranked` (those above the floor, best first) come from passages that do
+    and state that kind: "Within how many working days does the Dresden claims office arrange an
+    inspection?" is answered from the Dresden office's page in German, not by an English sentence on
+    another office that scores a little higher for sharing the question's language. [] when there is
+    nothing better (the caller keeps its choice; near_miss then says what is missing). `read` gives a
+    sentence's (scored text, passage text)."""
+    names = question_names(question, retrieved, stem)
+    if not names:
+        return []
+    kind = asked_kind(question) or asked_type(question)
+
+    def answers(sentence: T) -> bool:
+        scored, passage = read(sentence)
+        return (kind is None or _states(kind, scored)) and not unmentioned(names, [passage], stem)
+
+    if any(answers(s) for _, s in chosen):
+        return []
+    return [(score, s) for score, s in ranked if answers(s)][:limit]

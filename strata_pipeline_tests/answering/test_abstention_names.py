@@ -105,6 +105,28 @@ def test_the_asked_value_must_come_from_the_passage_about_the_named_place() -> N
     assert not answer_extractively(question.replace("Zurich", "Basel"), [basel, zurich], close).abstained
 
 
+def test_the_quote_comes_from_the_passage_about_the_named_place_when_one_passes() -> None:
+    # the Lyon sentence scores higher (ranked first, the same language), the Dresden one still passes
+    lyon = depot("Lyon", "An adjuster visits within 3 working days of the report.")
+    dresden = depot("Dresden", "Termin innerhalb von 5 Arbeitstagen nach Schadenmeldung.")
+    question = "Within how many working days does the Dresden office arrange a visit?"
+    # two Lyon sentences fill the quote before the Dresden one (closer to the question, as a sentence in
+    # the question's language is): before, the answerer said Dresden was not mentioned
+    lyon_too = depot("Lyon", "An adjuster visits within 3 working days. Reports take 2 working days.")
+
+    def nearer_in_english(q: str, texts: list[str]) -> list[float]:
+        return [0.8 if "Arbeitstagen" in t else 0.9 for t in texts]
+
+    answered = answer_extractively(question, [lyon_too, dresden], nearer_in_english)
+    assert not answered.abstained and "5 Arbeitstagen" in answered.text and "3 working days" not in answered.text
+    assert [c.doc_id for c in answered.citations] == ["sites/dresden-depot.md"]
+    # a German compound states its unit: "Arbeitstagen" are days
+    assert states_kind("day", "Termin innerhalb von 5 Arbeitstagen.") and not states_kind("day", "5 Anträge")
+    # no passage about the named place: the answerer abstains as before
+    missed = answer_extractively(question.replace("Dresden", "Madrid"), [lyon, dresden], close)
+    assert missed.abstained and "Madrid" in missed.reason
+
+
 def test_a_redacted_name_in_the_question_is_never_answered() -> None:
     porto = depot("Porto", "Ten van bays are available in the open yard.")
     missed = answer_extractively("How many van bays does the [PERSON_1] depot have?", [porto], close)

@@ -158,6 +158,10 @@ SWITCHES: dict[str, tuple[str, str, Any]] = {
     "table_money": ("strata_pipeline.answering.wording", "table_states_money", lambda text: False),
     "acronyms": ("strata_pipeline.answering.wording", "acronyms", lambda question: []),
     "across_languages": ("strata_pipeline.answering.subject", "across_languages", lambda: False),
+    # sibling qualifiers ("partial cover" for "comprehensive cover") and the quote from the named
+    # thing's passage (answering/siblings.py, near_miss.naming)
+    "siblings": ("strata_pipeline.answering.near_miss", "english_sibling_qualifier", lambda *args, **kwargs: None),
+    "naming": ("strata_pipeline.answering.answer", "naming", lambda *args, **kwargs: []),
 }
 
 

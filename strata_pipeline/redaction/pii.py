@@ -77,6 +77,7 @@ VERSION_BEFORE = re.compile(
     r"|(?:update|upgrade)[ds]?(?:[ \t]+to)?)\.?[ \t:=]*|\bv)$",
     re.I,
 )
+NETWORK_PREFIX = re.compile(r"/(\d{1,3})$")  # CIDR notation: a network, not one host
 VERSION_AFTER = re.compile(r"^[ \t]*(?:client|update|upgrade|release|build|version|patch|firmware|agent)\b", re.I)
 
 
@@ -105,8 +106,8 @@ class PiiPolicy:
         return not any(t.lower() not in self.role_mailboxes and personal(t) for t in tokens)
 
     def decide(self, finding: Finding, text: str) -> str:
-        """'redact', 'keep_role_contact', 'below_threshold' or 'version_number' (an IP-shaped
-        "build 4.2.0.1") for a finding in `text`."""
+        """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
+        "build 4.2.0.1") or 'network_range' (a subnet, "10.43.70.0/23") for a finding in `text`."""
         value = text[finding.start : finding.end]
         if finding.entity == "EMAIL" and self.is_role_mailbox(value):
             return "keep_role_contact"
@@ -117,6 +118,8 @@ class PiiPolicy:
             or VERSION_AFTER.match(text[finding.end : finding.end + 16])
         ):
             return "version_number"
+        if finding.entity == "IP_ADDRESS" and (prefix := NETWORK_PREFIX.search(value)) and int(prefix.group(1)) < 32:
+            return "network_range"  # "10.43.70.0/23" is a subnet of many hosts: it points at no one
         return "redact"
 
 

@@ -87,9 +87,13 @@ def test_person_findings_are_decided_by_score(text: str, value: str, score: floa
         ("Agent 4.2.0.1 was rolled out.", "4.2.0.1", "version_number"),
         ("Blocked 10.20.30.40 at the firewall.", "10.20.30.40", "redact"),
         ("src=192.168.38.128 app=portal", "192.168.38.128", "redact"),
+        # a network in CIDR notation is many hosts; a /32 is one host
+        ("Scanners use 10.43.70.0/23 (VLAN 370).", "10.43.70.0/23", "network_range"),
+        ("Allow 10.0.0.0/8 through.", "10.0.0.0/8", "network_range"),
+        ("Pin the laptop to 10.43.70.17/32.", "10.43.70.17/32", "redact"),
     ],
 )
-def test_ip_shaped_version_numbers_are_kept(text: str, value: str, decision: str) -> None:
+def test_ip_shaped_version_numbers_and_networks_are_kept(text: str, value: str, decision: str) -> None:
     assert PiiPolicy().decide(finding(text, value, "IP_ADDRESS", 0.6), text) == decision
 
 

@@ -88,7 +88,15 @@ def _windows(question: str) -> set[str]:
     return {_key("".join(words[i : i + n])) for n in range(1, MAX_WINDOW + 1) for i in range(len(words))} - {""}
 
 
+# An amount with its currency or unit ("12,000 €", "$300", "5 days", "45 %") is a value the question may
+# give ("a motor claim worth 12,000 €"), not a key: it names the row that happens to hold it, not the
+# thing asked about (the fee band that holds 12,000 € does not write it).
+_AMOUNT = re.compile(r"\s*(?:[$€£]\s?\d[\d.,' ]*|\d[\d.,' ]*\s?(?:[$€£%]|eur|usd|chf|gbp|[^\W\d_]+))\s*", re.IGNORECASE)
+
+
 def _is_key(cell: str) -> bool:
+    if _AMOUNT.fullmatch(cell) and not re.search(r"[A-Za-z]-?\d", cell):
+        return False
     return any(ch.isdigit() for ch in cell) or "-" in cell.strip("-")
 
 

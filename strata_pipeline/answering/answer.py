@@ -26,7 +26,7 @@ from strata_pipeline.answering.abstention import (
     unheld_identifiers,
 )
 from strata_pipeline.answering.cross_language import floor, other_language
-from strata_pipeline.answering.near_miss import Quoted, naming, near_miss, stating_kind
+from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, stating_kind
 from strata_pipeline.answering.table_text import header_hint, is_header_row, row_with_header
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.classification.language import query_language
@@ -316,6 +316,7 @@ def answer_extractively(
     chosen = chosen or passing[: config.max_sentences]
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),
                     [_passage_text(c) for c in pool], _stem, config.max_sentences) or chosen  # fmt: skip
+    chosen = in_band(question, passing, chosen, lambda s: s.sentence.scored, config.max_sentences) or chosen
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]

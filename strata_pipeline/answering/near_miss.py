@@ -14,7 +14,9 @@ with the first reason found (code `no_support`):
    does not say how long Zürich's generator runs), or from the template twin of a document whose
    title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon);
 5. the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
-   for "comprehensive cover", siblings.py).
+   for "comprehensive cover", siblings.py);
+6. the question gives a figure ("a 60 kWp system") and the quoted rows' bands in its unit do not
+   hold it ("up to 10 kWp", "10 to 40 kWp"; ranges.py).
 
 Plain functions over text; no index, no model.
 """
@@ -42,6 +44,7 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
+from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
 
 
@@ -71,6 +74,9 @@ def near_miss(
     if kind is not None and not any(_states(kind, q.scored) for q in quoted):
         what = "amount of money or percentage" if kind == "amount" else f"{kind} value"
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
+    outside = out_of_band(question, [q.scored for q in quoted])
+    if outside is not None:
+        return outside
     period = asked_period(question)
     if period is not None and not any(states_period(period, q.scored) for q in quoted):
         return f"The closest sentences state no figure per {period}, which the question asks for."
@@ -172,3 +178,34 @@ def naming(
     if any(answers(s) for _, s in chosen):
         return []
     return [(score, s) for score, s in ranked if answers(s)][:limit]
+
+
+def out_of_band(question: str, quoted: Sequence[str]) -> str | None:
+    """Why `quoted` (their scored texts) do not answer `question`: it gives a figure, some quoted
+    sentences state bands in its unit, and none of them holds it ("a 60 kWp system" over rows for
+    "up to 10 kWp" and "10 to 40 kWp"); None otherwise."""
+    verdicts = [fits(question, text) for text in quoted]
+    if True in verdicts or False not in verdicts:
+        return None
+    value, unit = figures(question)[0]
+    stated = sorted({(b.low, b.high) for text in quoted for b in bands(text) if b.unit == unit})
+    shown = ", ".join(f"{low:g} to {high:g}" if high != float("inf") else f"from {low:g}" for low, high in stated)
+    return f"The quoted rows cover {shown} {unit}, not the {value:g} {unit} the question gives."
+
+
+def in_band(
+    question: str, ranked: Sequence[tuple[float, T]], chosen: Sequence[tuple[float, T]], scored: Callable[[T], str],
+    limit: int,
+) -> list[tuple[float, T]]:  # fmt: skip
+    """The sentences to quote instead of `chosen` when the question gives a figure, no chosen sentence
+    states a band that holds it, and some of `ranked` (above the floor, best first) do: "a motor claim
+    worth 12,000 €" is answered by the fee row for 7,501 to 25,000 €, not by an authority table that
+    happens to hold "12,000 €"; of chosen rows, those whose bands miss it are left out. [] otherwise
+    (the caller keeps its choice)."""
+    if not figures(question):
+        return []
+    verdicts = [fits(question, scored(s)) for _, s in chosen]
+    if True in verdicts:  # the band that holds it, without the rows beside it that do not ("M1: 0 to 7,500")
+        kept = [c for c, verdict in zip(chosen, verdicts, strict=True) if verdict is not False]
+        return kept if len(kept) < len(chosen) else []
+    return [(score, s) for score, s in ranked if fits(question, scored(s))][:limit]

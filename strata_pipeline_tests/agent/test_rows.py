@@ -50,6 +50,18 @@ def test_no_row_when_none_or_two_alike_are_named() -> None:
     assert named_row("When is the patch window?", passage(SCHEDULE)) is None
 
 
+def test_an_amount_the_question_gives_is_a_value_not_a_key() -> None:
+    authority = (
+        "| grade | property claims | motor claims |\n|---|---|---|\n"
+        "| Claims handler I | 2,500 € | 2,500 € |\n| Claims handler II | 12,000 € | 8,000 € |"
+    )
+    question = "What flat fee does an external adjuster get for a motor claim worth 12,000 €?"
+    # "12,000 €" is in one row only, but a claim worth 12,000 € is not what that row is about
+    assert found_row(question, [passage("Fees are banded.", dense=0.9), passage(authority, "a.md#s0", 0.5)]) is None
+    # a key with a digit still names its row: "Claims handler II" by the grade the question names
+    assert named_row("What may a Claims handler II settle on motor claims?", passage(authority)) is not None
+
+
 def test_the_row_answer_shows_column_names_and_cites_the_row_line() -> None:
     answer = row_answer("What is the list price of the RX-200 arm?", [passage(PRICE_LIST, line=1)])
     assert answer is not None and not answer.abstained

@@ -50,6 +50,8 @@ _FUNCTION = frozenset(
     "the a an any each every some all other another own this that these those my your our their its his her "
     "what which whose how many much".split()
 )
+# Words that link a noun to what comes before it, never a qualifier ("costs of cover", "is cover").
+_LINKS = frozenset("of in on at to for with by from and or is are was were be as than not no per into".split())
 
 
 def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
@@ -112,6 +114,23 @@ def _row_categories(sentence: str, question_stems: set[str], stem: Stem) -> list
     return [v for v in values if _CATEGORY.fullmatch(v) and not _stems(v, stem) & question_stems]
 
 
+def _may_differ(question: str, first: tuple[str, str], stem: Stem) -> bool:
+    """Whether some pair of adjacent lower-case words of `question` has its second word in the
+    sentence to quote first (`first`: its scored text and passage) and its first word in neither:
+    what a sibling qualifier needs, read without the tagger."""
+    words = _WORD.findall(question)
+    asked = _stems(question, stem)
+    said = [w.casefold() for w in _WORD.findall(first[0])]
+    held = _stems(first[0], stem) | _stems(first[1], stem)
+    # the sentence's heads that follow a word the question does not use ("partial cover")
+    heads = {stem(b) for a, b in pairwise(said) if a not in _FUNCTION | _LINKS and not _stems(a, stem) & asked}
+    return any(
+        a[0].islower() and b[0].islower() and a.casefold() not in _FUNCTION and len(a) >= 3
+        and stem(b.casefold()) in heads and not _holds(held, stem(a.casefold()))
+        for a, b in pairwise(words)
+    )  # fmt: skip
+
+
 def sibling_qualifier(
     question: str, quoted: Sequence[tuple[str, str]], stem: Stem, tags: Tags, states: Callable[[str], bool]
 ) -> str | None:
@@ -125,6 +144,8 @@ def sibling_qualifier(
     if not stating:
         return None
     question_stems = _stems(question, stem)
+    if not _may_differ(question, stating[0], stem):
+        return None  # before the tagger loads (a second of a cold `strata ask`)
     for qualifier, head in qualified_heads(question, tags):
         want, noun = stem(qualifier), stem(head)
         speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
@@ -152,7 +173,11 @@ def english_sibling_qualifier(
 ) -> str | None:
     """sibling_qualifier with the redaction's spaCy tagger (loaded on first use)."""
     if query_language(question) != "en":
-        return None  # before the tagger loads
-    from strata_pipeline.classification.nouns import english_tags
+        return None
 
-    return sibling_qualifier(question, quoted, stem, english_tags, states)
+    def tags(text: str) -> list[tuple[str, str]]:  # the tagger loads on first use, if the check gets there
+        from strata_pipeline.classification.nouns import english_tags
+
+        return english_tags(text)
+
+    return sibling_qualifier(question, quoted, stem, tags, states)

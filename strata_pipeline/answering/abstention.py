@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from strata_pipeline.answering import wording
 from strata_pipeline.answering.answer_type import states_number
@@ -412,6 +413,15 @@ _SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\(|\")\W*$")
 _CALENDAR_WORDS = frozenset(MONTHS["en"] + WEEKDAYS["en"])
 
 
+@lru_cache(maxsize=1)
+def language_names() -> frozenset[str]:
+    """English names of the languages with a two-letter code (pycountry's ISO 639): "German", "Polish",
+    the words English also uses for a nationality."""
+    import pycountry
+
+    return frozenset(language.name for language in pycountry.languages if hasattr(language, "alpha_2"))
+
+
 def named_words(question: str) -> list[str]:
     """Capitalised words of an English question that are not the first of a sentence, in order,
     each once: what the question is about by name ("Madrid", "Hamburg", "FleetPay", "AnyConnect-based")."""
@@ -422,6 +432,8 @@ def named_words(question: str) -> list[str]:
             continue
         if word.casefold().rstrip("s") in _CALENDAR_WORDS or re.fullmatch(r"I['’]\w+", word):
             continue  # "Saturdays", "I'm"
+        if word in language_names():
+            continue  # "speaks Polish", "the German service line": a language, which passages rarely repeat
         word = re.sub(r"['’]s$", "", word)
         if word not in found:
             found.append(word)

@@ -25,6 +25,9 @@ def test_named_words_are_capitalised_words_inside_a_sentence() -> None:
     # the first word of a sentence, a lone "I", months and weekdays are no names
     assert named_words("Am I allowed to work in April or on Saturday?") == []
     assert named_words("Is the RX-300's dock rated IP54?") == ["RX-300", "IP54"]
+    # a language (or the nationality English names by it) is no name a passage must repeat
+    assert named_words("My mother only speaks Polish. Can someone translate in Lyon?") == ["Lyon"]
+    assert named_words("Is the German customer service line open in Mannheim?") == ["Mannheim"]
 
 
 def test_a_name_the_quoted_passages_do_not_mention_is_reported() -> None:

@@ -53,6 +53,10 @@ class Statement:
 
 # 07:30, 7h30; with a dot only before "Uhr" ("14.30 Uhr"): "2.50 EUR" is money, not a time
 _TIME = re.compile(r"\b([01]?\d|2[0-3])(?::|h|\.(?=[0-5]\d\s*Uhr))([0-5]\d)\b")
+# Numbers that count nothing: a room or floor ("room 1.02", "Etage 3"), an ordinal ("1st floor").
+_ROOM = re.compile(
+    r"\b(?:room|raum|salle|floor|etage|étage|stock)\s+[\w.-]*\d[\w.-]*|\b\d+(?:st|nd|rd|th)\b", re.IGNORECASE
+)
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 # "20 €." and "1,80 € pro Stunde": after "€" no word boundary follows, so the end is "no letter next"
 _MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)(?![^\W\d_])", re.IGNORECASE)
@@ -380,8 +384,8 @@ def value_word(word: str) -> bool:
 def states_kind(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind` (numbers written as words count: "two weeks")."""
     numbered = _NUMBER_WORDS.sub("2", text)
-    if kind == "number":
-        return states_number(numbered)
+    if kind == "number":  # a clock time, a date or a room number ("room 1.02") counts nothing
+        return states_number(_ROOM.sub(" ", _TIME.sub(" ", _DATE.sub(" ", numbered))))
     stated = values(numbered)
     if kind in ("money", "percent", "amount"):  # an amount is money or a share
         share = kind != "money" and ("%" in stated or "percent" in stated)

@@ -60,6 +60,10 @@ def test_a_redacted_name_in_the_question_is_a_placeholder() -> None:
 def test_a_number_weight_or_speed_is_stated_or_not() -> None:
     assert states_kind("number", "The training room seats twelve people.")
     assert states_kind("number", "Loans: 4 laptops.")
+    # a clock time, a date, a room or an ordinal counts nothing ("how many label printers")
+    assert not states_kind("number", "| Location | 1st floor, room 1.02 |")
+    assert not states_kind("number", "Opening hours: Monday–Friday 08:30–17:30, from 2025-01-06")
+    assert states_kind("number", "Room 1.02 holds 12 label printers.")
     assert not states_kind("number", "Courses are held online or at our training center.")
     assert states_kind("weight", "The compact van may carry at most 400 kg of tools.")
     assert not states_kind("weight", "| RX Dock charging station | 24 months from delivery |")

@@ -18,7 +18,8 @@ def test_a_quoted_row_vouches_for_each_of_its_cells() -> None:
 
 def test_only_rows_the_cited_passage_holds_give_their_cells() -> None:
     row = "ADH-4417 | Knee arthroscopy | Brandholm | 3650 | no"
-    passage = Candidate("p1", {"chunk_id": "prices.csv#s0", "text": f"code | procedure | campus | price | report\n{row}"})
+    text = f"code | procedure | campus | price | report\n{row}"
+    passage = Candidate("p1", {"chunk_id": "prices.csv#s0", "text": text})
     held = Citation("prices.csv#s0", "prices.csv", "hospital", 2, 2, row)
     invented = Citation("prices.csv#s0", "prices.csv", "hospital", 2, 2, "ADH-1 | Anna Weber | x")
     answer = Answer(text="campus: Brandholm", citations=[held, invented])

@@ -6,13 +6,16 @@ detector factory and a progress callback (strata_pipeline/progress.py).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from strata_pipeline.incremental.cache import DocumentCache, cache_key
 from strata_pipeline.incremental.digests import text_sha256
 from strata_pipeline.progress import Progress
+from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.pii import PiiPolicy
+from strata_pipeline.redaction.places import named_places
 from strata_pipeline.redaction.redact import PiiDetector, redact_document
 
 SKIPPED: dict[str, Any] = {"text": "", "tables_json": None, "audit": []}  # excluded or unreadable: nothing travels
@@ -32,16 +35,27 @@ def redact_documents(
     A document whose text and tables were redacted before by the same detectors, policy and code
     (`digest`) reuses that result; `detector()` is called only when one must be redacted now, so an
     unchanged source-set never loads the NER model. `progress(done, total)` after every document.
+
+    Words the set's documents name as places ("Kestwick campus", redaction/places.py) are read first,
+    so that a document that only says "at Kestwick" keeps its campus; a document's key holds those of
+    them its text has.
     """
+    rows = list(docs)
+    indexed = [doc for doc in rows if doc["decision"] != "exclude" and doc["status"] == "ok"]
+    places = named_places((doc["text"] for doc in indexed), name_index())
+    policy = dataclasses.replace(policy, places=places | policy.places)
     loaded: PiiDetector | None = None
     out: list[dict[str, Any]] = []
-    for number, doc in enumerate(docs, start=1):
+    for number, doc in enumerate(rows, start=1):
         if doc["decision"] == "exclude" or doc["status"] != "ok":
             out.append(dict(SKIPPED))
         else:
             content = text_sha256(doc["text"])
             raw_tables = doc["tables_json"]
-            key = cache_key("redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest)
+            held = sorted(p for p in places if p in doc["text"])
+            key = cache_key(
+                "redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest, *held
+            )
             redacted = cache.get(key)
             if redacted is None:
                 loaded = loaded or detector()

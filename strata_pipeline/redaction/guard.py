@@ -3,6 +3,7 @@ every answer is audited by the same detectors before it leaves the service, fail
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -44,6 +45,19 @@ class _UnlessShown:
         return [f for f in self.inner.detect(text) if not self.shown(text[f.start : f.end])]
 
 
+class _OutsideVouched:
+    """A detector that drops findings lying wholly inside a vouched span of the text: see
+    PrivacyGuard.audit_answer."""
+
+    def __init__(self, inner: PiiDetector, vouched: Sequence[str]) -> None:
+        self.inner, self.vouched = inner, vouched
+        self.name = getattr(inner, "name", "detector")
+
+    def detect(self, text: str) -> list[Finding]:
+        spans = _occurrences(text, self.vouched)
+        return [f for f in self.inner.detect(text) if not any(s <= f.start and f.end <= e for s, e in spans)]
+
+
 class PrivacyGuard:
     """`detector` may be a factory: the detector (seconds to load) is then built on first use, and a
     query the screen clears (no digit, @, capital past the first word or listed name) never needs it."""
@@ -77,7 +91,10 @@ class PrivacyGuard:
         index holds only text this same detector and policy already redacted at ingestion, so running
         the NER again over a verbatim copy finds nothing new and costs seconds of model loading. The
         detector runs when what is left after removing the vouched spans could hold personal data
-        (the prose screen: a capital, a digit, an @ or a listed given name). Secrets are always
+        (the prose screen: a capital, a digit, an @ or a listed given name), and then only its
+        findings outside the vouched spans count: read again out of its row and column ("campus:
+        Brandholm", "Autohaus Nord: 7"), a place or a business the ingestion kept would read as a
+        name to the NER, and masking it protects nobody, as the index shows it. Secrets are always
         scanned over the whole text.
 
         Any failure of the audit raises AnswerWithheld: an unaudited answer is never returned.
@@ -86,7 +103,8 @@ class PrivacyGuard:
             residue = _without(text, vouched)
             # a blank text (an abstained answer) holds nothing to find: it does not build the detector
             needs_detector = bool(residue.strip()) and might_hold_personal_data_in_prose(residue)
-            return self._redact(text, self.detector if needs_detector else _NothingFound())
+            detector = _OutsideVouched(self.detector, vouched) if needs_detector else _NothingFound()
+            return self._redact(text, detector)
         except Exception as exc:
             raise AnswerWithheld(f"The answer was withheld because its privacy audit failed: {exc}") from exc
 
@@ -101,6 +119,15 @@ def _without(text: str, spans: Sequence[str]) -> str:
     for span in sorted((s for s in spans if s.strip()), key=len, reverse=True):
         text = text.replace(span, "\n")
     return text
+
+
+def _occurrences(text: str, spans: Sequence[str]) -> list[tuple[int, int]]:
+    """Where each span stands in `text` as whole words: a vouched "Nord" does not cover "Nordmann"."""
+    return [
+        (m.start(), m.end())
+        for span in {s.strip() for s in spans if s.strip()}
+        for m in re.finditer(rf"(?<!\w){re.escape(span)}(?!\w)", text)
+    ]
 
 
 def privacy_guard(backend: str, thresholds: dict[str, float] | None = None) -> PrivacyGuard:

@@ -166,10 +166,11 @@ TIME_AFTER = re.compile(r"^[ \t]+\d{1,2}:\d{2}(?:[ \t]?[AaPp]\.?[Mm]\.?)?[ \t]*$
 CAMEL_CASE = re.compile(r"^(?!Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz|O['’])\w*[a-zà-ÿ][A-ZÀ-Ý]")
 
 
-# First words of names of rooms, places and projects ("Room Aurora", "Lake Louise", "Project Phoenix").
+# First words of names of rooms, places, projects and workshops ("Room Aurora", "Lake Louise", "Project
+# Phoenix", "Garage Rhône").
 PLACE_HEADS = frozenset(
     "room hotel project team operation camp lake port cape mount fort villa station hall "
-    "depot warehouse plant site standort werk lager filiale klinik campus krankenhaus spital "
+    "depot warehouse plant site standort werk lager filiale klinik campus krankenhaus spital garage werkstatt "
     "klantenservice kundenservice kundendienst service support departamento servicio sala".split()
 )
 # Lower-case nouns that make the capitalised word before them a place ("Kestwick campus", "Basel office").
@@ -188,9 +189,20 @@ GREETING_WORDS = frozenset(
 # ("kein Duplex", "a Laptop", "une Tablette", "Welcher Kurs"), never a person's name; definite German
 # articles are left out ("die Müller" is how some write a name).
 DETERMINER_BEFORE = re.compile(
-    r"(?i)(?:^|[\s(])(?:a|an|no|any|another|ein|eine|einen|einem|einer|kein|keine|keinen|keinem|keiner|jede[nmrs]?"
-    r"|je|pro|un|une|aucun|aucune|chaque|which|welche[nmrs]?|quel|quelle|quels|quelles)[ \t]+$"
+    r"(?i)(?:^|[\s(\"'“„«])(?:a|an|no|any|another|ein|eine|einen|einem|einer|kein|keine|keinen|keinem|keiner|jede[nmrs]?"
+    r"|je|pro|un|une|aucun|aucune|chaque|which|welche[nmrs]?|quel|quelle|quels|quelles"
+    # "my" names a thing one has: the portal "Mein Asterra", "My Vodafone". Not "dein", "ton", "your",
+    # which sign letters ("Dein Max"), nor "ma" ("but" in Italian: "ma Anna ha detto")
+    r"|my|mein|meine|meinen|meinem|meiner|mon|mes|mijn|mi|mio|mia)[ \t]+$"
 )
+# Currencies whose name is also a given name or an ordinary word ("45.000 Mark", "200 Rand", "5 Real"):
+# after an amount the word is the unit. Only such collisions are listed: "Euro" or "Dollar" is no name.
+CURRENCY_WORDS = frozenset(
+    "mark marks franc francs franken rand real reais peso pesos pound pounds lira lire krone kronen kroner "
+    "kronor lev leva dinar dinars".split()
+)
+# An amount before a word: a number that is not a year ("In 2019 Mark joined" names a person).
+AMOUNT_BEFORE = re.compile(r"(?<![\d.,'’])(?!(?:1[89]|20)\d\d[ \t]+$)\d[\d.,'’]*[ \t]+$")
 # A definite article or its contraction right before a run: in German text the run is a noun phrase.
 GERMAN_ARTICLE_BEFORE = re.compile(r"(?:^|[\s(])(?i:der|die|das|den|dem|des|am|im|zum|zur|vom|beim|ins)[ \t]+$")
 LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())

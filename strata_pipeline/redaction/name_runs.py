@@ -7,12 +7,14 @@ import re
 
 from strata_pipeline.facts.countries import COUNTRIES, REGIONS
 from strata_pipeline.redaction.name_cues import (
+    AMOUNT_BEFORE,
     CALENDAR_WORDS,
     CAMEL_CASE,
     CODE_AFTER,
     COMPANY_SUFFIX,
     COORDINATED_AFTER,
     CUES_BEFORE,
+    CURRENCY_WORDS,
     DETERMINER_BEFORE,
     GERMAN_ARTICLE_BEFORE,
     HEADER_NAME_WORDS,
@@ -208,15 +210,25 @@ def _score_run(
     if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
         score += 0.6
         reasons.append("honorific")
-    if german and len(words) > 1 and _german_noun(words[0], index) and not _given_name(words[0], index):
+    if (
+        len(words) > 1
+        and (german or _only_german(words[0]))
+        and _german_noun(words[0], index)
+        and not _given_name(words[0], index)
+    ):
+        # "Kundencenter Weißbach", "Standort Basel": a named place; a German noun that no other language
+        # uses names a business in any text ("chez Autohaus Nord", "at Reifen Huber")
         score -= 0.3
-        reasons.append("starts with a German noun")  # "Kundencenter Weißbach", "Standort Basel": a named place
+        reasons.append("starts with a German noun")
     if german and GERMAN_ARTICLE_BEFORE.search(before):
         score -= 0.5
         reasons.append("after a German article")  # "über das Tor", "die Rampe Nord": German nouns take one
     if len(words) == 1 and DETERMINER_BEFORE.search(before):
         score -= 0.6
         reasons.append("after a determiner")  # "kein Duplex": a noun phrase
+    if len(words) == 1 and lowered[0] in CURRENCY_WORDS and AMOUNT_BEFORE.search(before):
+        score -= 0.6
+        reasons.append("a currency after an amount")  # "45.000 Mark"
     for cue, weight, reason in CUES_BEFORE:
         if cue.search(before):
             score += weight
@@ -371,6 +383,14 @@ def _german_noun(word: str, index: NameIndex) -> bool:
     return zipf_frequency(word.casefold(), "de") >= 3.0 and (index.ranks(word) or NO_RANK_RANKS).best > 500
 
 
+def _only_german(word: str) -> bool:
+    """A common German word that English and French text do not use ("Autohaus", "Reifen"; not "Wolf")."""
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return zipf_frequency(lowered, "de") >= 3.0 and max(zipf_frequency(lowered, lang) for lang in ("en", "fr")) < 2.0
+
+
 def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:
     """A common word that no name list holds ("Ride", "Safety"), or that none ranks among its 2,000 most
     popular names and that ends the phrase ("Toner und Papier"; a rare surname, but "Immacolata and
@@ -383,8 +403,11 @@ def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:
 
 # Before a place: a preposition of place or a compass adjective ("in", "within", "northern", "nach").
 _PLACE_BEFORE = re.compile(
-    r"(?i)(?:^|\s)(?:in|within|to|from|across|throughout|northern|southern|eastern|western|central"
-    r"|nach|aus|ganz|en|au|aux|dans)\s+$"
+    r"(?i)(?:^|[\s(])(?:in|within|to|from|across|throughout|northern|southern|eastern|western|central"
+    r"|nach|aus|ganz|en|au|aux|dans"
+    # the branch of a company in a country: "succursale de Luxembourg", "Niederlassung Österreich"
+    r"|(?:branch|succursale|filiale|agence|sucursal|niederlassung|zweigniederlassung|vestiging|filiaal)"
+    r"(?:[ \t]+(?:of|in|de|du|di|del|von|für))?)\s+$"
 )
 
 

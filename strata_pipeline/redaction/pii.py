@@ -85,6 +85,8 @@ VERSION_AFTER = re.compile(r"^[ \t]*(?:client|update|upgrade|release|build|versi
 class PiiPolicy:
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     role_mailboxes: frozenset[str] = ROLE_MAILBOXES
+    # words the source-set names as places ("Kestwick campus", redaction/places.py): never a person alone
+    places: frozenset[str] = frozenset()
 
     def is_role_mailbox(self, email: str) -> bool:
         """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not."""
@@ -107,10 +109,13 @@ class PiiPolicy:
 
     def decide(self, finding: Finding, text: str) -> str:
         """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
-        "build 4.2.0.1") or 'network_range' (a subnet, "10.43.70.0/23") for a finding in `text`."""
+        "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23") or 'known_place' (a name made only of
+        words of `places`) for a finding in `text`."""
         value = text[finding.start : finding.end]
         if finding.entity == "EMAIL" and self.is_role_mailbox(value):
             return "keep_role_contact"
+        if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
+            return "known_place"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
         if finding.entity == "IP_ADDRESS" and (

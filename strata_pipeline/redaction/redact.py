@@ -26,7 +26,7 @@ class AuditEntry:
     length: int
     detector: str
     score: float
-    decision: str  # redact | keep_role_contact | below_threshold | version_number | network_range
+    decision: str  # redact | keep_role_contact | below_threshold | version_number | network_range | known_place
     placeholder: str
 
 

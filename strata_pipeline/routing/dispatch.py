@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.abstention import NO_SUPPORT
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.answering.table_text import cells
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
 from strata_pipeline.facts.intent import FactResult, Filter, Intent, IntentRefused, format_value
 from strata_pipeline.facts.parse import parse
@@ -162,7 +163,7 @@ def audited_reverse(answer: Answer, guard: PrivacyGuard | None) -> Answer:
     quotes = [c.quote for c in answer.citations]
     facts = vouched(answer.facts) if answer.facts is not None else []
     if answer.text:
-        audited = guard.audit_answer(answer.text, [*facts, *quotes])
+        audited = guard.audit_answer(answer.text, [*facts, *with_cells(quotes)])
         answer.text, answer.redactions = audited.text, audited.redactions
     checked = [guard.audit_answer(q, [q]) for q in quotes]
     answer.citations = [dataclasses.replace(c, quote=q.text) for c, q in zip(answer.citations, checked, strict=True)]
@@ -197,7 +198,13 @@ def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
     and the citation markers."""
     texts = {c.chunk_id: c.payload.get("text", "") for c in context}
     quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
-    return quotes + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+    return with_cells(quotes) + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+
+
+def with_cells(quotes: list[str]) -> list[str]:
+    """The quotes, and the cells of those that are table rows: an answer may read a quoted row with its
+    column names ("campus: Brandholm; price_gbp: 3650"), copying each cell but not the row."""
+    return quotes + [cell for quote in quotes if "|" in quote for cell in cells(quote) if cell]
 
 
 def unstated(answer: Answer, quality: str, context: Sequence[Candidate] = ()) -> Answer:

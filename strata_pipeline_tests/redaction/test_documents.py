@@ -38,3 +38,25 @@ def test_every_document_reports_progress_and_a_second_pass_reuses_the_cache(
         second = redact_documents(DOCS, len(DOCS), detector, PiiPolicy(), "d1", cache)
         assert (cache.hits, cache.misses) == (2, 0)
     assert second == first and loads == [1]  # all from the cache: the detector never loaded again
+
+
+def test_a_word_the_set_names_as_a_place_stays_in_every_document(ner: PresidioDetector, tmp_path: Path) -> None:
+    """ "Kestwick campus" in two documents makes "Kestwick" a place in a third that only says "at Kestwick";
+    a person in that document is still redacted, and the key of a document holds the places it has."""
+    docs = [
+        {"decision": "include", "status": "ok", "text": "Office: Kestwick campus, level 2.", "tables_json": None},
+        {"decision": "include", "status": "ok", "text": "Parking at the Kestwick campus is free.", "tables_json": None},
+        {
+            "decision": "include",
+            "status": "ok",
+            "text": "The prayer room at Kestwick is on level 1. The chaplain is Siobhan Gallagher.",
+            "tables_json": None,
+        },
+    ]
+    with DocumentCache(tmp_path / "redaction.sqlite") as cache:
+        out = redact_documents(docs, len(docs), lambda: ner, PiiPolicy(), "d1", cache)
+    assert "prayer room at Kestwick" in out[2]["text"] and "Siobhan Gallagher" not in out[2]["text"]
+    assert {a["decision"] for a in out[2]["audit"] if a["entity"] == "PERSON"} >= {"redact"}
+    with DocumentCache(tmp_path / "other.sqlite") as cache:
+        alone = redact_documents(docs[2:], 1, lambda: ner, PiiPolicy(), "d1", cache)
+    assert "Kestwick" not in alone[0]["text"]  # without the other documents' evidence the NER takes it for a name

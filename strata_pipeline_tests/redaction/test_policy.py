@@ -97,6 +97,21 @@ def test_ip_shaped_version_numbers_and_networks_are_kept(text: str, value: str, 
     assert PiiPolicy().decide(finding(text, value, "IP_ADDRESS", 0.6), text) == decision
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "decision"),
+    [
+        ("The prayer room at Kestwick is on level 1.", "Kestwick", "known_place"),
+        ("Campuses (Kestwick, Brandholm) share one lodge.", "Kestwick, Brandholm", "known_place"),
+        ("Ask Anna Kestwick at the lodge.", "Anna Kestwick", "redact"),  # a person who bears the word
+        ("Ask Anna at the lodge.", "Anna", "redact"),
+    ],
+)
+def test_a_name_made_only_of_the_sets_place_words_is_a_known_place(text: str, value: str, decision: str) -> None:
+    policy = PiiPolicy(places=frozenset({"Kestwick", "Brandholm"}))
+    assert policy.decide(finding(text, value, "PERSON", 0.6), text) == decision
+    assert PiiPolicy().decide(finding(text, value, "PERSON", 0.6), text) == "redact"  # no places: as before
+
+
 def test_below_threshold_wins_over_version_number() -> None:
     text = "Client version 4.2.0.1 is current."
     assert PiiPolicy().decide(finding(text, "4.2.0.1", "IP_ADDRESS", 0.3), text) == "below_threshold"

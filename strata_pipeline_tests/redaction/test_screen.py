@@ -113,6 +113,23 @@ def test_an_answer_copied_from_indexed_passages_is_audited_without_the_detector(
     assert audited.text.startswith("[PERSON_1] confirmed:") and built == [1]
 
 
+def test_what_an_answer_copies_from_the_index_is_not_read_again_out_of_its_row(ner: PresidioDetector) -> None:
+    """A row read with its column names ("campus: Brandholm") or a facts group ("Autohaus Nord: 7") copies
+    cells the ingestion judged under their header and kept; out of the table the NER reads them as
+    names. Wording the answer adds is still audited, whatever stands beside it."""
+    guard = PrivacyGuard(ner, PiiPolicy())
+    record = "code: ADH-4417; procedure: Knee arthroscopy; campus: Brandholm; price_gbp: 3650 GBP"
+    cells = ["ADH-4417", "Knee arthroscopy", "Brandholm", "3650"]
+    assert guard.audit_answer(record, cells) == Audited(record, 0)
+    assert "[PERSON_1]" in guard.audit_answer(record, []).text  # read alone, the campus looks like a name
+    groups = "Autohaus Nord: 7; Reifen Huber: 5 (group_by maintenance log per garage; 16 row(s) counted)."
+    assert guard.audit_answer(groups, ["Autohaus Nord: 7; Reifen Huber: 5"]).text == groups
+    named = guard.audit_answer(f"{record}; approved by Anna Schmidt", cells).text
+    assert "Brandholm" in named and "Anna Schmidt" not in named
+    # a vouched word covers only itself as a whole word: "Nord" does not cover "Nordmann"
+    assert "Nordmann" not in guard.audit_answer("Ask Bernd Nordmann at Autohaus Nord.", ["Nord"]).text
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -16,6 +16,9 @@ from itertools import pairwise
 from strata_pipeline.text.calendar import MONTH_VARIANTS, MONTHS, WEEKDAY_VARIANTS, WEEKDAYS
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+# English months and weekdays are dates, which passages often write in digits ("2025-01-15"): values, not
+# names, and words that name a value rather than a thing.
+ENGLISH_CALENDAR_WORDS = frozenset(MONTHS["en"] + WEEKDAYS["en"])
 _KEYS = {name: ("weekday", i) for language in LANGUAGES for i, name in enumerate(WEEKDAYS[language])}
 _KEYS |= {name: ("weekday", i) for i, spellings in enumerate(WEEKDAY_VARIANTS) for name in spellings}
 _KEYS |= {name: ("month", i) for language in LANGUAGES for i, name in enumerate(MONTHS[language])}

@@ -8,7 +8,7 @@ with the first reason found (code `no_support`):
    beyond units (answer_type), which version asks for a version number;
 2. a rate per period ("days a week") and no quoted sentence states that period; which provider or
    brand and no quoted sentence names one; which colours and none names a colour (answer_type);
-3. the question names something (abstention.question_names) that no quoted passage mentions;
+3. the question names something (names.question_names) that no quoted passage mentions;
 4. the question names something and asks for a kind of value, and the quoted sentences that state
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
@@ -27,13 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from strata_pipeline.answering.abstention import (
-    asked_kind,
-    named_words,
-    question_names,
-    states_kind,
-    unmentioned,
-)
+from strata_pipeline.answering.abstention import asked_kind, states_kind
 from strata_pipeline.answering.answer_type import (
     asked_period,
     asked_type,
@@ -44,6 +38,7 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
+from strata_pipeline.answering.names import named_words, question_names, unmentioned
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from strata_pipeline.answering.abstention import asked_kind, unnamed_words, value_word, without_kind_cues
+from strata_pipeline.answering.abstention import asked_kind, value_word, without_kind_cues
 from strata_pipeline.answering.answer_type import asked_type
+from strata_pipeline.answering.names import unnamed_words
 from strata_pipeline.classification.language import query_language
 
 MAX_ZIPF = 5.0  # rarer than this in general English: a word that says what the question is about

@@ -1,16 +1,11 @@
 """Near misses by name and by kind of value: the question names what the quoted passages do not
-mention, or asks for a number, weight or speed they do not state (answering/abstention.py)."""
+mention, or asks for a number, weight or speed they do not state (answering/abstention.py, answering/names.py)."""
 
 from __future__ import annotations
 
-from strata_pipeline.answering.abstention import (
-    asked_kind,
-    named_words,
-    redaction_placeholders,
-    states_kind,
-    unnamed_words,
-)
+from strata_pipeline.answering.abstention import asked_kind, redaction_placeholders, states_kind
 from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.answering.names import named_words, unnamed_words
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from strata_pipeline.answering.abstention import unnamed_words
 from strata_pipeline.answering.calendar_words import calendar_key, calendar_named
+from strata_pipeline.answering.names import unnamed_words
 
 
 def test_weekday_and_month_names_share_a_key_across_languages_and_forms() -> None:

@@ -4,15 +4,10 @@ questions, names inflected in another language, hyphenated place names. Exact ex
 
 from __future__ import annotations
 
-from strata_pipeline.answering.abstention import (
-    asked_kind,
-    named_words,
-    question_names,
-    states_kind,
-    unnamed_words,
-)
+from strata_pipeline.answering.abstention import asked_kind, states_kind
 from strata_pipeline.answering.answer import _stem, answer_extractively
 from strata_pipeline.answering.answer_type import asked_period
+from strata_pipeline.answering.names import named_words, question_names, unnamed_words
 from strata_pipeline.answering.wording import acronyms, table_states_money
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 

@@ -314,13 +314,14 @@ def answer_extractively(
         )
     chosen = stating_kind(question, passing, lambda s: s.sentence.scored, config.kind_margin, config.max_sentences)
     chosen = chosen or passing[: config.max_sentences]
+    retrieved = [_passage_text(c) for c in pool]
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),
-                    [_passage_text(c) for c in pool], _stem, config.max_sentences) or chosen  # fmt: skip
+                    retrieved, _stem, config.max_sentences) or chosen  # fmt: skip
     chosen = in_band(question, passing, chosen, lambda s: s.sentence.scored, config.max_sentences) or chosen
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
                      or "") for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]
-    reason = near_miss(question, quoted, [_passage_text(c) for c in pool], _stem, titles, terms)
+    reason = near_miss(question, quoted, retrieved, _stem, titles, terms)
     same = [c for c in candidates if not other_language(asked_in, c.payload.get("language"))]
     if reason is None and (len(same) == len(candidates) or subject.across_languages()):
         reason = subject.unsupported_subject(  # a word no passage holds, and the quotes do not respond to it

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from strata_pipeline.answering.abstention import values
+from strata_pipeline.answering.table_text import record_cells
 from strata_pipeline.facts.numbers import AFTER_WORDS, COMPARE_WORDS, parse_number
 
 _NUMBER = r"(\d[\d.,' ]*\d|\d)"
@@ -44,7 +45,6 @@ _FROM = re.compile(
 )
 _LOW_COLUMN = re.compile(r"(?:^|_)(?:from|min|lower|von|ab|de)(?:_|$)", re.IGNORECASE)
 _HIGH_COLUMN = re.compile(r"(?:^|_)(?:to|max|upper|bis|until|à)(?:_|$)", re.IGNORECASE)
-_CELL = re.compile(r"([\w.-]+):\s([^;]*?)(?=;|$)")
 _CURRENCY_WORDS = {"eur": "EUR", "euro": "EUR", "euros": "EUR", "usd": "USD", "gbp": "GBP", "chf": "CHF"}
 
 
@@ -61,7 +61,7 @@ class Band:
 def _float(text: str) -> float | None:
     try:
         return parse_number(text.strip().strip("'"))
-    except (ValueError, KeyError):
+    except ValueError:
         return None
 
 
@@ -109,7 +109,7 @@ def bands(text: str) -> list[Band]:
             unit, bound = _unit_of(match.group(1), match.group(2)), _float(match.group(1))
             if unit and bound is not None:
                 found.append(Band(0.0, bound, unit) if upper else Band(bound, math.inf, unit))
-    cells = {name: value.strip() for name, value in _CELL.findall(text)}
+    cells = dict(record_cells(text))
     for name, value in cells.items():
         if not _LOW_COLUMN.search(name) or (unit := _column_unit(name)) is None:
             continue

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from strata_pipeline.answering.abstention import value_word
+from strata_pipeline.answering.table_text import record_cells
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.retrieval.priors import HISTORY_WORDS
 
@@ -87,10 +88,9 @@ def _holds(stems: set[str], word_stem: str) -> bool:
     return word_stem in stems or (len(word_stem) >= 5 and any(s.startswith(word_stem) for s in stems))
 
 
-def _siblings(sentence: str, head_stem: str, question_stems: set[str], tags: Tags, stem: Stem) -> list[str]:
-    """The qualifiers `sentence` puts right before the head noun of stem `head_stem` that are not words
-    of the question."""
-    tagged = [(word.casefold(), pos) for word, pos in tags(sentence)]
+def _siblings(tagged: list[tuple[str, str]], head_stem: str, question_stems: set[str], stem: Stem) -> list[str]:
+    """The qualifiers a sentence (`tagged`: its case-folded words with their parts of speech) puts right
+    before the head noun of stem `head_stem` that are not words of the question."""
     found = []
     for (word, pos), (noun, noun_pos) in pairwise(tagged):
         if noun_pos not in _HEAD or stem(noun) != head_stem or pos not in _QUALIFIER or not _WORD.fullmatch(word):
@@ -100,7 +100,6 @@ def _siblings(sentence: str, head_stem: str, question_stems: set[str], tags: Tag
     return found
 
 
-_RECORD_CELL = re.compile(r"(?:^|;\s)[^:;]+:\s([^;:]+?)(?=;|$)")
 _CATEGORY = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+){0,2}")
 
 
@@ -108,7 +107,7 @@ def _row_categories(sentence: str, question_stems: set[str], stem: Stem) -> list
     """The cells of a spreadsheet row read as a record ("line: motor; hourly_rate_eur: 120") whose
     values are words, not figures ("motor"), less those that are words of the question: the kinds the
     row is about. [] when `sentence` is not a record of two cells or more."""
-    values = [m.group(1).strip() for m in _RECORD_CELL.finditer(sentence)]
+    values = [value for _, value in record_cells(sentence)]
     if len(values) < 2:
         return []
     return [v for v in values if _CATEGORY.fullmatch(v) and not _stems(v, stem) & question_stems]
@@ -146,6 +145,7 @@ def sibling_qualifier(
     question_stems = _stems(question, stem)
     if not _may_differ(question, stating[0], stem):
         return None  # before the tagger loads (a second of a cold `strata ask`)
+    tagged: dict[str, list[tuple[str, str]]] = {}  # each sentence tagged once, whatever heads it is read for
     for qualifier, head in qualified_heads(question, tags):
         want, noun = stem(qualifier), stem(head)
         speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
@@ -154,7 +154,9 @@ def sibling_qualifier(
         seen: list[str] = []
         for sentence, passage in speaking:
             words = _stems(f"{sentence} {passage}", stem)
-            others = _siblings(sentence, noun, question_stems, tags, stem) or _row_categories(
+            if sentence not in tagged:
+                tagged[sentence] = [(word.casefold(), pos) for word, pos in tags(sentence)]
+            others = _siblings(tagged[sentence], noun, question_stems, stem) or _row_categories(
                 sentence, question_stems, stem
             )
             if _holds(words, want) or not others:

@@ -27,6 +27,18 @@ def as_record(names: Sequence[str], values: Sequence[str]) -> str:
     return "; ".join(f"{name}: {value}" for name, value in zip(names, values, strict=True) if value)
 
 
+def record_cells(text: str) -> list[tuple[str, str]]:
+    """The (name, value) cells of a row read as a record, as as_record writes it ("line: motor;
+    hourly_rate_eur: 120"); a title before the first name ("adjuster-fees: band: M2") is left out,
+    and so is a piece with no "name: " in it."""
+    found = []
+    for piece in text.split("; "):
+        if ": " in piece:
+            name, value = piece.rsplit(": ", 1)
+            found.append((name.rsplit(": ", 1)[-1].strip(), value.strip()))
+    return found
+
+
 def _is_separator(line: str) -> bool:
     return set(line.strip()) <= set("|-: ") and "-" in line
 

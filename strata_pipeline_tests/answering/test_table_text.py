@@ -1,6 +1,13 @@
 """Table rows read as records, markdown and rendered from spreadsheets."""
 
-from strata_pipeline.answering.table_text import cells, header_hint, is_header_row, row_with_header
+from strata_pipeline.answering.table_text import (
+    as_record,
+    cells,
+    header_hint,
+    is_header_row,
+    record_cells,
+    row_with_header,
+)
 
 RENDERED = "## vlan-plan\nsite | vlan_id | notes\nSTG | 310 | EAP-TLS\nSTG | 360 |"
 MARKDOWN = "| Day | Hours |\n|---|---|\n| Saturday | 09:00 |"
@@ -66,3 +73,12 @@ def test_a_prose_line_with_bars_is_split_into_sentences_and_a_spreadsheet_row_is
     assert next(prose[a:b] for a, b in split_sentences(prose)) == "The buddy programme lasts six weeks."
     row = "Hans-Böckler-Str. 12 | Aarlingen | Mo. 8:00"
     assert [row[a:b] for a, b in split_sentences(row, spreadsheet=True)] == [row]
+
+
+def test_a_record_is_read_back_into_its_cells_without_the_title_before_it() -> None:
+    row = "adjuster-fees: band: M2; line: motor; claim_value_to_eur: 25000"
+    assert record_cells(row) == [("band", "M2"), ("line", "motor"), ("claim_value_to_eur", "25000")]
+    assert record_cells(as_record(["town", "price_eur"], ["Colmont", "2.07"])) == [
+        ("town", "Colmont"), ("price_eur", "2.07")
+    ]  # fmt: skip
+    assert record_cells("No cells in this sentence.") == []

@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from strata_pipeline.answering.answer import answer_with_llm, split_sentences
+from strata_pipeline.answering.answer import answer_with_llm
+from strata_pipeline.answering.sentences import split_sentences
 from strata_pipeline.evaluation.golden import GoldenQuestion, load_golden
 from strata_pipeline.evaluation.injection import PASSAGE, lexical_similarity
 from strata_pipeline.injection.defence import sanitise

@@ -13,12 +13,11 @@ from strata_pipeline.answering.answer import (
     Answer,
     AnswerConfig,
     Citation,
-    _sentences,
     answer_extractively,
     answer_with_llm,
-    split_sentences,
     terms,
 )
+from strata_pipeline.answering.sentences import passage_sentences, split_sentences
 from strata_pipeline.embedding.models import OFFLINE_MODEL, load_dense_model
 from strata_pipeline.retrieval.candidate import Candidate
 
@@ -259,9 +258,9 @@ def test_abstains_when_passages_hold_only_headings_and_questions(similarity: Sim
 def test_a_capitalised_plain_text_heading_is_not_quoted_but_a_capitalised_table_row_is() -> None:
     text = "ROTTERDAM DEPOT - SITE INFORMATION\n\nCOURIER CUT-OFF\n\nParts requested before 15:00 ship the same day.\n"
     site = candidate("sites/rotterdam.txt#0", text, 1, 0.8)
-    assert [s.quote for s in _sentences(site)] == ["Parts requested before 15:00 ship the same day."]
+    assert [s.quote for s in passage_sentences(site)] == ["Parts requested before 15:00 ship the same day."]
     hours = candidate("sites/porto.md#0", "| Day | Hours |\n|---|---|\n| SATURDAY | CLOSED |\n", 1, 0.8)
-    assert [s.quote for s in _sentences(hours)] == ["| SATURDAY | CLOSED |"]
+    assert [s.quote for s in passage_sentences(hours)] == ["| SATURDAY | CLOSED |"]
 
 
 def test_a_capitalised_plain_text_heading_heads_the_sentences_below_it_when_scored() -> None:
@@ -270,7 +269,7 @@ def test_a_capitalised_plain_text_heading_heads_the_sentences_below_it_when_scor
         "SITE LEAD\n\nAnna runs it."
     )
     site = candidate("sites/rotterdam.txt#0", text, 1, 0.8, title="Rotterdam Depot")
-    scored = {s.quote: s.scored for s in _sentences(site)}
+    scored = {s.quote: s.scored for s in passage_sentences(site)}
     assert scored["Opening at 08:00."] == "Rotterdam Depot: Opening at 08:00."
     assert scored["Parts requested before 15:00 ship the same day."] == (
         "Rotterdam Depot > Courier cut-off: Parts requested before 15:00 ship the same day."
@@ -430,7 +429,7 @@ def test_a_spreadsheet_row_is_a_sentence_of_its_own_read_with_its_header(similar
     sentence, read with the header row, so its price column counts as money and it is quoted alone."""
     assert spans(PRICES)[1:] == PRICES.splitlines()[1:]
     prices = candidate("tariffs/water-prices.csv#s0", PRICES, 1, 0.6, title="water-prices")
-    scored = [s.scored for s in _sentences(prices)]
+    scored = [s.scored for s in passage_sentences(prices)]
     assert [s.removeprefix("water-prices: ") for s in scored] == [
         "town: Aarlingen; component: drinking water; unit: per m³; price_eur: 2.31; valid_from: 2026-01-01",
         "town: Weißbach; component: drinking water; unit: per m³; price_eur: 2.58; valid_from: 2026-01-01",
@@ -448,7 +447,7 @@ def test_rows_of_a_long_table_cut_below_its_header_are_read_with_the_header_thei
     )
     second = candidate("tariffs/water-prices.csv#s1", rows, 40, 0.6, title="water-prices")
     second.payload["context"] = "water-prices\ntown | component | unit | price_eur | valid_from"
-    assert [s.scored for s in _sentences(second)][1] == (
+    assert [s.scored for s in passage_sentences(second)][1] == (
         "water-prices: town: Colmont; component: drinking water; unit: per m³; price_eur: 2.07; valid_from: 2026-01-01"
     )
 
@@ -538,7 +537,7 @@ def test_a_list_item_is_read_with_the_sentence_that_opens_its_list() -> None:
         "- a later list item without a lead"
     )
     cand = Candidate("p1", {"chunk_id": "c1", "doc_id": "four-eyes.md", "text": text, "line_start": 1})
-    scored = {s.quote.strip(): s.scored for s in _sentences(cand)}
+    scored = {s.quote.strip(): s.scored for s in passage_sentences(cand)}
     lead = "A second employee must approve a claim payment when:"
     assert scored["- the payment is 10,000 EUR or more;"] == f"{lead} - the payment is 10,000 EUR or more;"
     assert scored["- the payment is ex gratia."] == f"{lead} - the payment is ex gratia."

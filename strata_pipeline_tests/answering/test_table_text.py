@@ -67,7 +67,7 @@ def test_rows_of_a_document_table_are_not_read_with_an_inferred_header() -> None
 
 
 def test_a_prose_line_with_bars_is_split_into_sentences_and_a_spreadsheet_row_is_not() -> None:
-    from strata_pipeline.answering.answer import split_sentences
+    from strata_pipeline.answering.sentences import split_sentences
 
     prose = "The buddy programme lasts six weeks. Security training comes first. (note) .- ... | .. -. ...- | - .... ."
     assert next(prose[a:b] for a, b in split_sentences(prose)) == "The buddy programme lasts six weeks."

@@ -93,6 +93,9 @@ class AnswerConfig:
     cross_language_min_dense_score: float | None = None
     cross_language_min_score: float | None = None
     kind_margin: float = 0.0  # >0: a sentence this close to the best that states the kind asked is quoted first
+    # >0: the same for a sentence of a passage in another language than the question, which a multilingual
+    # model scores lower than its equal in the question's language (floors.py)
+    cross_language_kind_margin: float = 0.0
 
 
 def terms(text: str) -> set[str]:
@@ -211,6 +214,9 @@ def answer_extractively(
             f"< {score_floor(scored[0][1].candidate):.2f})."
         )
     chosen = stating_kind(question, passing, lambda s: s.sentence.scored, config.kind_margin, config.max_sentences)
+    chosen = chosen or stating_kind(
+        question, passing, lambda s: s.sentence.scored, config.cross_language_kind_margin, config.max_sentences,
+        lambda s: other_language(asked_in, s.candidate.payload.get("language")))  # fmt: skip
     chosen = chosen or passing[: config.max_sentences]
     retrieved = [_passage_text(c) for c in pool]
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),

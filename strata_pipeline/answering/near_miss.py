@@ -128,20 +128,26 @@ T = TypeVar("T")
 
 
 def stating_kind(
-    question: str, ranked: Sequence[tuple[float, T]], scored: Callable[[T], str], margin: float, limit: int
+    question: str,
+    ranked: Sequence[tuple[float, T]],
+    scored: Callable[[T], str],
+    margin: float,
+    limit: int,
+    eligible: Callable[[T], bool] = lambda _: True,
 ) -> list[tuple[float, T]]:
     """The sentences to quote first when the `limit` best of `ranked` (score, sentence) state no value of
-    the kind the question asks for, and sentences within `margin` of the best score do: "What time does
-    the depot close on weekdays?" is answered by "Monday to Friday: 07:00 - 17:00", not by the rows that
-    say Saturday and Sunday are closed, though those score a little higher. [] when `margin` is 0, the
-    question asks no kind, or the best already state one (the caller keeps its own choice)."""
+    the kind the question asks for, and `eligible` sentences within `margin` of the best score do: "What
+    time does the depot close on weekdays?" is answered by "Monday to Friday: 07:00 - 17:00", not by the
+    rows that say Saturday and Sunday are closed, though those score a little higher. [] when `margin` is
+    0, the question asks no kind, or the best already state one (the caller keeps its own choice)."""
     if margin <= 0 or not ranked:
         return []
     kind = asked_kind(question) or asked_type(question)
     if kind is None or any(_states(kind, scored(s)) for _, s in ranked[:limit]):
         return []
     best = ranked[0][0]
-    return [(score, s) for score, s in ranked if score >= best - margin and _states(kind, scored(s))][:limit]
+    return [(score, s) for score, s in ranked
+            if score >= best - margin and eligible(s) and _states(kind, scored(s))][:limit]  # fmt: skip
 
 
 def naming(

@@ -67,3 +67,45 @@ def test_the_dense_floor_is_the_cross_language_one_for_a_passage_in_another_lang
     declined = answer_extractively(GERMAN, [_passage("de")], _fixed(0.9), config)
     assert declined.abstained
     assert "similarity 0.840 < 0.850" in declined.reason
+
+
+def _page(language: str, text: str, dense: float) -> Candidate:
+    payload = {"chunk_id": f"c-{language}", "doc_id": f"lyon-{language}.md", "text": text, "line_start": 1,
+               "language": language}  # fmt: skip
+    return Candidate(f"p-{language}", payload, scores={"dense": dense})
+
+
+MAINTENANCE = "On which evening and at what time is network maintenance done for the Lyon office?"
+ENGLISH = "The Lyon office uses staff VLAN 410. Its guest Wi-Fi uses VLAN 480."
+GERMAN_TIMES = "Am Netzwerk wird in Lyon donnerstags von 20:00 bis 22:00 Uhr gearbeitet."
+
+
+def _scores(english: float, german: float):
+    return lambda question, sentences: [german if "Uhr" in s else english for s in sentences]
+
+
+def test_a_sentence_in_another_language_that_states_the_asked_kind_is_quoted_within_the_margin() -> None:
+    pages = [_page("en", ENGLISH, 0.9), _page("de", GERMAN_TIMES, 0.85)]
+    config = AnswerConfig(min_dense_score=0.82, min_score=0.86, cross_language_min_dense_score=0.80,
+                          cross_language_min_score=0.80, cross_language_kind_margin=0.12)  # fmt: skip
+    answer = answer_extractively(MAINTENANCE, pages, _scores(0.95, 0.88), config)
+    assert not answer.abstained
+    assert [c.quote for c in answer.citations] == [GERMAN_TIMES]
+
+
+def test_without_the_margin_or_beyond_it_the_answer_says_no_time_is_stated() -> None:
+    pages = [_page("en", ENGLISH, 0.9), _page("de", GERMAN_TIMES, 0.85)]
+    floors = {"min_dense_score": 0.82, "min_score": 0.86, "cross_language_min_dense_score": 0.80,
+              "cross_language_min_score": 0.80}  # fmt: skip
+    for config, scores in ((AnswerConfig(**floors), _scores(0.95, 0.88)),
+                           (AnswerConfig(**floors, cross_language_kind_margin=0.12), _scores(0.95, 0.82))):  # fmt: skip
+        answer = answer_extractively(MAINTENANCE, pages, scores, config)
+        assert answer.abstained
+        assert "state no time value" in answer.reason
+
+
+def test_the_margin_reaches_only_passages_in_another_language() -> None:
+    same = [_page("en", ENGLISH, 0.9), _page("de", GERMAN_TIMES, 0.85)]
+    same[1].payload["language"] = "en"  # the times in the question's own language: the same-language margin (0)
+    config = AnswerConfig(min_dense_score=0.82, min_score=0.86, cross_language_kind_margin=0.12)
+    assert answer_extractively(MAINTENANCE, same, _scores(0.95, 0.88), config).abstained

@@ -22,8 +22,9 @@ OPERATION_WORDS: dict[str, str] = {
     "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
     r"\bnombre d(?:e\b|')",
     "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
-    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|quel\w*|lister|"
-    r"donne\w*|énumère\w*)\b",
+    # "quels sont les serveurs" lists ("what are the"); "quel est le prix" asks for one value ("what is the")
+    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|"
+    r"quel(?!(?:le)?\s+est\b)\w*|lister|donne\w*|énumère\w*)\b",
 }
 # "how many spare printers", "number of the distinct sites", "combien d'agences": the noun a count asks for
 COUNTED = (

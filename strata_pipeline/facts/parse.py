@@ -211,6 +211,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
         rows = {f for w in words(table.label) for f in _forms(w)}
         shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=rows)
+        if not shown and operation == "list" and table.columns[0].name in {f.column for f in filters if f.op == "eq"}:
+            # "quels sont les prix de l'eau à Colmont": listing the key the question pins ("Colmont, Colmont")
+            # answers nothing; a column the table's name shares ("prices": price_eur) is what it asks
+            shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
         columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
         if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
             tables = _second_table(stems, catalogue, table, columns)

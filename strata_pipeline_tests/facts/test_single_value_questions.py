@@ -1,0 +1,57 @@
+"""A question for one value of the rows a name picks ("Quel est le prix de l'eau à Colmont ?") is no list
+of those rows, and a list of them shows what is asked: listing the key the question pins would answer
+"Colmont, Colmont, Colmont"."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
+from strata_pipeline.facts import load_catalogue, parse
+from strata_pipeline.facts.intent_words import OPERATION_WORDS
+from strata_pipeline.routing.route import route
+
+PRICES = [
+    {"town": "Colmont", "component": "drinking water", "unit": "per m3", "price_eur": 2.07},
+    {"town": "Colmont", "component": "wastewater", "unit": "per m3", "price_eur": 2.62},
+    {"town": "Aarlingen", "component": "drinking water", "unit": "per m3", "price_eur": 2.31},
+]
+
+
+@pytest.fixture(scope="module")
+def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    path = tmp_path_factory.mktemp("single") / "sidecar.sqlite"
+    with closing(connect(path)) as db:
+        write_documents(db, [{"doc_id": "tariffs/water-prices.csv", "source_set": "utility", "project": "tariffs",
+                              "extension": ".csv", "title": "water prices", "category": "tariffs", "language": "en",
+                              "groups": ["public"], "decision": "include", "status": "ok"}])  # fmt: skip
+        write_fact_tables(db, "tariffs/water-prices.csv", json.dumps({"water prices": PRICES}))
+    return {"utility": path}
+
+
+def test_quel_est_asks_for_one_value_and_quels_sont_lists() -> None:
+    lists = re.compile(OPERATION_WORDS["list"], re.IGNORECASE)
+    assert not lists.search("Quel est le prix de l'eau potable à Colmont ?")
+    assert not lists.search("Quelle est la redevance d'abonnement à Colmont ?")
+    assert lists.search("Quels sont les prix de l'eau à Colmont ?")
+    assert lists.search("Quelles villes ont un prix de l'eau ?")
+    assert lists.search("Which towns are in the water prices table?")
+
+
+def test_a_single_value_is_asked_of_the_passages_and_a_list_shows_the_asked_column(sidecars: dict[str, Path]) -> None:
+    catalogue = load_catalogue(sidecars, frozenset({"public"}))
+    single = "Quel est le prix de l'eau potable par m³ à Colmont ?"
+    assert parse(single, catalogue).operation == ""  # no intent word: "quel est" asks for one value
+    assert route(single, catalogue)[0].route == "semantic"  # the passages answer it
+    prices = parse("Quels sont les prix de l'eau à Colmont ?", catalogue)  # the column the table's name shares
+    assert prices.intent is not None and prices.intent.columns == ("price_eur",)
+    listed = parse("Which towns are in the water prices table?", catalogue)
+    assert listed.intent is not None and listed.intent.operation in ("list", "distinct")
+    assert listed.intent.columns == ("town",)
+    counted = parse("How many water prices are there for Colmont?", catalogue)
+    assert counted.intent is not None and counted.intent.operation == "count"

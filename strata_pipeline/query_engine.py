@@ -458,10 +458,10 @@ class QueryEngine:
         quarantined chunks and sentences that read as instructions to a model (injection.defence)."""
         return sanitise(parents(candidates))
 
-    def _audited(self, answer: Answer, context: list[Candidate]) -> Answer:
+    def _audited(self, answer: Answer, context: list[Candidate], said: Sequence[str] = ()) -> Answer:
         if self.guard is None:
             return answer
-        vouched = quoted_in_passages(answer, context)
+        vouched = [*quoted_in_passages(answer, context), *said]
         text = self.guard.audit_answer(answer.text, vouched)
         quotes = [self.guard.audit_answer(c.quote, vouched) for c in answer.citations]
         answer.text = text.text
@@ -469,10 +469,10 @@ class QueryEngine:
         answer.redactions = text.redactions + sum(q.redactions for q in quotes)
         return answer
 
-    def audited_answer(self, answer: Answer, context: list[Candidate]) -> Answer:
+    def audited_answer(self, answer: Answer, context: list[Candidate], said: Sequence[str] = ()) -> Answer:
         """An answer composed outside `ask` (the agent's) through the same privacy audit; `context` holds
-        the passages it quotes."""
-        return self._audited(answer, context)
+        the passages it quotes, `said` spans it copies from the question that `redact_query` kept."""
+        return self._audited(answer, context, said)
 
     def similarity(self, question: str, sentences: list[str]) -> list[float]:
         """Cosine of `question` (embedded as a query) to each text (embedded as a passage)."""

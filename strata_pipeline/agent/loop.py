@@ -100,7 +100,7 @@ def run_agent(
     if has_facts(engine):
         planned = routed(planned, lambda part: engine.route(part, source_sets).route == "aggregation")
     answer, context = run_plan(toolbox, planned, budget)
-    answer = engine.audited_answer(answer, context)
+    answer = engine.audited_answer(answer, context, asked_labels(answer.text, engine.redact_query(question).text))
     answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
     return AgentResult(question, answer, toolbox.steps, planned.form)
 
@@ -444,6 +444,14 @@ def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> 
         dataclasses.replace(passage, scores=passage.scores | {DENSE: max(passage.dense_score or 0.0, close)})
         for passage, close in zip(passages, closeness, strict=True)
     ]
+
+
+def asked_labels(text: str, question: str) -> list[str]:
+    """The labels of a composed answer's parts ("ZRH: The answer is 18") that `question` (as its redaction
+    kept it) holds verbatim: the asker's own words, which read alone out of the question ("ZRH:") the
+    answer audit's NER would take for a name. A name the question's redaction replaced is no such label."""
+    labels = (line.partition(": ")[0].strip() for line in text.splitlines() if ": " in line)
+    return [label for label in dict.fromkeys(labels) if label and label in question]
 
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:

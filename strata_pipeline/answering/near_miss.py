@@ -24,7 +24,7 @@ Plain functions over text; no index, no model.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from strata_pipeline.answering.abstention import asked_kind, states_kind
@@ -41,6 +41,7 @@ from strata_pipeline.answering.answer_type import (
 from strata_pipeline.answering.names import named_words, question_names, unmentioned
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
+from strata_pipeline.answering.wording import is_acronym
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Quoted:
     scored: str
     passage: str
     title: str = ""  # of its document
+    foreign: bool = False  # its passage is in another language than the question
 
 
 def near_miss(
@@ -80,6 +82,8 @@ def near_miss(
     if asks_colour(question) and not any(states_colour(q.quote) for q in quoted):
         return "The closest sentences name no colour, which the question asks for."
     names = question_names(question, retrieved, stem)
+    if any(q.foreign for q in quoted):  # an acronym is a word of its language: "USV" is "UPS"
+        names = replace(names, words=[w for w in names.words if not is_acronym(w)])
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."

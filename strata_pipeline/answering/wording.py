@@ -57,3 +57,9 @@ _ACRONYM = re.compile(r"(?<![\w-])[A-ZÄÖÜ]{3,}(?![\w-])")
 def acronyms(question: str) -> list[str]:
     """The acronyms of a question ("WLAN", "MRT"), each once, in order: names in any language."""
     return list(dict.fromkeys(_ACRONYM.findall(question)))
+
+
+def is_acronym(word: str) -> bool:
+    """Whether `word` is written as an acronym ("USV", "WLAN"): capitals only, no digit (a code such as
+    "E-1042" or "RX-300" reads alike in every language)."""
+    return bool(_ACRONYM.fullmatch(word))

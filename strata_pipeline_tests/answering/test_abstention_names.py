@@ -149,3 +149,21 @@ def test_a_name_most_passages_mention_is_the_setting_and_need_not_be_repeated() 
 def test_a_limit_asks_for_a_number() -> None:
     assert asked_kind("What is the monthly spending limit on the fuel card?") == "number"
     assert not states_kind("number", "Pay for fuel only with the FleetPay card that belongs to the van.")
+
+
+def test_an_acronym_need_not_be_repeated_by_a_quoted_passage_in_another_language() -> None:
+    from strata_pipeline.answering.near_miss import Quoted, near_miss
+    from strata_pipeline.answering.wording import is_acronym
+
+    assert [is_acronym(w) for w in ("USV", "WLAN", "RX-300", "E-1042", "Basel")] == [True, True, False, False, False]
+    question = "Wie lange läuft die USV in Basel bei Volllast?"
+    english = "- UPS runtime at full load: **30 minutes**; diesel generator with fuel for 48 hours."
+    passage = f"IT on-site support - Basel office\nServer room\n{english}"
+    german = Quoted(english, english, passage, foreign=False)  # were it a German passage: USV is unmentioned
+    assert near_miss(question, [german], [passage], _stem) == (
+        "The passages the answer would quote do not mention USV, which the question names."
+    )
+    assert near_miss(question, [Quoted(english, english, passage, foreign=True)], [passage], _stem) is None
+    # a code reads alike in every language: still required of a passage in another language
+    coded = "Wie lange läuft die USV des Servers BSL-DB-30 bei Volllast?"
+    assert near_miss(coded, [Quoted(english, english, passage, foreign=True)], [passage], _stem) is not None

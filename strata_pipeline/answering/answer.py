@@ -214,9 +214,15 @@ def answer_extractively(
             f"< {score_floor(scored[0][1].candidate):.2f})."
         )
     chosen = stating_kind(question, passing, lambda s: s.sentence.scored, config.kind_margin, config.max_sentences)
-    chosen = chosen or stating_kind(
-        question, passing, lambda s: s.sentence.scored, config.cross_language_kind_margin, config.max_sentences,
-        lambda s: other_language(asked_in, s.candidate.payload.get("language")))  # fmt: skip
+
+    def foreign(s: _Lexical) -> bool:
+        return other_language(asked_in, s.candidate.payload.get("language"))
+
+    # the other-language margin offsets the model's preference for the question's language: it applies
+    # when a sentence in that language is among the best, not among other-language sentences alone
+    if not all(foreign(s) for _, s in passing[: config.max_sentences]):
+        chosen = chosen or stating_kind(question, passing, lambda s: s.sentence.scored,
+                                        config.cross_language_kind_margin, config.max_sentences, foreign)  # fmt: skip
     chosen = chosen or passing[: config.max_sentences]
     retrieved = [_passage_text(c) for c in pool]
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),

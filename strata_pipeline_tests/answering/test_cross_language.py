@@ -109,3 +109,13 @@ def test_the_margin_reaches_only_passages_in_another_language() -> None:
     same[1].payload["language"] = "en"  # the times in the question's own language: the same-language margin (0)
     config = AnswerConfig(min_dense_score=0.82, min_score=0.86, cross_language_kind_margin=0.12)
     assert answer_extractively(MAINTENANCE, same, _scores(0.95, 0.88), config).abstained
+
+
+def test_among_other_language_sentences_alone_the_margin_does_not_apply() -> None:
+    # every best sentence is German already: no preference for the question's language to offset
+    german_vlans = "Das Büro in Lyon nutzt das VLAN 410. Das Gäste-WLAN nutzt das VLAN 480."
+    pages = [_page("de", german_vlans, 0.9), _page("fr", GERMAN_TIMES, 0.85)]
+    config = AnswerConfig(min_dense_score=0.82, min_score=0.86, cross_language_min_dense_score=0.80,
+                          cross_language_min_score=0.80, cross_language_kind_margin=0.12)  # fmt: skip
+    answer = answer_extractively(MAINTENANCE, pages, _scores(0.95, 0.88), config)
+    assert answer.abstained and "state no time value" in answer.reason

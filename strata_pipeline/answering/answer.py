@@ -229,8 +229,7 @@ def answer_extractively(
                     retrieved, _stem, config.max_sentences) or chosen  # fmt: skip
     chosen = in_band(question, passing, chosen, lambda s: s.sentence.scored, config.max_sentences) or chosen
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
-                     or "", other_language(asked_in, s.candidate.payload.get("language")))
-              for _, s in chosen]  # fmt: skip
+                     or "", foreign(s)) for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]
     reason = near_miss(question, quoted, retrieved, _stem, titles, terms)
     same = [c for c in candidates if not other_language(asked_in, c.payload.get("language"))]

@@ -9,7 +9,9 @@ OPERATION_WORDS: dict[str, str] = {
     "share": SHARE,
     "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
     "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
-    "sum": r"\btotal\b|\bsum\b|\baltogether\b|\btogether\b|\bcombined\b|\bzusammen\b|\ben tout\b|"
+    # "the sum insured" is an amount a policy covers, no total ("sum insured per 1,000 €")
+    "sum": r"\btotal\b|\bsum\b(?!\s+(?:insured|assured))|\baltogether\b|\btogether\b|\bcombined\b|\bzusammen\b|"
+    r"\ben tout\b|"
     r"\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b|"
     # "how much did we spend", "wie viel wurde ausgegeben", "combien a-t-on dépensé": money spent is a total
     r"\bhow much\b(?=.*\b(?:spen[dt]|paid)\b)|\bwie ?viel\b(?=.*\b(?:ausgegeben|bezahlt)\b)|"

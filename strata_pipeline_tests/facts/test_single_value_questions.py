@@ -55,3 +55,11 @@ def test_a_single_value_is_asked_of_the_passages_and_a_list_shows_the_asked_colu
     assert listed.intent.columns == ("town",)
     counted = parse("How many water prices are there for Colmont?", catalogue)
     assert counted.intent is not None and counted.intent.operation == "count"
+
+
+def test_the_sum_insured_is_no_total() -> None:
+    total = re.compile(OPERATION_WORDS["sum"], re.IGNORECASE)
+    assert not total.search("What is the comfort rate per 1,000 € sum insured in tariff zone 4?")
+    assert not total.search("Up to which sum assured is no medical check needed?")
+    assert total.search("What is the sum of all list prices?")
+    assert total.search("What is the total sum insured of all policies?")  # "total" still asks for one

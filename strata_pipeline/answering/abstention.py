@@ -282,7 +282,10 @@ _ASKS_COUNT = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
 )
-_ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.IGNORECASE)
+# also an age or how long ago: "how recently must a car have been registered to get new-price compensation"
+_ASKS_DURATION = re.compile(
+    r"\b(?:how long|wie lange|combien de temps|how recently|how long ago|how old|wie alt|quel âge)\b", re.IGNORECASE
+)
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
 _ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(

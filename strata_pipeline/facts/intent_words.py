@@ -9,8 +9,8 @@ OPERATION_WORDS: dict[str, str] = {
     "share": SHARE,
     "intersect": r"\bboth\b|\bin beiden\b|\bbeiden\b|\bà la fois\b|\bles deux\b|\bdans les deux\b",
     "avg": r"\baverage\b|\bmean\b|\bdurchschnitt\w*|\bmittlere\w*|\bmoyen\w*",
-    # "the sum insured" is an amount a policy covers, no total ("sum insured per 1,000 €")
-    "sum": r"\btotal\b|\bsum\b(?!\s+(?:insured|assured))|\baltogether\b|\btogether\b|\bcombined\b|\bzusammen\b|"
+    # "the sum insured" is an amount a policy covers, and a "total-loss" rule a kind of claim: no totals
+    "sum": r"\btotal\b(?!-)|\bsum\b(?!\s+(?:insured|assured))|\baltogether\b|\btogether\b|\bcombined\b|\bzusammen\b|"
     r"\ben tout\b|"
     r"\bsumme\b|\binsgesamt\b|\bgesamt\w*|\bsomme\b|\bau total\b|"
     # "how much did we spend", "wie viel wurde ausgegeben", "combien a-t-on dépensé": money spent is a total

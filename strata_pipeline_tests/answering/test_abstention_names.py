@@ -167,3 +167,10 @@ def test_an_acronym_need_not_be_repeated_by_a_quoted_passage_in_another_language
     # a code reads alike in every language: still required of a passage in another language
     coded = "Wie lange läuft die USV des Servers BSL-DB-30 bei Volllast?"
     assert near_miss(coded, [Quoted(english, english, passage, foreign=True)], [passage], _stem) is not None
+
+
+def test_how_recently_or_how_old_asks_for_a_duration_whatever_its_noun_costs() -> None:
+    assert asked_kind("How recently must a car have been registered to get new-price compensation?") is None
+    assert asked_kind("How old can a house be before proof of renewed water pipes is required?") is None
+    assert asked_kind("Wie alt darf das Haus höchstens sein?") is None
+    assert asked_kind("What is the new-price compensation for a car?") == "money"  # a price is still asked

@@ -63,3 +63,9 @@ def test_the_sum_insured_is_no_total() -> None:
     assert not total.search("Up to which sum assured is no medical check needed?")
     assert total.search("What is the sum of all list prices?")
     assert total.search("What is the total sum insured of all policies?")  # "total" still asks for one
+
+
+def test_a_total_loss_is_a_kind_of_claim_not_a_total() -> None:
+    total = re.compile(OPERATION_WORDS["sum"], re.IGNORECASE)
+    assert not total.search("Under the 2024 total-loss rules, how recently must a car have been registered?")
+    assert total.search("What is the total of all claims?")

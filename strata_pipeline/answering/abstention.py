@@ -282,10 +282,11 @@ _ASKS_COUNT = re.compile(
 _ASKS_NUMBER = re.compile(
     r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
 )
-# also an age or how long ago: "how recently must a car have been registered to get new-price compensation"
-_ASKS_DURATION = re.compile(
-    r"\b(?:how long|wie lange|combien de temps|how recently|how long ago|how old|wie alt|quel âge)\b", re.IGNORECASE
-)
+_ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.IGNORECASE)
+# an age, or how long ago: a number of years, months, weeks or days, whatever its noun costs ("how recently
+# must a car have been registered to get new-price compensation" asks no price)
+_ASKS_AGE = re.compile(r"\b(?:how recently|how long ago|how old|wie alt|quel âge)\b", re.IGNORECASE)
+_AGE_UNITS = frozenset({"year", "month", "week", "day"})
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
 _ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(
@@ -324,8 +325,10 @@ _NUMBER_WORDS = re.compile(
 
 
 def asked_kind(question: str) -> str | None:
-    """The kind of value the question asks for: "money", "amount" (money or a percentage), "time", a unit
-    ("hour", "day") or None."""
+    """The kind of value the question asks for: "money", "amount" (money or a percentage), "time", "age" (years,
+    months, weeks or days), a unit ("hour", "day") or None."""
+    if _ASKS_AGE.search(question):
+        return "age"
     if _ASKS_DURATION.search(question):
         return None  # "for how long are the costs paid": a duration, whatever it is of
     if _ASKS_MONEY.search(question):
@@ -360,6 +363,7 @@ def asked_kind(question: str) -> str | None:
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
 _KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
 _KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER, wording.ASKS_PACE, wording.ASKS_HOURS, wording.ASKS_DEPOSIT)
+_KIND_CUES += (_ASKS_AGE,)
 
 
 def without_kind_cues(question: str) -> str:
@@ -395,6 +399,8 @@ def states_kind(kind: str, text: str) -> bool:
         )
     if kind == "weekday":
         return bool(_WEEKDAYS.search(text))
+    if kind == "age":
+        return bool(_AGE_UNITS & stated.keys())
     if kind == "noise":
         return "db" in stated or "db(a)" in stated
     if kind == "weight":

@@ -169,8 +169,11 @@ def test_an_acronym_need_not_be_repeated_by_a_quoted_passage_in_another_language
     assert near_miss(coded, [Quoted(english, english, passage, foreign=True)], [passage], _stem) is not None
 
 
-def test_how_recently_or_how_old_asks_for_a_duration_whatever_its_noun_costs() -> None:
-    assert asked_kind("How recently must a car have been registered to get new-price compensation?") is None
-    assert asked_kind("How old can a house be before proof of renewed water pipes is required?") is None
-    assert asked_kind("Wie alt darf das Haus höchstens sein?") is None
+def test_how_recently_or_how_old_asks_for_an_age_whatever_its_noun_costs() -> None:
+    assert asked_kind("How recently must a car have been registered to get new-price compensation?") == "age"
+    assert asked_kind("How old can a house be before proof of renewed water pipes is required?") == "age"
+    assert asked_kind("Wie alt darf das Haus höchstens sein?") == "age"
     assert asked_kind("What is the new-price compensation for a car?") == "money"  # a price is still asked
+    assert states_kind("age", "Bei Gebäuden, die älter als 40 Jahre sind, ...")
+    assert states_kind("age", "first registered no more than 18 months before the loss")
+    assert not states_kind("age", "We pay the list price of a new car, at most 25,000 €.")

@@ -271,7 +271,8 @@ def identifiers_in(text: str) -> list[str]:
 # The kind of value a question asks for, by its wording (en, de, fr): a price asks for money, "how
 # many hours" for hours, "what time" for a clock time. None when the wording names no kind.
 _ASKS_MONEY = re.compile(
-    r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif)\b",
+    r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif|"
+    r"betrag|beträge|montant|montants)\b",  # "bis zu welchem Betrag", "quel montant": a sum of money
     re.IGNORECASE,
 )
 # "how many" and up to two words before its noun: "how many paid volunteering days" asks for days

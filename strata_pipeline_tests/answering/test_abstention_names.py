@@ -177,3 +177,10 @@ def test_how_recently_or_how_old_asks_for_an_age_whatever_its_noun_costs() -> No
     assert states_kind("age", "Bei Gebäuden, die älter als 40 Jahre sind, ...")
     assert states_kind("age", "first registered no more than 18 months before the loss")
     assert not states_kind("age", "We pay the list price of a new car, at most 25,000 €.")
+
+
+def test_a_betrag_or_montant_asks_for_money() -> None:
+    assert asked_kind("Bis zu welchem Betrag werden Hotelkosten pro Nacht erstattet?") == "money"
+    assert asked_kind("Quel est le montant de l'indemnité de télétravail versée chaque mois ?") == "money"
+    assert states_kind("money", "Hotel costs are reimbursed up to 110 € per night.")
+    assert not states_kind("money", "Sie können Ihren Abschlag bis zu dreimal pro Kalenderjahr ändern.")

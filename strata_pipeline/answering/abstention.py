@@ -56,7 +56,12 @@ _ROOM = re.compile(
 )
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 # "20 €." and "1,80 € pro Stunde": after "€" no word boundary follows, so the end is "no letter next"
-_MONEY = re.compile(r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€)(?![^\W\d_])", re.IGNORECASE)
+# also a currency in words: "250 euros par semaine", "30 Euro", "12 dollars", "40 Franken"
+_MONEY = re.compile(
+    r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€|euros?|dollars?|franken)(?![^\W\d_])",
+    re.IGNORECASE,
+)
+_CURRENCY_WORDS = {"EURO": "EUR", "EUROS": "EUR", "DOLLAR": "USD", "DOLLARS": "USD", "FRANKEN": "CHF"}
 _QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d_]+)?)((?:\s+[^\W\d_]+){0,2})")
 # Words after a number that name no unit of a value: "3 of them", "2 to 4", list positions.
 _NOT_UNITS = frozenset(
@@ -144,6 +149,7 @@ def values(text: str) -> dict[str, frozenset[str]]:
     rest = _TIME.sub(" ", rest)
     for match in _MONEY.finditer(rest):
         currency = (match.group(1) or match.group(4)).upper().replace("€", "EUR").replace("$", "USD")
+        currency = _CURRENCY_WORDS.get(currency, currency)
         currency = currency.replace("£", "GBP")
         found.setdefault(currency, set()).add(_number((match.group(2) or match.group(3)).rstrip(".,")))
     rest = _MONEY.sub(" ", rest)

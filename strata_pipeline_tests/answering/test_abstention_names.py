@@ -184,3 +184,10 @@ def test_a_betrag_or_montant_asks_for_money() -> None:
     assert asked_kind("Quel est le montant de l'indemnité de télétravail versée chaque mois ?") == "money"
     assert states_kind("money", "Hotel costs are reimbursed up to 110 € per night.")
     assert not states_kind("money", "Sie können Ihren Abschlag bis zu dreimal pro Kalenderjahr ändern.")
+
+
+def test_a_currency_written_as_a_word_states_money() -> None:
+    assert states_kind("money", "Indemnité forfaitaire de 250 euros par semaine d'astreinte.")
+    assert states_kind("money", "Die Pauschale beträgt 250 Euro pro Woche.")
+    assert states_kind("money", "A day pass costs 12 dollars.")
+    assert not states_kind("money", "Book the 5 Eurostar seats early.")  # a word that starts like one is none

@@ -100,7 +100,7 @@ def run_agent(
     if has_facts(engine):
         planned = routed(planned, lambda part: engine.route(part, source_sets).route == "aggregation")
     answer, context = run_plan(toolbox, planned, budget)
-    answer = engine.audited_answer(answer, context, asked_labels(answer.text, engine.redact_query(question).text))
+    answer = engine.audited_answer(answer, context, asked_labels(answer.text, question))  # question: redacted above
     answer.routing = agent_routing(planned.form, toolbox.steps, answer.routing)
     return AgentResult(question, answer, toolbox.steps, planned.form)
 

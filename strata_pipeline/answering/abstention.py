@@ -61,7 +61,9 @@ _MONEY = re.compile(
     r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,.]*)\s?(EUR|USD|CHF|GBP|€|euros?|dollars?|franken)(?![^\W\d_])",
     re.IGNORECASE,
 )
-_CURRENCY_WORDS = {"EURO": "EUR", "EUROS": "EUR", "DOLLAR": "USD", "DOLLARS": "USD", "FRANKEN": "CHF"}
+# each currency's code, from its symbol or word ("EUR" stays "EUR")
+_CURRENCY_CODES = {"€": "EUR", "$": "USD", "£": "GBP", "EURO": "EUR", "EUROS": "EUR", "DOLLAR": "USD",
+                   "DOLLARS": "USD", "FRANKEN": "CHF"}  # fmt: skip
 _QUANTITY = re.compile(r"(?<![\w.,:-])(\d+(?:[.,]\d+)?)\s?(%|[^\W\d_]+(?:/[^\W\d_]+)?)((?:\s+[^\W\d_]+){0,2})")
 # Words after a number that name no unit of a value: "3 of them", "2 to 4", list positions.
 _NOT_UNITS = frozenset(
@@ -148,9 +150,8 @@ def values(text: str) -> dict[str, frozenset[str]]:
         found.setdefault("time", set()).add(f"{int(match.group(1)):02d}:{match.group(2)}")
     rest = _TIME.sub(" ", rest)
     for match in _MONEY.finditer(rest):
-        currency = (match.group(1) or match.group(4)).upper().replace("€", "EUR").replace("$", "USD")
-        currency = _CURRENCY_WORDS.get(currency, currency)
-        currency = currency.replace("£", "GBP")
+        currency = (match.group(1) or match.group(4)).upper()
+        currency = _CURRENCY_CODES.get(currency, currency)
         found.setdefault(currency, set()).add(_number((match.group(2) or match.group(3)).rstrip(".,")))
     rest = _MONEY.sub(" ", rest)
     for match in _QUANTITY.finditer(rest):

@@ -1,7 +1,7 @@
 """Agent task success on the golden sets' compound questions, over the published index.
 
     python -m benchmarks.agent_quality                 # dev and test figures per source-set and overall
-    python -m benchmarks.agent_quality --misses        # also each dev question that failed
+    python -m benchmarks.agent_quality --misses        # also each dev question that failed or called other tools
     python -m benchmarks.agent_quality --source-set itops --ids it-c30 it-c31   # a subset (ids: prefixes)
 
 The scoring is the eval report's (strata_pipeline/evaluation/agent.py), through the same QueryEngine and
@@ -20,7 +20,11 @@ from strata_pipeline.settings import load_settings
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--misses", action="store_true", help="List the dev questions that failed.")
+    parser.add_argument(
+        "--misses",
+        action="store_true",
+        help="List the dev questions that failed (miss) or called other tools than expected (tools differ).",
+    )
     parser.add_argument("--source-set", action="append", help="Only these source-sets (repeatable).")
     parser.add_argument("--ids", nargs="+", help="Only the questions whose id starts with one of these.")
     args = parser.parse_args()
@@ -43,7 +47,9 @@ def main() -> None:
         if args.misses:
             for o in outcomes:
                 if o.part == "dev" and not (o.success and o.tools_match):
-                    print(f"    miss {o.id}: tools={list(o.tools)} answer={o.answer[:300]!r} reason={o.reason[:200]!r}")
+                    label = "miss" if not o.success else "tools differ"
+                    print(f"    {label} {o.id}: tools={list(o.tools)} answer={o.answer[:300]!r}", end=" ")
+                    print(f"reason={o.reason[:200]!r}")
     _rows("all", everything)
     index.close()
 

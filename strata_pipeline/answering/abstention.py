@@ -296,6 +296,15 @@ _ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.I
 _ASKS_AGE = re.compile(r"\b(?:how recently|how long ago|how old|wie alt|quel âge)\b", re.IGNORECASE)
 _AGE_UNITS = frozenset({"year", "month", "week", "day"})
 _ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
+# a distance or size: "reach" and "distance" only as a thing measured ("How do I reach the desk?" asks for a
+# contact, "help from a distance" for remote help), no "radius" (RADIUS is a protocol), no "length" or "how
+# far" (a notice period's length, how far ahead), no "Höhe" or "hauteur" ("in welcher Höhe": an amount)
+_ASKS_LENGTH = re.compile(
+    r"\b(?:(?:the|its|maximum|max\.?)\s+reach|reach of|width|height|depth|diameter|"
+    r"(?:the|what|minimum|maximum) distance|how wide|how tall|"
+    r"reichweite|breite|durchmesser|entfernung|wie weit|wie breit|portée maximale|largeur|diamètre)\b",
+    re.IGNORECASE,
+)
 _ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(
     r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
@@ -317,6 +326,11 @@ _WEEKDAYS = re.compile(
 _KILOMETRE = {_unit("kilometres"): "km", _unit("kilometers"): "km"}  # one kind, however spelt
 _WEIGHT_UNITS = frozenset({"kg", "g", "t", "lb", "lbs", "tonne", "ton"})
 _SPEED_UNITS = frozenset({"m/s", "km/h", "mph", "kmh"})
+_LENGTH_UNITS = frozenset(
+    _unit(word)
+    for word in "mm cm m km metre metres meter meters kilometre kilometres kilometer kilometers mètre mètres "
+    "inch inches ft foot feet mile miles".split()
+)
 _ASKS_TIME = re.compile(
     r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
 )
@@ -361,6 +375,8 @@ def asked_kind(question: str) -> str | None:
         return "weight"
     if _ASKS_SPEED.search(question):
         return "speed"
+    if _ASKS_LENGTH.search(question):
+        return "length"
     if wording.ASKS_PACE.search(question):
         return "pace"  # "how fast": a speed, or how soon
     if _ASKS_NUMBER.search(question):
@@ -371,7 +387,7 @@ def asked_kind(question: str) -> str | None:
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
 _KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
 _KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER, wording.ASKS_PACE, wording.ASKS_HOURS, wording.ASKS_DEPOSIT)
-_KIND_CUES += (_ASKS_AGE,)
+_KIND_CUES += (_ASKS_AGE, _ASKS_LENGTH)
 
 
 def without_kind_cues(question: str) -> str:
@@ -415,6 +431,8 @@ def states_kind(kind: str, text: str) -> bool:
         return bool(_WEIGHT_UNITS & stated.keys())
     if kind == "speed":
         return bool(_SPEED_UNITS & stated.keys())
+    if kind == "length":
+        return bool(_LENGTH_UNITS & stated.keys())
     if kind == "pace":
         return bool(wording.PACE_UNITS & stated.keys())
     return kind in stated

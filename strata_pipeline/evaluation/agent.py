@@ -9,6 +9,7 @@ Figures per part (dev, test): `agent/<part>/task_success`, `agent/<part>/mean_st
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,8 +63,12 @@ def load_compound(golden_dir: Path, source_set: str) -> list[CompoundQuestion]:
     return found
 
 
+_DECIMAL_MARK = re.compile(r"(?<=\d)[,.](?=\d)")
+
+
 def _norm(text: str) -> str:
-    return " ".join(text.split()).casefold()
+    """Case, spacing and the decimal mark folded: a French page's "2,07 €" holds an expected "2.07"."""
+    return _DECIMAL_MARK.sub(".", " ".join(text.split()).casefold())
 
 
 def score(question: CompoundQuestion, result: Any) -> AgentOutcome:

@@ -271,12 +271,25 @@ def merge_and_fuse(
     return hybrid_order(pool, fused, k, weights, historical, language)
 
 
+_FENCES = ("---", "...")
+
+
+def front_matter_only(text: str) -> bool:
+    """Whether a chunk is only a Markdown document's YAML front matter (title, tags, owner): metadata,
+    with no sentence an answer could quote. One fenced block: nothing before or after its fences."""
+    lines = [line.strip() for line in text.strip().splitlines()]
+    return (len(lines) >= 2 and lines[0] == "---" and lines[-1] in _FENCES
+            and not any(line in _FENCES for line in lines[1:-1]))  # fmt: skip
+
+
 def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
     """The ranking with at most `per_document` chunks of any one document ahead of the rest.
 
     Neighbouring chunks of one long document otherwise fill the top K and crowd out the twin that
     answers. A document's further chunks follow, in order, after every chunk within its quota.
     Document order (the first chunk of each) never changes. 0 leaves the ranking as it is.
+    A front-matter chunk uses none of its document's quota: its tags ("payload, reach") match a
+    question's words, and it would take the place of the section that answers.
     """
     if per_document <= 0:
         return ranked
@@ -284,6 +297,9 @@ def diversify(ranked: list[Candidate], per_document: int) -> list[Candidate]:
     head: list[Candidate] = []
     tail: list[Candidate] = []
     for cand in ranked:
+        if front_matter_only(str(cand.payload.get("text") or "")):
+            head.append(cand)
+            continue
         seen[cand.doc_id] = seen.get(cand.doc_id, 0) + 1
         (head if seen[cand.doc_id] <= per_document else tail).append(cand)
     return head + tail

@@ -151,7 +151,14 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
         ("How many kilometres may I drive per day?", "km"),
         ("How much does the charging station weigh?", "weight"),
         ("What is the top speed when towing?", "speed"),
+        ("What is the maximum reach of the RX-200 arm?", "length"),
+        ("Wie breit muss ein Fahrweg mindestens sein?", "length"),
         ("Which VPN client is used?", None),
+        # no size: "reach" as a verb, remote help "from a distance", the RADIUS protocol, an amount's "Höhe"
+        ("How do I reach the IT desk after hours?", None),
+        ("When should I get an expert to help me from a distance?", None),
+        ("To what value was the RADIUS timeout raised?", None),
+        ("In welcher Höhe wird die Brille bezuschusst?", None),
     ],
 )
 def test_the_kind_of_value_a_question_asks_for(question: str, kind: str | None) -> None:

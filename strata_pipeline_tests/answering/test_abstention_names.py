@@ -65,6 +65,10 @@ def test_a_number_weight_or_speed_is_stated_or_not() -> None:
     assert states_kind("speed", "Maximum speed: 2.0 m/s")
     assert not states_kind("speed", "Maximum payload: 300 kg (top module), 500 kg towing")
     assert states_kind("km", "Private use was allowed up to 300 km per month.")
+    assert states_kind("length", "Parameter: Reach; Value: 1,100 mm")
+    assert states_kind("length", "Mindestgangbreite für Fahrwege: 1,4 m")
+    assert not states_kind("length", "The RX-200 is a six-axis collaborative robot arm for machine tending.")
+    assert not states_kind("length", "Rated payload: 12 kg")
 
 
 def test_a_percentage_noise_level_or_weekday_is_asked_for_and_stated_or_not() -> None:

@@ -47,6 +47,14 @@ def test_a_compound_question_succeeds_only_answered_with_every_expected_string()
     assert wrong_tools.success and not wrong_tools.tools_match
 
 
+def test_an_expected_number_matches_whichever_decimal_mark_the_source_writes() -> None:
+    q = CompoundQuestion("c2", "Price in Colmont?", "test", ("2.07",))
+    assert score(q, result("Colmont: 2,07 € par m³", ["query_facts"])).success
+    assert score(q, result("Colmont: 2.07 EUR", ["query_facts"])).success
+    assert not score(q, result("Colmont: 2,70 €", ["query_facts"])).success
+    assert not score(q, result("Colmont: 207 €", ["query_facts"])).success
+
+
 def test_figures_per_part_and_the_plotted_few() -> None:
     q = CompoundQuestion("c", "x", "test", ("a",), ("semantic_search",))
     outcomes = [

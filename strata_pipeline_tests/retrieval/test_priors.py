@@ -112,6 +112,19 @@ def test_diversify_lets_other_documents_in_before_a_third_chunk_of_one() -> None
     assert diversify(ranked, 0) == ranked
 
 
+def test_a_front_matter_chunk_takes_none_of_its_documents_places() -> None:
+    front = Candidate("a#0", {"doc_id": "a", "text": "---\ntitle: RX-200 specs\ntags: [payload, reach]\n---"})
+    intro = Candidate("a#1", {"doc_id": "a", "text": "# RX-200\n\nThe RX-200 is a cobot."})
+    table = Candidate("a#2", {"doc_id": "a", "text": "| Reach | 1,100 mm |"})
+    other = Candidate("b#0", {"doc_id": "b", "text": "Parts store."})
+    assert [x.point_id for x in diversify([front, intro, table, other], 2)] == ["a#0", "a#1", "a#2", "b#0"]
+    # a chunk that starts with front matter and goes on with prose counts as usual
+    mixed = Candidate("a#0", {"doc_id": "a", "text": "---\ntitle: x\n---\n\nThe RX-200 is a cobot."})
+    assert [x.point_id for x in diversify([mixed, intro, table, other], 2)] == ["a#0", "a#1", "b#0", "a#2"]
+    ruled = Candidate("a#0", {"doc_id": "a", "text": "---\ntitle: x\n---\n\nProse.\n\n---"})
+    assert [x.point_id for x in diversify([ruled, intro, table, other], 2)] == ["a#0", "a#1", "b#0", "a#2"]
+
+
 def cand(name: str, dense: int, sparse: int, **payload: object) -> Candidate:
     return Candidate(
         name,

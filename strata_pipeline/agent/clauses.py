@@ -249,7 +249,9 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
     m = WHICH_OF_TWO.match(text)
     if m is not None and comparative(m["pred"]):
         pred = m["pred"].strip()
-        return side(m["a"], pred), side(m["b"], pred)
+        noun = class_noun(pred) if m["wh"].lower() in ("which", "what") else ""
+        a, b = (Side(x.strip(" ,"), side(with_noun(x, noun), pred).ask) for x in (m["a"], m["b"]))
+        return a, b
     if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
         return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
     m = THAN.match(text)
@@ -257,6 +259,29 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
         pred = f"{m['aux']} {m['pred']}"
         return side(m["a"], pred), side(m["b"], pred)
     return None
+
+
+def class_noun(pred: str) -> str:
+    """The noun a "which <noun> <verb> ..." question compares, or "": "pharmacy has the shorter waiting time"
+    -> "pharmacy", "of the two depots has more van bays" -> "depot". One or two lower-case words before an
+    auxiliary."""
+    words = pred.split()
+    if words[:3] == ["of", "the", "two"] and len(words) > 4 and words[4].lower() in AUXILIARIES:
+        words = [words[3].removesuffix("s"), *words[4:]]  # "of the two depots has": depot
+    aux = next((i for i, w in enumerate(words) if w.lower() in AUXILIARIES), None)
+    if aux is None or not 1 <= aux <= 2 or not all(w.isalpha() and w.islower() for w in words[:aux]):
+        return ""
+    return "" if words[0] in ("of", "one") else " ".join(words[:aux])
+
+
+def with_noun(thing: str, noun: str) -> str:
+    """A side named with the noun the question compares: "Kestwick" -> "the Kestwick pharmacy", so that its
+    question reads like the documents ("the usual waiting time of the Kestwick pharmacy"). A side that
+    already names the noun, or a phrase of its own ("the Porto depot"), stays as it is."""
+    label = thing.strip(" ,")
+    if not noun or noun.split()[-1].rstrip("s") in label.lower() or label.lower().startswith(("the ", "a ", "an ")):
+        return label
+    return f"the {label} {noun}"
 
 
 def comparative(pred: str) -> str:

@@ -454,7 +454,10 @@ def _mentioned(
     stems: set[str], table: Table, kind: str | None, exclude: set[str], rows: frozenset[str] | set[str] = frozenset()
 ) -> list[str]:
     """Columns the question names (all their words first, then any word), not those filtered on. A column
-    named in part only by `rows` (the words that name the table's rows) is not named."""
+    named in part only by `rows` (the words that name the table's rows) is not named. Between two named
+    alike, one named by words of the table's own name comes second: "which item on our price list has the
+    longest delivery lead time" names lead_time_weeks, and says "price list" of the table, not of list_price_usd."""
+    label = {f for w in words(table.label) for f in _forms(w)}
     ranked = []
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
@@ -464,7 +467,8 @@ def _mentioned(
         if hits < len(column.words) and all(_forms(w) & rows for w in said):
             continue
         if hits:
-            ranked.append((-(hits / len(column.words)), -hits, position, column.name))
+            by_label = all(_forms(w) & label for w in said)
+            ranked.append((-(hits / len(column.words)), -hits, by_label, position, column.name))
     return [name for *_, name in sorted(ranked)]
 
 

@@ -96,7 +96,13 @@ PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*\s+)*[A-Z][\w-]*[a-z][\w-]*(?:\s
 # "which ..., A or B?" ("welche ..., A oder B?", "lequel ..., A ou B ?"): the predicate, then the sides
 WHICH_OF_TWO = re.compile(
     r"^(?P<wh>which|who|what|welche[rsnm]?|wer|was|lequel|laquelle|lesquels|lesquelles|quel(?:le)?s?|qui)\b"
-    r"(?P<pred>[^,:]+?)\s*[,:]\s*(?:the\s+one\s+)?(?P<a>.+?)\s+(?:or|oder|ou)\s+(?P<b>.+?)[\s?.!]*$",
+    r"(?P<pred>[^,:]+?)\s*[,:]\s*(?:the\s+one\s+)?(?P<a>[^?]+?)\s+(?:or|oder|ou)\s+(?P<b>[^?]+?)[\s?.!]*$",
+    re.IGNORECASE,
+)
+# "Where is hourly parking cheaper, at the Kestwick campus or at Brandholm?": a topic compared at two places
+WHERE_OF_TWO = re.compile(
+    r"^where\s+(?:is|are)\s+(?P<topic>[^,:?]+?)\s+(?P<cmp>more\s+\w+|less\s+\w+|\w+er)\s*[,:]\s*"
+    r"(?P<a>[^?]+?)\s+or\s+(?P<b>[^?]+?)[\s?.!]*$",
     re.IGNORECASE,
 )
 # "Is A heavier than B?", "Does A cost more than B?"
@@ -254,6 +260,9 @@ def alternatives(text: str) -> tuple[Side, Side] | None:
         return a, b
     if m is not None and (asks := _foreign_ask(m["pred"])) is not None:
         return Side(m["a"].strip(), asks(m["a"].strip())), Side(m["b"].strip(), asks(m["b"].strip()))
+    m = WHERE_OF_TWO.match(text)
+    if m is not None and comparative(m["cmp"]):
+        return where_side(m["topic"], m["cmp"], m["a"]), where_side(m["topic"], m["cmp"], m["b"])
     m = THAN.match(text)
     if m is not None and comparative(m["pred"]):
         pred = f"{m['aux']} {m['pred']}"
@@ -282,6 +291,19 @@ def with_noun(thing: str, noun: str) -> str:
     if not noun or noun.split()[-1].rstrip("s") in label.lower() or label.lower().startswith(("the ", "a ", "an ")):
         return label
     return f"the {label} {noun}"
+
+
+def where_side(topic: str, cmp: str, place: str) -> Side:
+    """One place's question of a "where is <topic> <comparative>, A or B?" comparison: the topic's value
+    there ("What is the price of hourly visitor parking at Brandholm?"). A place without its preposition
+    ("Kestwick or Brandholm") takes "at"."""
+    label = place.strip(" ,")
+    where = label if re.match(r"(?:at|in|on|near)\s", label, re.IGNORECASE) else f"at {label}"
+    word, adjective = comparative(cmp), MORE_ADJECTIVE.search(cmp)
+    priced = word == "cheaper" or (adjective is not None and adjective["adj"].lower() in ("expensive", "costly"))
+    topic = re.sub(r"^the\s+", "", topic.strip(), flags=re.IGNORECASE)
+    asked = f"What is the price of {topic}" if priced else f"What {'are' if topic.endswith('s') else 'is'} the {topic}"
+    return Side(re.sub(r"^(?:at|in|on|near)\s+", "", label, flags=re.IGNORECASE), f"{asked} {where}?")
 
 
 def comparative(pred: str) -> str:
@@ -360,10 +382,13 @@ def _foreign_ask(pred: str) -> Callable[[str], str] | None:
     None when the predicate holds no comparative of either language."""
     words = pred.split()
     lowered = [w.lower() for w in words]
-    comparative = next((w for w in lowered if w in DEGREE_DE), "")
+    # an attributive comparative is inflected: "in einem größeren Umkreis"
+    at, comparative = next(((i, _german_degree(w)) for i, w in enumerate(lowered) if _german_degree(w)), (-1, ""))
     if comparative:
-        # the verb is the first lower-case word (the capitalised words before it are the noun asked about)
-        kept = [w for w, low in zip(words, lowered, strict=True) if low != comparative and not w[:1].isupper()]
+        # the verb is the first lower-case word; the capitalised words before it are the noun asked about,
+        # those after it what is said of the sides ("besichtigt Schäden in einem Umkreis")
+        verb_at = next((i for i, w in enumerate(words) if not w[:1].isupper()), len(words))
+        kept = [w for i, w in enumerate(words) if i != at and i >= verb_at]
         if not kept:
             return lambda side: f"{DEGREE_DE[comparative]} ist {side}?"
         verb, rest = kept[0], kept[1:]
@@ -373,6 +398,14 @@ def _foreign_ask(pred: str) -> Callable[[str], str] | None:
         question = DEGREE_FR[m["adj"].lower()]
         return lambda side: f"{question} {_of(side)} ?"
     return None
+
+
+def _german_degree(word: str) -> str:
+    """The German comparative a word is, inflected or not ("größeren" -> "größer"), or ""."""
+    for ending in ("", "e", "en", "er", "es", "em"):
+        if word.endswith(ending) and word[: len(word) - len(ending)] in DEGREE_DE:
+            return word[: len(word) - len(ending)]
+    return ""
 
 
 def _of(side: str) -> str:

@@ -346,9 +346,35 @@ def superlative(facts: str) -> tuple[str, str]:
 
 
 def _compare(text: str) -> Plan | None:
-    """A comparison of two sides (comparison.compare_sides): one search per side."""
+    """A comparison of two sides (comparison.compare_sides): one search per side. A comparison asked in a
+    sentence of its own, then another question ("Welches Kundencenter hat donnerstags länger offen, Aarlingen
+    oder Weißbach? Und wo genau finde ich das in Weißbach?"): the sides, then a search for the other."""
+    asked = ASKED_FIRST.match(text)
+    if asked is not None and (sides := compare_sides(asked["first"])):
+        rest = split_clauses(text)
+        second = rest[1] if len(rest) == 2 else asked["rest"]
+        steps = [_search(query, label, ask) for query, label, ask in sides]
+        return Plan("compare", (*steps, _search(second, second)))
     sides = compare_sides(text)
     return Plan("compare", tuple(_search(query, label, ask) for query, label, ask in sides)) if sides else None
+
+
+def anchored_to(first: str, second: str) -> str:
+    """The second question framed by the one identifier the first names, when the second names nothing and
+    speaks of "the <thing>": "How long does an RX-300 need on the dock ..., and what ingress protection rating
+    does the robot have?" asks the rating of the RX-300 ("RX-300: What ingress protection ..."). "" otherwise."""
+    codes = {m.group() for m in IDENTIFIER.finditer(first)}
+    if len(codes) != 1 or named_entities(second) or OVER_MANY.search(second):
+        return ""
+    return f"{codes.pop()}: {second}" if THE_THING.search(second) else ""
+
+
+# "the robot", "the arm": a thing the question takes as known
+THE_THING = re.compile(r"\bthe\s+[a-z]{3,}\b")
+# "which code carries the highest surcharge", "how many codes are listed": a question over many things
+OVER_MANY = re.compile(r"\bthe\s+(?:\w+est|most|least|first|last|fewest)\b|\bhow\s+many\b", re.IGNORECASE)
+# A question mark before the end: a first question, then the rest
+ASKED_FIRST = re.compile(r"^(?P<first>[^?]+\?)\s+(?P<rest>\S.*)$")
 
 
 def _two_questions(text: str) -> Plan | None:
@@ -380,7 +406,10 @@ def _two_questions(text: str) -> Plan | None:
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
         return Plan("lookup_then_ask", (step, _search(f"{named[0]} {second}", second, scope=FOUND_DOCUMENTS)))
     if not refers:
-        return Plan("two_questions", (_search(first, first), _search(second, second)))
+        anchored = anchored_to(first, second)
+        return Plan(
+            "two_questions", (_search(first, first), _search(anchored, second) if anchored else _search(second, second))
+        )
     if ENTITY_QUESTION.match(first):
         # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
         return Plan(

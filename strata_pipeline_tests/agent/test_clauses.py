@@ -135,6 +135,13 @@ def test_the_first_question_is_asked_of_the_other_entity(question: str, other: s
          (Side("le RX-200", "Quel est le poids du RX-200 ?"), Side("le RX-300", "Quel est le poids du RX-300 ?"))),
         ("Quel site est plus grand : Lyon ou Annecy ?",
          (Side("Lyon", "Quelle est la taille de Lyon ?"), Side("Annecy", "Quelle est la taille d'Annecy ?"))),
+        # a place compared by "where", and a German comparative inflected before its noun
+        ("Where is hourly visitor parking cheaper, at the Kestwick campus or at Brandholm?",
+         (Side("the Kestwick campus", "What is the price of hourly visitor parking at the Kestwick campus?"),
+          Side("Brandholm", "What is the price of hourly visitor parking at Brandholm?"))),
+        ("Welches Büro besichtigt Schäden in einem größeren Umkreis, Mannheim oder Dresden?",
+         (Side("Mannheim", "Wie groß besichtigt Mannheim Schäden in einem Umkreis?"),
+          Side("Dresden", "Wie groß besichtigt Dresden Schäden in einem Umkreis?"))),
         ("Welche Server laufen, Basel oder Zürich?", None),  # no comparative ("Server" is a noun)
         ("Which depots stock seals, Porto or Lisbon?", None),  # no comparative: not a comparison
         ("Which servers run RHEL 9.2 or Rocky Linux 9.4?", None),
@@ -207,6 +214,33 @@ def test_the_planner_uses_the_clause_rules(question: str, form: str, queries: li
     assert planned.form == form
     assert [step.arguments["query"] for step in planned.steps] == queries
     assert [step.tool for step in planned.steps] == ["semantic_search", "semantic_search"]
+
+
+def test_a_comparison_in_a_sentence_of_its_own_then_another_question() -> None:
+    planned = plan("Welches Kundencenter hat donnerstags länger offen, Aarlingen oder Weißbach? Und wo finde ich es?")
+    assert planned.form == "compare"
+    queries = [step.arguments["query"] for step in planned.steps]
+    assert queries == ["Wie lange hat Aarlingen donnerstags offen?", "Wie lange hat Weißbach donnerstags offen?",
+                       "Wo finde ich es?"]  # fmt: skip
+
+
+def test_the_thing_a_second_question_takes_as_known_is_the_one_the_first_names() -> None:
+    planned = plan("How long does an RX-300 need to charge, and what ingress protection rating does the robot have?")
+    queries = [step.arguments["query"] for step in planned.steps]
+    assert queries == [
+        "How long does an RX-300 need to charge?",
+        "RX-300: What ingress protection rating does the robot have?",
+    ]
+    assert planned.steps[1].label == "What ingress protection rating does the robot have?"
+    # a first question with two identifiers, or a second that names its own: asked as it is
+    two = plan("How long do the RX-300 and the RX-200 take to charge, and what rating does the robot have?")
+    assert not any(step.arguments["query"].startswith(("RX-300: ", "RX-200: ")) for step in two.steps)
+    over_many = plan("What is occupancy code BA-6310, and which occupancy code carries the highest fire surcharge?")
+    assert not any(step.arguments.get("query", "").startswith("BA-6310: ") for step in over_many.steps)
+    counted = plan("What does meter code W-21 mean, and how many display codes are listed for the water meter?")
+    assert not any(step.arguments.get("query", "").startswith("W-21: ") for step in counted.steps)
+    own = plan("How heavy is the RX-300, and what does the RX-200 arm weigh?")
+    assert all(not step.arguments["query"].startswith("RX-300: ") for step in own.steps)
 
 
 @pytest.mark.parametrize(

@@ -218,6 +218,9 @@ def _in_context(text: str, facts: bool) -> Plan | None:
         return None
     context, rest = found
     name = topic_name(context)
+    if codes := [m.group() for m in IDENTIFIER.finditer(context)]:
+        # "The pendant shows E-101. What is that error ...?": the code the context ends on is the one meant
+        rest = THAT_CODE.sub(lambda m: f"{m['noun']} {codes[-1]}", rest, count=1)
     inner = plan(resolve_back_reference(rest, name) if name else rest, facts)
     if len(inner.steps) < 2:
         return None
@@ -228,8 +231,24 @@ def _framed(step: PlannedStep, context: str) -> PlannedStep:
     query = str(step.arguments.get("query", ""))
     if step.tool != "semantic_search" or context.lower() in query.lower():
         return step
-    ask = f"{context}: {step.ask}"
-    return dataclasses.replace(step, arguments={**step.arguments, "query": f"{context}: {query}"}, ask=ask)
+    # a question anchored to a code the context names already (anchored_to): framed once, by the context
+    query, ask = (_unanchored(text, context) for text in (query, step.ask))
+    return dataclasses.replace(
+        step, arguments={**step.arguments, "query": f"{context}: {query}"}, ask=f"{context}: {ask}"
+    )
+
+
+def _unanchored(text: str, context: str) -> str:
+    code, sep, rest = text.partition(": ")
+    return rest if sep and IDENTIFIER.fullmatch(code) and code in context else text
+
+
+# "that error", "this code", "diese Meldung", "ce code": a code the question's context names
+THAT_CODE = re.compile(
+    r"\b(?:that|this|diese[rsn]?|ce|cette)\s+(?P<noun>error|code|fault|alarm|message|warning|"
+    r"fehler|fehlercode|meldung|störung|erreur|défaut|alarme)\b",
+    re.IGNORECASE,
+)
 
 
 def _search(
@@ -407,6 +426,11 @@ def _two_questions(text: str) -> Plan | None:
         return Plan("lookup_then_ask", (step, _search(f"{named[0]} {second}", second, scope=FOUND_DOCUMENTS)))
     if not refers:
         anchored = anchored_to(first, second)
+        if named and is_definition(first, named[0]):
+            # "What is error E-101, and how long must the arm cool down?": the code's entry (its heading names
+            # it: "E-101 Joint Overtemperature"), then the other question
+            lookup = PlannedStep("lookup", {"name": named[0]}, first, first)
+            return Plan("two_questions", (lookup, _search(anchored, second) if anchored else _search(second, second)))
         return Plan(
             "two_questions", (_search(first, first), _search(anchored, second) if anchored else _search(second, second))
         )

@@ -271,3 +271,16 @@ def test_foreign_subject_pronoun_stands_for_the_name_the_first_question_gives() 
         == "Et combien RX-300 coûte ?"
     )
     assert resolve_foreign_reference("How long is the lease?", "When does it end?") == "When does it end?"
+
+
+def test_that_error_is_the_code_the_context_names_and_is_looked_up() -> None:
+    planned = plan("The pendant on our RX-200 shows E-101. What is that error, and how long must the arm cool down?")
+    assert [step.tool for step in planned.steps] == ["lookup", "semantic_search"]
+    assert planned.steps[0].arguments == {"name": "E-101"}
+    # the second search is framed by the context once, not also by the code
+    assert (
+        planned.steps[1].arguments["query"] == "The pendant on our RX-200 shows E-101: How long must the arm cool down?"
+    )
+    # without a code in the context, "that error" stays as it is
+    plain = plan("The pendant beeps. What is that error, and how long must the arm cool down?")
+    assert all(step.tool == "semantic_search" for step in plain.steps)

@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from strata_pipeline.agent.anchors import anchored_to, code_for_that, unanchored
 from strata_pipeline.agent.clauses import (
     LOOKUP_REQUEST,
     REQUEST,
@@ -218,9 +219,7 @@ def _in_context(text: str, facts: bool) -> Plan | None:
         return None
     context, rest = found
     name = topic_name(context)
-    if codes := [m.group() for m in IDENTIFIER.finditer(context)]:
-        # "The pendant shows E-101. What is that error ...?": the code the context ends on is the one meant
-        rest = THAT_CODE.sub(lambda m: f"{m['noun']} {codes[-1]}", rest, count=1)
+    rest = code_for_that(rest, context)  # "The pendant shows E-101. What is that error ...?"
     inner = plan(resolve_back_reference(rest, name) if name else rest, facts)
     if len(inner.steps) < 2:
         return None
@@ -232,23 +231,10 @@ def _framed(step: PlannedStep, context: str) -> PlannedStep:
     if step.tool != "semantic_search" or context.lower() in query.lower():
         return step
     # a question anchored to a code the context names already (anchored_to): framed once, by the context
-    query, ask = (_unanchored(text, context) for text in (query, step.ask))
+    query, ask = (unanchored(text, context) for text in (query, step.ask))
     return dataclasses.replace(
         step, arguments={**step.arguments, "query": f"{context}: {query}"}, ask=f"{context}: {ask}"
     )
-
-
-def _unanchored(text: str, context: str) -> str:
-    code, sep, rest = text.partition(": ")
-    return rest if sep and IDENTIFIER.fullmatch(code) and code in context else text
-
-
-# "that error", "this code", "diese Meldung", "ce code": a code the question's context names
-THAT_CODE = re.compile(
-    r"\b(?:that|this|diese[rsn]?|ce|cette)\s+(?P<noun>error|code|fault|alarm|message|warning|"
-    r"fehler|fehlercode|meldung|störung|erreur|défaut|alarme)\b",
-    re.IGNORECASE,
-)
 
 
 def _search(
@@ -378,20 +364,6 @@ def _compare(text: str) -> Plan | None:
     return Plan("compare", tuple(_search(query, label, ask) for query, label, ask in sides)) if sides else None
 
 
-def anchored_to(first: str, second: str) -> str:
-    """The second question framed by the one identifier the first names, when the second names nothing and
-    speaks of "the <thing>": "How long does an RX-300 need on the dock ..., and what ingress protection rating
-    does the robot have?" asks the rating of the RX-300 ("RX-300: What ingress protection ..."). "" otherwise."""
-    codes = {m.group() for m in IDENTIFIER.finditer(first)}
-    if len(codes) != 1 or named_entities(second) or OVER_MANY.search(second):
-        return ""
-    return f"{codes.pop()}: {second}" if THE_THING.search(second) else ""
-
-
-# "the robot", "the arm": a thing the question takes as known
-THE_THING = re.compile(r"\bthe\s+[a-z]{3,}\b")
-# "which code carries the highest surcharge", "how many codes are listed": a question over many things
-OVER_MANY = re.compile(r"\bthe\s+(?:\w+est|most|least|first|last|fewest)\b|\bhow\s+many\b", re.IGNORECASE)
 # A question mark before the end: a first question, then the rest
 ASKED_FIRST = re.compile(r"^(?P<first>[^?]+\?)\s+(?P<rest>\S.*)$")
 

@@ -263,6 +263,10 @@ ARTICLE = re.compile(r"^(?:(?:the|a|an|der|die|das|den|dem|des|le|la|les|de|du)\
 SIDE_ASK = {"en": "What is the {query}?", "de": "Was ist {query}?", "fr": "Quel est {query} ?"}
 
 
+# "- which one has more bandwidth", "– welcher ...": the criterion of a comparison, after a dash
+CRITERION = re.compile(r"\s+[-–—]\s+(?:which|welche[rs]?|lequel|laquelle)\b.*$", re.IGNORECASE)
+
+
 def compare_sides(text: str) -> list[tuple[str, str, str]] | None:
     """(query, label, question) per side of a comparison (the planner's `compare` form, docs/agent.md); None
     when `text` compares nothing."""
@@ -307,6 +311,11 @@ def compare_sides(text: str) -> list[tuple[str, str, str]] | None:
         # "... at Lille with those at Lyon": the demonstrative stands for the aspect
         b = re.sub(r"^(?:that|those|celui|celle|ceux|celles)\s+(?=\S+\s)", "", b.strip(), flags=re.IGNORECASE)
         b = re.sub(r"^" + re.escape(prep) + r"\s+", "", b.strip(), flags=re.IGNORECASE) if aspect else b
+        # "... of the Stuttgart and Lyon sites - which one has more bandwidth?": the criterion after a dash is
+        # what the sides' passages state; each side gets the plural noun they share ("the Lyon site")
+        b = CRITERION.sub("", b)
+        if language == "en" and not attributes:
+            a, b = distributed(a.strip(), b.strip()) or (a, b)
     steps: list[tuple[str, str, str]] = []
     for thing in (a.strip(), b.strip()):
         if language == "en":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from strata_pipeline.agent.comparison import differ, how_much_sides, than_sides
+from strata_pipeline.agent.comparison import compare_sides, differ, how_much_sides, than_sides
 from strata_pipeline.agent.planner import plan
 
 
@@ -114,3 +114,17 @@ def test_more_comparison_forms_ask_each_side(text: str, asks: list[str]) -> None
 )  # fmt: skip
 def test_a_german_als_comparison_asks_each_side_its_degree(text: str, asks: list[str]) -> None:
     assert [s.ask for s in plan(text).steps] == asks
+
+
+def test_a_plural_the_sides_share_and_a_criterion_after_a_dash() -> None:
+    sides = compare_sides(
+        "Compare the mobile backup links of the Stuttgart and Lyon sites - which one has more bandwidth?"
+    )
+    assert sides is not None
+    assert [label for _, label, _ in sides] == ["the Stuttgart site", "the Lyon site"]
+    assert [query for query, _, _ in sides] == [
+        "mobile backup links of the Stuttgart site",
+        "mobile backup links of the Lyon site",
+    ]
+    depots = compare_sides("Compare the Saturday opening hours of the Lisbon and Porto depots")
+    assert depots is not None and [label for _, label, _ in depots] == ["the Lisbon depot", "the Porto depot"]

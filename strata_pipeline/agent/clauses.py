@@ -383,7 +383,7 @@ def _foreign_ask(pred: str) -> Callable[[str], str] | None:
     words = pred.split()
     lowered = [w.lower() for w in words]
     # an attributive comparative is inflected: "in einem größeren Umkreis"
-    at, comparative = next(((i, _german_degree(w)) for i, w in enumerate(lowered) if _german_degree(w)), (-1, ""))
+    at, comparative = next(((i, degree) for i, w in enumerate(lowered) if (degree := _german_degree(w))), (-1, ""))
     if comparative:
         # the verb is the first lower-case word; the capitalised words before it are the noun asked about,
         # those after it what is said of the sides ("besichtigt Schäden in einem Umkreis")

@@ -397,15 +397,12 @@ def _two_questions(text: str) -> Plan | None:
         step = PlannedStep("lookup", {"name": named[0]}, first, first)
         return Plan("lookup_then_ask", (step, _search(f"{named[0]} {second}", second, scope=FOUND_DOCUMENTS)))
     if not refers:
-        anchored = anchored_to(first, second)
+        follow_up = _search(anchored_to(first, second) or second, second)
         if named and is_definition(first, named[0]):
             # "What is error E-101, and how long must the arm cool down?": the code's entry (its heading names
             # it: "E-101 Joint Overtemperature"), then the other question
-            lookup = PlannedStep("lookup", {"name": named[0]}, first, first)
-            return Plan("two_questions", (lookup, _search(anchored, second) if anchored else _search(second, second)))
-        return Plan(
-            "two_questions", (_search(first, first), _search(anchored, second) if anchored else _search(second, second))
-        )
+            return Plan("two_questions", (PlannedStep("lookup", {"name": named[0]}, first, first), follow_up))
+        return Plan("two_questions", (_search(first, first), follow_up))
     if ENTITY_QUESTION.match(first):
         # "Which depot hosts X, and when does it close?": "it" is the depot found, named after the search
         return Plan(

@@ -209,8 +209,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=whose)
     elif op in ("list", "distinct", "intersect"):
         # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
-        rows = {f for w in words(table.label) for f in _forms(w)}
-        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=rows)
+        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=_label_forms(table))
         if not shown and operation == "list" and table.columns[0].name in {f.column for f in filters if f.op == "eq"}:
             # "quels sont les prix de l'eau à Colmont": listing the key the question pins ("Colmont, Colmont")
             # answers nothing; a column the table's name shares ("prices": price_eur) is what it asks
@@ -410,14 +409,18 @@ def _asks_documents(question: str) -> bool:
     return any(_stem(w) in DOCUMENT_NOUNS for w in after)
 
 
+def _label_forms(table: Table) -> set[str]:
+    """Every form of the words of the table's name ("price list": price, prices, list, ...)."""
+    return {f for w in words(table.label) for f in _forms(w)}
+
+
 def _counts_rows(question: str, table: Table) -> bool:
     """A count word asks for the table's rows ("number of VLANs", "how many public holidays"), not for a
     quantity held in a number column ("how many units are reserved in total")."""
     found = re.search(COUNTED, question.lower())
     if not found:
         return False
-    label = {f for w in words(table.label) for f in _forms(w)}
-    return bool(_forms(found.group(1)) & label) or (table.name == DOCUMENTS and _asks_documents(question))
+    return bool(_forms(found.group(1)) & _label_forms(table)) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -457,7 +460,7 @@ def _mentioned(
     named in part only by `rows` (the words that name the table's rows) is not named. Between two named
     alike, one named by words of the table's own name comes second: "which item on our price list has the
     longest delivery lead time" names lead_time_weeks, and says "price list" of the table, not of list_price_usd."""
-    label = {f for w in words(table.label) for f in _forms(w)}
+    label = _label_forms(table)
     ranked = []
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):

@@ -277,6 +277,8 @@ _FENCES = ("---", "...")
 def front_matter_only(text: str) -> bool:
     """Whether a chunk is only a Markdown document's YAML front matter (title, tags, owner): metadata,
     with no sentence an answer could quote. One fenced block: nothing before or after its fences."""
+    if not text.lstrip().startswith("---"):
+        return False  # most chunks: no line split on the search path
     lines = [line.strip() for line in text.strip().splitlines()]
     return (len(lines) >= 2 and lines[0] == "---" and lines[-1] in _FENCES
             and not any(line in _FENCES for line in lines[1:-1]))  # fmt: skip

@@ -38,6 +38,14 @@ def _doc(doc_id: str, groups: list[str], **extra: object) -> dict:
             "decision": "include", "status": "ok"} | extra  # fmt: skip
 
 
+def write_one_table(path: Path, doc_id: str, source_set: str, table: str, rows: list[dict]) -> dict[str, Path]:
+    """A sidecar of one public spreadsheet, `doc_id`, whose table `table` holds `rows`: {source_set: path}."""
+    with closing(connect(path)) as db:
+        write_documents(db, [_doc(doc_id, ["public"], source_set=source_set, title=table)])
+        write_fact_tables(db, doc_id, json.dumps({table: rows}))
+    return {source_set: path}
+
+
 def write_sidecar(path: Path) -> Path:
     with closing(connect(path)) as db:
         write_documents(

@@ -4,17 +4,15 @@ of those rows, and a list of them shows what is asked: listing the key the quest
 
 from __future__ import annotations
 
-import json
 import re
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import load_catalogue, parse
 from strata_pipeline.facts.intent_words import OPERATION_WORDS
 from strata_pipeline.routing.route import route
+from strata_pipeline_tests.facts.sidecars import write_one_table
 
 PRICES = [
     {"town": "Colmont", "component": "drinking water", "unit": "per m3", "price_eur": 2.07},
@@ -26,12 +24,7 @@ PRICES = [
 @pytest.fixture(scope="module")
 def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     path = tmp_path_factory.mktemp("single") / "sidecar.sqlite"
-    with closing(connect(path)) as db:
-        write_documents(db, [{"doc_id": "tariffs/water-prices.csv", "source_set": "utility", "project": "tariffs",
-                              "extension": ".csv", "title": "water prices", "category": "tariffs", "language": "en",
-                              "groups": ["public"], "decision": "include", "status": "ok"}])  # fmt: skip
-        write_fact_tables(db, "tariffs/water-prices.csv", json.dumps({"water prices": PRICES}))
-    return {"utility": path}
+    return write_one_table(path, "tariffs/water-prices.csv", "utility", "water prices", PRICES)
 
 
 def test_quel_est_asks_for_one_value_and_quels_sont_lists() -> None:

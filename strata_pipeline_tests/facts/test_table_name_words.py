@@ -4,14 +4,12 @@ lead time."""
 
 from __future__ import annotations
 
-import json
-from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import load_catalogue, parse
+from strata_pipeline_tests.facts.sidecars import write_one_table
 
 ITEMS = [
     {"sku": "ARM", "description": "robot arm", "list_price_usd": 38500, "lead_time_weeks": 6},
@@ -23,12 +21,7 @@ ITEMS = [
 @pytest.fixture(scope="module")
 def sidecars(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     path = tmp_path_factory.mktemp("labels") / "sidecar.sqlite"
-    with closing(connect(path)) as db:
-        write_documents(db, [{"doc_id": "sales/price-list.csv", "source_set": "products", "project": "sales",
-                              "extension": ".csv", "title": "price list", "category": "sales", "language": "en",
-                              "groups": ["public"], "decision": "include", "status": "ok"}])  # fmt: skip
-        write_fact_tables(db, "sales/price-list.csv", json.dumps({"price list": ITEMS}))
-    return {"products": path}
+    return write_one_table(path, "sales/price-list.csv", "products", "price list", ITEMS)
 
 
 def test_the_tables_name_does_not_pick_the_measured_column(sidecars: dict[str, Path]) -> None:

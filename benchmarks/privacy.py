@@ -9,6 +9,7 @@ Misses are shown for *dev* only: test is scored, never inspected.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from benchmarks.plain_presidio import PlainPresidio
 from benchmarks.timing import ms_per_kchar
@@ -25,7 +26,7 @@ GOLDEN = PROJECT_ROOT / "golden"
 class RedactAll(PiiPolicy):
     """No policy layer: every finding is redacted (plain Presidio as a new user runs it)."""
 
-    def decide(self, finding: Finding, text: str) -> str:
+    def decide(self, finding: Finding, text: str, others: Sequence[Finding] = ()) -> str:
         return "redact"
 
 

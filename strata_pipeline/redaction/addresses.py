@@ -66,7 +66,7 @@ NUMBER = r"(?:\d{1,5}(?:[ ]?[A-Za-z](?![\p{L}]))?(?:[ ]*[-/][ ]*\d{1,5}[A-Za-z]?
 UNIT = (
     r"(?:(?:Suite|Ste\.?|Apt\.?|Apartment|Unit|Flat|Floor|Fl\.?|Room|Rm\.?|Bldg\.?|Building|Box|Dept\.?|Etage|"
     r"Wohnung|Whg\.?|Stock|OG|EG|bte|boîte|Bus|Piso|Planta|Puerta|Scala|(?i:interno|int\.)|Int\.?|Appartement|Appt\.?"
-    r"|Bâtiment|Bât\.?|Escalier|Esc\.?|(?i:escalier|étage|esc\.)|#)[ ]*#?[ ]*\w{1,6}(?:/\w{1,4})?\.?"
+    r"|Bâtiment|Bât\.?|Escalier|Esc\.?|(?i:escalier|étage|esc\.)|#)[ ]*#?[ ]*\w{1,6}(?:[/.]\w{1,4})?\.?"
     r"|\d{1,2}[ ]?[º°ª][ ]?(?:[A-Za-z]{1,4}\.?)?|\d{1,2}(?:st|nd|rd|th)[ ]+Floor)"
 )
 POSTCODE = (
@@ -346,6 +346,8 @@ def _address_spans(text: str) -> tuple[AddressSpan, ...]:
                 continue  # "§ 38 VVG 35 Tage": a section of a law, then a period, not a building number
             if reason == "number, street, number" and not _plausible_bracketed(text, start, end):
                 continue
+            if reason == "number first" and not _plausible_house_number(text, start):
+                continue  # "1. Lock out the robot", "4. Close the valve", "11:20 Port ...": a step or a time
             if reason == "street then number" and not _plausible_street(match.group(0)):
                 continue
             if _calendar(match.group(0)):
@@ -381,6 +383,20 @@ def _address_spans(text: str) -> tuple[AddressSpan, ...]:
 
 # What stands right before a section number of a law: "§ 38", "§§ 86", "Art. 15", "Artikel 6", "Abs. 2".
 _LEGAL_CITATION = regex.compile(r"(?:§§?|\b(?i:art|artikel|article|abs|absatz))\.?[ \t]*\Z")
+
+
+# A numbered step ("1. Lock out", "4) Close") starts its line; a clock time or a decimal has a digit and
+# ":" or "." right before the number ("11:20 Port", "1.5 Drive").
+_LIST_NUMBER = regex.compile(r"(?m)^[ \t>*#•·-]*\d{1,3}[.)][ \t]")
+_AFTER_TIME_OR_DECIMAL = regex.compile(r"\d[:.,]\Z")
+
+
+def _plausible_house_number(text: str, start: int) -> bool:
+    """A number-first street's number is a building number, not a list item's or a time's."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if _LIST_NUMBER.match(text, line_start) and _LIST_NUMBER.match(text, line_start).end() > start:
+        return False
+    return not _AFTER_TIME_OR_DECIMAL.search(text, max(0, start - 2), start)
 
 
 def _calendar(value: str) -> bool:

@@ -130,7 +130,9 @@ def _occurrences(text: str, spans: Sequence[str]) -> list[tuple[int, int]]:
     ]
 
 
-def privacy_guard(backend: str, thresholds: dict[str, float] | None = None) -> PrivacyGuard:
+def privacy_guard(
+    backend: str, thresholds: dict[str, float] | None = None, keep_premises_addresses: bool = True
+) -> PrivacyGuard:
     """The guard of a PII backend ("presidio-ner", "presidio-regex"), with the detector and policy that
     ingestion uses; the detector is built on first use, which most queries never reach."""
-    return PrivacyGuard(lambda: detector_for(backend), pii_policy(thresholds))
+    return PrivacyGuard(lambda: detector_for(backend), pii_policy(thresholds, keep_premises_addresses))

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_index import name_index
+from strata_pipeline.redaction.premises import premises_address
 from strata_pipeline.redaction.scan import scan_text
 
 # Presidio's email recogniser otherwise tries to download the public-suffix list.
@@ -87,6 +89,8 @@ class PiiPolicy:
     role_mailboxes: frozenset[str] = ROLE_MAILBOXES
     # words the source-set names as places ("Kestwick campus", redaction/places.py): never a person alone
     places: frozenset[str] = frozenset()
+    # keep the street address of a place of business its page is about (redaction/premises.py)
+    keep_premises_addresses: bool = True
 
     def is_role_mailbox(self, email: str) -> bool:
         """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not."""
@@ -107,10 +111,17 @@ class PiiPolicy:
             return all(t.isalpha() and word_commonness(t.lower()) >= 3.5 and not personal(t) for t in tokens)
         return not any(t.lower() not in self.role_mailboxes and personal(t) for t in tokens)
 
-    def decide(self, finding: Finding, text: str) -> str:
+    def _people(self, findings: Sequence[Finding]) -> list[tuple[int, int]]:
+        """Spans of the persons among `findings` that this policy would redact."""
+        floor = self.thresholds.get("PERSON", 0.5)
+        return [(f.start, f.end) for f in findings if f.entity == "PERSON" and f.score >= floor]
+
+    def decide(self, finding: Finding, text: str, others: Sequence[Finding] = ()) -> str:
         """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
-        "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23") or 'known_place' (a name made only of
-        words of `places`) for a finding in `text`."""
+        "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23"), 'known_place' (a name made only of
+        words of `places`) or 'organisation_address' (the street address of a place of business its page
+        is about, redaction/premises.py) for a finding in `text`; `others` are the text's other findings
+        (a person named beside an address makes it someone's)."""
         value = text[finding.start : finding.end]
         if finding.entity == "EMAIL" and self.is_role_mailbox(value):
             return "keep_role_contact"
@@ -125,6 +136,12 @@ class PiiPolicy:
             return "version_number"
         if finding.entity == "IP_ADDRESS" and (prefix := NETWORK_PREFIX.search(value)) and int(prefix.group(1)) < 32:
             return "network_range"  # "10.43.70.0/23" is a subnet of many hosts: it points at no one
+        if (
+            finding.entity == "ADDRESS"
+            and self.keep_premises_addresses
+            and premises_address(text, finding.start, finding.end, self._people(others))
+        ):
+            return "organisation_address"
         return "redact"
 
 
@@ -203,9 +220,12 @@ def detector_for(backend: str) -> PresidioDetector:
     return _detector(backend == "presidio-ner")
 
 
-def pii_policy(thresholds: dict[str, float] | None = None) -> PiiPolicy:
-    """The default policy with per-entity thresholds overridden, e.g. {"PERSON": 0.7}."""
-    return PiiPolicy(thresholds={**DEFAULT_THRESHOLDS, **(thresholds or {})})
+def pii_policy(thresholds: dict[str, float] | None = None, keep_premises_addresses: bool = True) -> PiiPolicy:
+    """The default policy with per-entity thresholds overridden, e.g. {"PERSON": 0.7}; with
+    `keep_premises_addresses` off, an organisation's address on its own page is masked too."""
+    return PiiPolicy(
+        thresholds={**DEFAULT_THRESHOLDS, **(thresholds or {})}, keep_premises_addresses=keep_premises_addresses
+    )
 
 
 DOTTED_QUAD = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")

@@ -26,7 +26,9 @@ class AuditEntry:
     length: int
     detector: str
     score: float
-    decision: str  # redact | keep_role_contact | below_threshold | version_number | network_range | known_place
+    # redact | keep_role_contact | below_threshold | version_number | network_range | known_place
+    # | organisation_address
+    decision: str
     placeholder: str
 
 
@@ -82,11 +84,12 @@ def redact_text(
         )
 
     placeholders = placeholders or Placeholders()
-    for finding in detector.detect(text):
+    findings = detector.detect(text)
+    for finding in findings:
         if any(finding.start < end and finding.end > start for start, end, _ in replacements):
             continue  # already inside a secret
         value = text[finding.start : finding.end]
-        decision = policy.decide(finding, text)
+        decision = policy.decide(finding, text, findings)
         placeholder = ""
         if decision == "redact":
             placeholder = placeholders.for_value(finding.entity, value)

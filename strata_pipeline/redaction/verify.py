@@ -59,6 +59,6 @@ def find_leaks(
             leaks += [
                 Leak(doc_id, f"pii:{f.entity}")
                 for f in found
-                if policy.decide(f, text) == "redact" and not only_placeholders(text[f.start : f.end])
+                if policy.decide(f, text, found) == "redact" and not only_placeholders(text[f.start : f.end])
             ]
     return leaks

@@ -14,9 +14,11 @@ REDACTION_CODE = Path(__file__).resolve().parents[1] / "redaction"
 TEXT_CODE = Path(__file__).resolve().parents[1] / "text"  # word tables the detectors share
 
 
-def _figures_key(backend: str, thresholds: dict[str, float], golden_dir: Path) -> str:
+def _figures_key(backend: str, policy: PiiPolicy, golden_dir: Path) -> str:
     """Changes whenever the detector code, its configuration or a labelled set changes."""
-    digest = hashlib.sha256(json.dumps([backend, sorted(thresholds.items())]).encode())
+    digest = hashlib.sha256(
+        json.dumps([backend, sorted(policy.thresholds.items()), policy.keep_premises_addresses]).encode()
+    )
     from strata_pipeline.evaluation.pii_sets import privacy_dir
 
     files = sorted(REDACTION_CODE.glob("*.py")) + sorted(TEXT_CODE.glob("*.py"))
@@ -47,13 +49,16 @@ class PiiResource(dg.ConfigurableResource):
 
     backend: str = "presidio-ner"  # or "presidio-regex" (pattern recognisers only, faster, finds no names)
     thresholds: dict[str, float] = Field(default_factory=dict)  # per entity, e.g. {"PERSON": 0.7}
+    # keep the street address on a page about a place of business ("# Kundencenter Aarlingen"):
+    # published so people can find it (redaction/premises.py); False masks every address
+    keep_premises_addresses: bool = True
 
     def detector(self) -> PresidioDetector:
         return detector_for(self.backend)
 
     def guard(self) -> PrivacyGuard:
         """Query redaction and answer audit with the same detector and policy as ingestion."""
-        return privacy_guard(self.backend, self.thresholds)
+        return privacy_guard(self.backend, self.thresholds, self.keep_premises_addresses)
 
     def privacy_figures(self, golden_dir: str | Path) -> dict[str, float]:
         """PII recall/precision of this configuration on the labelled dev/test sets (test is the headline),
@@ -63,7 +68,7 @@ class PiiResource(dg.ConfigurableResource):
 
         golden_dir = Path(golden_dir)
         policy = self.policy()
-        path = cache_dir() / f"privacy-figures-{_figures_key(self.backend, policy.thresholds, golden_dir)}.json"
+        path = cache_dir() / f"privacy-figures-{_figures_key(self.backend, policy, golden_dir)}.json"
         if path.exists():
             return json.loads(path.read_text())
         figures = compute_privacy_figures(self.detector(), policy, golden_dir)
@@ -81,11 +86,13 @@ class PiiResource(dg.ConfigurableResource):
         from strata_pipeline.incremental.digests import digest_of, redaction_code_digest
 
         backend = "presidio-regex" if plan else self.backend
-        return digest_of([redaction_code_digest(), backend, sorted(self.policy().thresholds.items())])
+        policy = self.policy()
+        configuration = [backend, sorted(policy.thresholds.items()), policy.keep_premises_addresses]
+        return digest_of([redaction_code_digest(), *configuration])
 
     def plan_detector(self) -> PresidioDetector:
         """Pattern recognisers only: the dry-run plan estimates redactions without the NER cost."""
         return detector_for("presidio-regex")
 
     def policy(self) -> PiiPolicy:
-        return pii_policy(self.thresholds)
+        return pii_policy(self.thresholds, self.keep_premises_addresses)

@@ -66,6 +66,12 @@ def test_whole_addresses(text: str, expected: str) -> None:
         # a section of a law and a period after it, not a building and house number
         "Qualifizierte Mahnung nach § 38 VVG 35 Tage nach Fälligkeit.",
         "Recht auf Auskunft nach Art. 15 DSGVO 3 Monate lang.",
+        # a numbered step or a clock time before a verb that is also a street word ("Close", "Lock", "Port")
+        "1. Lock out the robot and move the wrist to the service position first.",
+        "4. Close the air supply valve and open the dump valve.",
+        "  6) Close the ticket with resolution code SVC-ROTATED.",
+        "3. Check Drive belt tension.",
+        "- 11:20 Port am Access-Switch deaktiviert; Netz stabilisiert sich.",
     ],
 )
 def test_not_addresses(text: str) -> None:
@@ -132,3 +138,12 @@ def test_a_crossing_after_an_address_cue_is_one_address() -> None:
     assert addresses("Meet me at Gaetano and Ziegelgasse 13 tomorrow.") == ["Gaetano and Ziegelgasse 13"]
     # without a cue, the word before "and" may be a person: only the street is an address
     assert addresses("Ask Gaetano and 12 Main Street will reply.") == ["12 Main Street"]
+
+
+def test_a_list_item_may_hold_an_address_after_its_number() -> None:
+    assert addresses("Depots:\n1. 350 Fifth Avenue, New York, NY 10118") == ["350 Fifth Avenue, New York, NY 10118"]
+
+
+def test_a_dotted_room_number_stays_whole() -> None:
+    text = "The fines office is in the Technisches Rathaus, Gleisweg 8, Room 1.12."
+    assert addresses(text) == ["Gleisweg 8, Room 1.12."]  # "12" is not left behind after "[ADDRESS_1]"

@@ -83,7 +83,7 @@ class _SpanDetector:
 
 
 class _RedactAll:
-    def decide(self, finding: Finding, text: str) -> str:
+    def decide(self, finding: Finding, text: str, others: object = ()) -> str:
         return "redact"
 
 

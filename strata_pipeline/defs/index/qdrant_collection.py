@@ -24,8 +24,14 @@ from strata_pipeline.progress import throttled
 from strata_pipeline.redaction.verify import Leak, find_leaks, planted_values
 from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderResource, PiiResource, QdrantResource
 
-# Payload fields that carry document text (ids and offsets cannot).
-SCANNED_FIELDS = ("text", "title", "heading")
+
+def scanned_text(payload: dict) -> str:
+    """A point's scanned fields, its text under its document's title and heading path written as Markdown
+    headings: the policy reads the chunk as ingestion read the document, where an address under a
+    premises heading is the organisation's, not a person's (redaction/premises.py)."""
+    path = str(payload.get("heading_path") or "").split(" > ")
+    heads = [h for h in [str(payload.get("title") or ""), *path, str(payload.get("heading") or "")] if h.strip()]
+    return "\n\n".join([*(f"{'#' * min(i + 1, 6)} {h}" for i, h in enumerate(heads)), str(payload.get("text") or "")])
 
 
 @dg.asset(
@@ -140,7 +146,7 @@ def qdrant_collection_no_leaks(
     policy, code and planted values is remembered (the leak_scan cache holds leak kinds, no text)."""
     with qdrant.reader(qdrant_collection) as store:
         payloads = [hit.payload for hit in store.scroll()]
-    texts = [(p.get("chunk_id", ""), "\n".join(str(p.get(field) or "") for field in SCANNED_FIELDS)) for p in payloads]
+    texts = [(p.get("chunk_id", ""), scanned_text(p)) for p in payloads]
     planted = planted_values(Path(corpus.golden_dir), context.partition_key)
     policy = pii.policy()
     with cache.open("leak_scan") as scans:

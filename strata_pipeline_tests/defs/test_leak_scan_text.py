@@ -1,0 +1,29 @@
+"""The index's leak check reads a point as ingestion read its document: under its title and headings."""
+
+from __future__ import annotations
+
+from strata_pipeline.defs.index.qdrant_collection import scanned_text
+from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
+from strata_pipeline.redaction.verify import Leak, find_leaks
+
+ADDRESS = "Hans-Böckler-Straße 12, 79001 Aarlingen"
+
+
+def payload(title: str, heading_path: str) -> dict:
+    return {"title": title, "heading_path": heading_path, "heading": heading_path.split(" > ")[-1],
+            "text": f"## Address\n\n{ADDRESS} (ground floor)"}  # fmt: skip
+
+
+def test_the_scanned_text_puts_the_heading_path_above_the_chunk() -> None:
+    text = scanned_text(payload("Kundencenter Aarlingen", "Kundencenter Aarlingen > Address"))
+    assert text.index("# Kundencenter Aarlingen") < text.index("### Address") < text.index(ADDRESS)
+
+
+def test_a_kept_premises_address_is_no_leak_and_a_persons_is() -> None:
+    detector, policy = PresidioDetector(use_ner=False), PiiPolicy()
+    centre = scanned_text(payload("Kundencenter Aarlingen", "Kundencenter Aarlingen > Address"))
+    notes = scanned_text(payload("Meeting notes", "Meeting notes > Address"))
+    assert find_leaks([("centre", centre)], [], detector, policy) == []
+    assert find_leaks([("notes", notes)], [], detector, policy) == [Leak("notes", "pii:ADDRESS")]
+    strict = PiiPolicy(keep_premises_addresses=False)
+    assert find_leaks([("centre", centre)], [], detector, strict) == [Leak("centre", "pii:ADDRESS")]

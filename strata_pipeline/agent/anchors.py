@@ -5,7 +5,9 @@ framing sentence names.
   first names ("How long does an RX-300 need on the dock, and what rating does the robot have?");
 - `code_for_that`: "that error", "this code" after a framing sentence that ends on a code is that code
   ("The pendant on our RX-200 shows E-101. What is that error ...?");
-- `unanchored`: a part anchored to a code its framing sentence already names is framed once.
+- `unanchored`: a part anchored to a code its framing sentence already names is framed once;
+- `there_in_context`: "there", "dort", "là" after a framing sentence that says where ("Ich wohne in
+  Weißbach.", "I work at the Basel site.") is that place, not the document the first part found.
 
 Pure functions over the question's text.
 """
@@ -53,3 +55,38 @@ def unanchored(text: str, context: str) -> str:
     """`text` without an "E-101: " anchor when `context` names that code already."""
     code, sep, rest = text.partition(": ")
     return rest if sep and IDENTIFIER.fullmatch(code) and code in context else text
+
+
+# A place a framing statement names: a locative preposition, maybe an article or a place noun, and a name
+# ("in Weißbach", "am Standort Basel", "auf dem Kestwick-Campus", "at the Basel site", "au Luxembourg").
+_NAME = r"[A-ZÄÖÜÉÈ][\w\-’']*(?:[ -][A-ZÄÖÜÉÈ][\w\-’']*)*"
+_PLACE = re.compile(
+    rf"\b(?:in|at|on|near|im|am|auf\s+dem|auf\s+der|an\s+der|bei|beim|à|au|aux|en|dans|chez)"
+    rf"(?:\s+(?:the|dem|der|den|le|la|l'|les))?"
+    rf"(?:\s+(?:Standort|Werk|Campus|site|depot|office|campus|Depot|Büro|site de))?"
+    rf"\s+(?P<name>{_NAME})(?:\s+(?:site|office|depot|campus|branch))?"
+)
+# "there" in English, "dort" in German, "là" in French (not "là-bas" in a name): where the context says
+_THERE = re.compile(r"\b(?:there|dort)\b|(?<![\w-])là(?![\w-])", re.IGNORECASE)
+
+
+def there_in_context(question: str, context: str) -> str:
+    """`question` with "there" / "dort" / "là" replaced by the place its framing `context`, a statement, names
+    last: after "Ich wohne in Weißbach.", "An welchem Tag hat das Kundencenter dort ... geöffnet?" asks "...
+    das Kundencenter in Weißbach ..."; unchanged when the context names no place."""
+    places = list(_PLACE.finditer(context))
+    if not places or not _THERE.search(question):
+        return question
+    place = places[-1].group(0)
+    return _THERE.sub(place, question, count=1)
+
+
+_PLACE_PREPOSITION = {"there": "at", "dort": "in", "là": "à"}
+
+
+def there_as(question: str, name: str) -> str:
+    """`question` with its "there" / "dort" / "là" naming the place `name` ("Bis wann muss ich in Hamburg ...");
+    "" when it says none of them."""
+    if not _THERE.search(question):
+        return ""
+    return _THERE.sub(lambda m: f"{_PLACE_PREPOSITION[m.group().lower()]} {name}", question, count=1)

@@ -37,7 +37,10 @@ LEAD_WORDS = (
     r"(?:until|till|since|by|for|from|in|at|on|to|with|within|after|before|about|under|over|of|the|a|an"
     r"|below|above|beyond|up|unterhalb|oberhalb|ab|dessous|dessus|delà|partir"  # "and below what", "et en dessous de"
     r"|bis|zu|zum|zur|seit|für|von|vom|im|an|am|auf|mit|nach|um|bei|aus|über|unter|innerhalb"
-    r"|à|au|aux|de|du|des|en|pour|depuis|jusqu['’]à|dans|sur|avec|après|avant|bout|tous|toutes|les|le|la)"
+    r"|à|au|aux|de|du|des|en|pour|pendant|durant|depuis|jusqu['’]à|dans|sur|avec|après|avant|bout|tous|toutes"
+    r"|les|le|la"
+    # adverbs that soften the question: "and roughly how long", "und ungefähr wie viele", "et environ combien"
+    r"|roughly|approximately|about|exactly|usually|typically|ungefähr|etwa|circa|genau|environ|exactement)"
 )
 CONJUNCTION = r"(?:and|as\s+well\s+as|und|sowie|et|ainsi\s+que)"
 # A request that opens the second clause ("..., and tell me how ...", "und sag mir ...", "et dis-moi ...")

@@ -23,7 +23,7 @@ import re
 
 from strata_pipeline.agent.clauses import LEAD_WORDS, LEADING_ARTICLE, OPENERS, named_entities, replace_entity
 from strata_pipeline.agent.coordination import CLAUSE, PREPOSITIONS
-from strata_pipeline.agent.grammar import COPULA_FRAME, POSSESSIVE
+from strata_pipeline.agent.grammar import COPULA_FRAME, INVERTED_SUBJECT, POSSESSIVE
 
 # The question word a fragment may repeat from the first part ("and who the Antwerp depot", "und wie viel bei")
 SHARED_OPENING = re.compile(
@@ -41,7 +41,7 @@ PHRASE_START = re.compile(
 # "Is the battery covered, and if so, for how long?": a yes/no question, then only a question word
 YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|may|must|has|have|ist|sind|gibt|kann|est-ce)\b", re.I)
 WH_ONLY = re.compile(
-    r"(?:(?:for|until|since|by|from|in|at|to|bis|seit|für|pour|depuis|jusqu['’]à)\s+)?"
+    r"(?:(?:for|until|since|by|from|in|at|to|during|within|bis|seit|für|während|pour|pendant|depuis|jusqu['’]à)\s+)?"
     r"(?:how\s+(?:long|much|many|often|far)|when|where|which\s+\w+|what|wie\s+(?:lange|viel|viele|oft)|wann|wo"
     r"|combien(?:\s+de\s+temps)?|quand|où)",
     re.IGNORECASE,
@@ -61,10 +61,12 @@ def _words(text: str) -> list[str]:
 
 
 def is_fragment(text: str) -> bool:
-    """Whether `text` is a verbless phrase of a few words: no question word, auxiliary or common verb."""
+    """Whether `text` is a verbless phrase of a few words: no question word, auxiliary, common verb or French
+    verb with its subject after it ("jours non pris puis-je reporter")."""
     words = [w for w in _words(text) if w not in FILLER]
     return (
-        0 < len(words) <= MAX_FRAGMENT
+        not INVERTED_SUBJECT.search(text)
+        and 0 < len(words) <= MAX_FRAGMENT
         and not any(w in CLAUSE or w in VERBS for w in words)
         and not any(QUESTION_WORD.fullmatch(w) for w in words)
     )

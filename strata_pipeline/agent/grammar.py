@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.agent.clauses import LEADING_ARTICLE, named_entities, replace_entity
+from strata_pipeline.agent.clauses import LEADING_ARTICLE, OPENERS, named_entities, replace_entity
 
 # "which are they", "which ones", "what are they", "welche sind es/das", "welche", "lesquels", "quels sont-ils"
 LIST_FOLLOW_UP = re.compile(
@@ -76,6 +76,11 @@ COPULA_FRAME = re.compile(
 OF = {"en": "of", "de": "von", "fr": "de"}
 
 
+_QUESTION_WORD = re.compile(OPENERS, re.IGNORECASE)
+# A French verb with its subject pronoun after it: "puis-je", "peut-on", "a-t-il" make a clause
+INVERTED_SUBJECT = re.compile(r"\w-(?:t-)?(?:je|tu|il|elle|on|nous|vous|ils|elles)\b", re.IGNORECASE)
+
+
 def expand_ellipsis(first: str, second: str) -> str:
     """`second` as a full question when it is an elliptic follow-up of `first` (no verb, at most five
     words): a name asks `first` of that name ("Und Porto?"); a prepositional phrase replaces the last
@@ -87,7 +92,9 @@ def expand_ellipsis(first: str, second: str) -> str:
     if m is None:
         return ""
     words = [w.lower().strip(",'’") for w in m["np"].split()]
-    if any(w in CLAUSE_WORDS for w in words) or len(words) > (6 if m["prep"] else 4 if m["poss"] else 3):
+    if any(w in CLAUSE_WORDS or _QUESTION_WORD.fullmatch(w) for w in words) or INVERTED_SUBJECT.search(m["np"]):
+        return ""  # "an welchen Tagen tagt das Committee": a question of its own, no elliptic phrase
+    if len(words) > (6 if m["prep"] else 4 if m["poss"] else 3):
         return ""
     np = m["np"].strip()
     if m["poss"] is not None:
@@ -235,10 +242,12 @@ def _find_de(m: re.Match[str]) -> str:
     return f"Welche {np} {words[-1]} {' '.join(words[:-1])}?".replace("  ", " ")
 
 
-# A French object pronoun between a subject (or an inverted "-on") and its verb: "Peut-on le fractionner ?"
+# A French object pronoun between a subject (or an inverted "-on") and its verb: "Peut-on le fractionner ?".
+# After an inverted subject the verb is an infinitive; else "protège-t-il l'opportunité" holds an object
+# noun phrase, no pronoun.
 OBJECT_CLITIC = re.compile(
-    r"(?:-(?:on|il|elle|ils|elles|je|nous|vous)|\b(?:on|je|tu|nous|vous|il|elle|ils|elles|ne|n['’]))\s+"
-    r"(?:le|la|les|l['’])\s*[^\W\d_]",
+    r"-(?:on|il|elle|ils|elles|je|nous|vous)\s+(?:le|la|les|l['’])\s*[^\W\d_]+(?:er|ir|re|oir)\b"
+    r"|(?<![-‑\w])(?:on|je|tu|nous|vous|il|elle|ils|elles|ne|n['’])\s+(?:le|la|les|l['’])\s*[^\W\d_]",
     re.IGNORECASE,
 )
 

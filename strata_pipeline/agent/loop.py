@@ -19,18 +19,8 @@ from typing import TYPE_CHECKING, Any, cast
 from strata_pipeline.agent.claude_loop import ToolUser, run_with_claude, uses_tools
 from strata_pipeline.agent.coreference import bind_demonstrative
 from strata_pipeline.agent.documents import document_chunks, sections
-from strata_pipeline.agent.planner import (
-    DOCUMENT,
-    EACH_VALUE,
-    FOUND_DOCUMENTS,
-    NAME_WORD,
-    Plan,
-    PlannedStep,
-    entity_name,
-    named_in,
-    plan,
-    resolve_back_reference,
-)
+from strata_pipeline.agent.planner import DOCUMENT, EACH_VALUE, FOUND_DOCUMENTS, Plan, PlannedStep, plan
+from strata_pipeline.agent.references import NAME_WORD, entity_name, named_in, resolve_back_reference
 from strata_pipeline.agent.rows import Row, as_answer, asks_column, found_row
 from strata_pipeline.agent.tools import (
     AgentBudgetExceeded,

@@ -39,7 +39,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from strata_pipeline.agent.anchors import anchored_to, code_for_that, unanchored
+from strata_pipeline.agent.anchors import anchored_to, code_for_that, there_as, there_in_context, unanchored
 from strata_pipeline.agent.clauses import (
     LOOKUP_REQUEST,
     REQUEST,
@@ -75,6 +75,7 @@ from strata_pipeline.agent.grammar import (
     relative_parts,
     resolve_clitic,
 )
+from strata_pipeline.agent.references import REFERRING, resolve_back_reference
 from strata_pipeline.embedding.identifiers import IDENTIFIER
 
 # Scopes of a step that depends on an earlier one
@@ -164,19 +165,9 @@ ATTRIBUTE_QUESTION = re.compile(
     r"^(?:(?:what|which)\s+(?:is|are|was|were)\s+the|when|where|why|who|how\s+(?!many\b)\w+)\b", re.IGNORECASE
 )
 LOOKUP = re.compile(LOOKUP_REQUEST + r"\s", re.IGNORECASE)
-# A proper name the first question is about: a run of capitalised words after its first word ("CarePlus")
-PROPER_NAME = re.compile(r"(?<=\s)(?:[A-Z][\w-]*[a-z][\w-]*)(?:\s+[A-Z][\w-]*[a-z][\w-]*)*")
-
-# A word that names something: capitalised, then lower-case letters ("Basel", not "IT" or "on-site")
-NAME_WORD = re.compile(r"\b[A-ZÄÖÜ][a-zäöüéèàç]{2,}\b")
 LIST_OPENING = re.compile(r"^(?:(?:the|all|which|what|list|show)\s+)+", re.IGNORECASE)
 # A pronoun that stands for the listed things after a verb or preposition ("working on them")
 OBJECT_PRONOUN = re.compile(r"(?<=\w\s)(?:them|they)\b", re.IGNORECASE)
-# The back-references an entity can stand in for ("this", "that", "there" also start other phrases)
-REFERRING = re.compile(r"\b(?P<word>it|its|they|them|their)\b", re.IGNORECASE)
-QUANTIFIED = re.compile(r"\b(?P<q>many|much)\s+of\s+(?P<p>them|it)\b", re.IGNORECASE)
-# Where a document title stops naming its subject: "Munich Depot - Site Information" -> "Munich Depot"
-TITLE_TAIL = re.compile(r"\s+[-\u2013\u2014|]\s+.*$|:\s.*$")
 
 
 @dataclass(frozen=True)
@@ -220,6 +211,7 @@ def _in_context(text: str, facts: bool) -> Plan | None:
     context, rest = found
     name = topic_name(context)
     rest = code_for_that(rest, context)  # "The pendant shows E-101. What is that error ...?"
+    rest = there_in_context(rest, context)  # "Ich wohne in Weißbach. ..., und wann hat das Kundencenter dort ...?"
     inner = plan(resolve_back_reference(rest, name) if name else rest, facts)
     if len(inner.steps) < 2:
         return None
@@ -359,23 +351,56 @@ def _compare(text: str) -> Plan | None:
         rest = split_clauses(text)
         second = rest[1] if len(rest) == 2 else asked["rest"]
         steps = [_search(query, label, ask) for query, label, ask in sides]
-        return Plan("compare", (*steps, _search(second, second)))
+        return Plan("compare", (*steps, *_of_each_side(second, [label for _, label, _ in sides])))
     sides = compare_sides(text)
     return Plan("compare", tuple(_search(query, label, ask) for query, label, ask in sides)) if sides else None
 
 
 # A question mark before the end: a first question, then the rest
 ASKED_FIRST = re.compile(r"^(?P<first>[^?]+\?)\s+(?P<rest>\S.*)$")
+# What a question after a comparison calls the side that wins it: "the heavier one", "that one", "est-elle"
+ONE_OF_TWO = re.compile(r"\bthe\s+\w+(?:er|est)\s+one\b|\b(?:that|this)\s+one\b", re.IGNORECASE)
+SIDE_REFERENCE = re.compile(rf"{ONE_OF_TWO.pattern}|-(?:t-)?(?:elle|il)\b", re.IGNORECASE)
+DEMONSTRATIVE_SIDE = re.compile(r"^(?:celle|celui|ceux|celles|that|those|the\s+one)\b", re.IGNORECASE)
+
+
+def _of_each_side(question: str, labels: list[str]) -> list[PlannedStep]:
+    """The question after a comparison: asked of each side when it refers back to one ("And what IP rating does
+    the heavier one have?", "Und bis wann muss ich dort ...?", "Et est-elle ouverte le samedi ?"), framed by
+    its name, so both answers are there whichever side wins; else asked as it is."""
+    names = [named_entities(label)[-1].group() if DEMONSTRATIVE_SIDE.match(label) and named_entities(label)
+             else label for label in labels]  # fmt: skip
+    refers = BACK_REFERENCE.search(question) or SIDE_REFERENCE.search(question)
+    if not refers or any(name.lower() in question.lower() for name in names):
+        return [_search(question, question)]
+    # "the heavier one" is replaced by each name, "dort" by "in <name>"; any other reference is framed by it
+    one = ONE_OF_TWO.search(question)
+    asked = [ONE_OF_TWO.sub(name, question, count=1) if one else there_as(question, name) or f"{name}: {question}"
+             for name in names]  # fmt: skip
+    return [_search(ask, ask) for ask in asked]
 
 
 def _two_questions(text: str) -> Plan | None:
     parts = split_clauses(text)
+    third = ""
+    if len(parts) == 2 and len(rest := split_clauses(parts[1])) == 2:
+        # "Can I call on Saturdays, and if so, when? Also, is the hotline open on holidays?": the first two
+        # parts as a pair, the third asked on its own
+        parts, third = [parts[0], rest[0]], rest[1]
     if len(parts) != 2:
         # "How long must a flight be for premium economy, and for business class?", "When does X open on
         # Saturdays and close on weekdays?"
         parts = elliptic_tail(text) or coordinated_predicates(text)
     if len(parts) != 2:
         return None
+    pair = _pair(parts)
+    if not third:
+        return pair
+    return Plan(pair.form, (*pair.steps, _search(anchored_to(parts[0], third) or third, third)))
+
+
+def _pair(parts: list[str]) -> Plan:
+    """The plan of two clauses: independent, elliptic, or the second depending on what the first finds."""
     first, second = parts[0], resolve_one(*parts)
     other = elliptic_other(second)
     if other:
@@ -435,54 +460,3 @@ def _relative(text: str) -> Plan | None:
         return None
     find, ask = parts
     return Plan("find_then_ask", (_search(find, find), _search(ask, ask, scope=FOUND_DOCUMENTS, refer=DOCUMENT)))
-
-
-def subject_name(question: str) -> str:
-    """The proper name a question is about: its first run of capitalised words after the first word ("How
-    long does CarePlus extend the warranty?" -> "CarePlus"); "" when it names none. Only English pronouns
-    are rewritten with it (resolve_back_reference), so German nouns, capitalised too, replace nothing."""
-    m = PROPER_NAME.search(question)
-    return m.group() if m else ""
-
-
-def resolve_back_reference(question: str, entity: str) -> str:
-    """`question` with "it", "they", "them" replaced by `entity` and "its", "their" by "<entity>'s":
-    "What time does it close?" -> "What time does Munich Depot close?". A question that says neither is
-    returned as it is, and so is any question when `entity` is empty."""
-    entity = " ".join(entity.split())
-    if not entity:
-        return question
-
-    # "how many of them" counts the entity itself: "How many days of leave can be carried over?"
-    question = QUANTIFIED.sub(r"\g<q> \g<p>", question)
-
-    def name(m: re.Match[str]) -> str:
-        return f"{entity}'s" if m["word"].lower() in ("its", "their") else entity
-
-    return REFERRING.sub(name, question)
-
-
-def entity_name(title: str, doc_id: str = "") -> str:
-    """What a found document is about, to stand in for a back-reference: its title up to a dash or colon
-    ("Munich Depot - Site Information" -> "Munich Depot"), or after it when only that part names something
-    ("IT on-site support — Basel office" -> "Basel office"), else its file name ("sites/lyon-depot.md" ->
-    "lyon depot")."""
-    title = " ".join(title.split())
-    head = TITLE_TAIL.sub("", title).strip()
-    tail = title[len(head) :].strip(" -\u2013\u2014|:")
-    if head and not NAME_WORD.search(head) and NAME_WORD.search(tail):
-        return TITLE_TAIL.sub("", tail).strip()
-    if head:
-        return head
-    stem = doc_id.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    return " ".join(re.split(r"[-_\s]+", stem)).strip()
-
-
-def named_in(found: list[tuple[str, str]], answer: str) -> int:
-    """The position among `found` (doc_id, title) of the first document whose title names a thing the answer
-    names too ("Which site hosts the DR data center?" answered "Basel is ...": the Basel page, not the WAN
-    overview cited before it); 0 when none does."""
-    for position, (_, title) in enumerate(found):
-        if any(re.search(rf"\b{re.escape(w)}\b", answer) for w in NAME_WORD.findall(title)):
-            return position
-    return 0

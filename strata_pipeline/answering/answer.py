@@ -20,10 +20,12 @@ from strata_pipeline.answering.abstention import (
     NO_SUPPORT,
     WITHHELD,
     Statement,
+    asked_kind,
     contradictions,
     identifiers_in,
     unheld_identifiers,
 )
+from strata_pipeline.answering.answer_type import asked_type
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, stating_kind
 from strata_pipeline.answering.sentences import Sentence, passage_sentences
@@ -93,14 +95,24 @@ class AnswerConfig:
     cross_language_min_dense_score: float | None = None
     cross_language_min_score: float | None = None
     kind_margin: float = 0.0  # >0: a sentence this close to the best that states the kind asked is quoted first
+    # the same for an answer type the wording asks for by name (answer_type.asked_type: "what address",
+    # "which version"), which a sentence either gives or does not: a near sentence that gives it is the answer
+    type_margin: float = 0.1
     # >0: the same for a sentence of a passage in another language than the question, which a multilingual
     # model scores lower than its equal in the question's language (floors.py)
     cross_language_kind_margin: float = 0.0
 
 
+# A code headed by an acronym ("ip52", "usb3", "iso9001"): the acronym is a term of its own ("IP rating")
+_ACRONYM_CODE = re.compile(r"([a-z]{2,4})\d+")
+
+
 def terms(text: str) -> set[str]:
-    """Stemmed content words, so "colors" matches "color" and "ordered" matches "order"."""
-    return {_stem(t) for t in TOKEN.findall(text.lower()) if t not in QUESTION_STOP and len(t) > 1}
+    """Stemmed content words, so "colors" matches "color" and "ordered" matches "order"; a code headed by an
+    acronym also gives the acronym ("IP52" covers the "IP" of "What IP rating ...")."""
+    tokens = [t for t in TOKEN.findall(text.lower()) if t not in QUESTION_STOP and len(t) > 1]
+    heads = [m[1] for t in tokens if (m := _ACRONYM_CODE.fullmatch(t)) and m[1] not in QUESTION_STOP]
+    return {_stem(t) for t in tokens + heads}
 
 
 @lru_cache(maxsize=1)
@@ -213,7 +225,9 @@ def answer_extractively(
             f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
             f"< {score_floor(scored[0][1].candidate):.2f})."
         )
-    chosen = stating_kind(question, passing, lambda s: s.sentence.scored, config.kind_margin, config.max_sentences)
+    margin = config.type_margin if asked_kind(question) is None and asked_type(question) else config.kind_margin
+    chosen = stating_kind(question, passing, lambda s: s.sentence.scored, max(margin, config.kind_margin),
+                          config.max_sentences)  # fmt: skip
 
     def foreign(s: _Lexical) -> bool:
         return other_language(asked_in, s.candidate.payload.get("language"))

@@ -148,14 +148,43 @@ _ASKS_VERSION = re.compile(r"\b(?:which|what|welche\w*|quel\w*)\s+(?:[^\W\d_]+\s
 _VERSION = re.compile(r"\b[vV]?\d+(?:\.\d+)+[a-z]?\b|\b[vV]\d+\b|\bversion\s+\d", re.IGNORECASE)
 
 
+# --- postal addresses ----------------------------------------------------------------------
+
+# "What is the address of ...", "à quelle adresse", "welche Anschrift": a postal address, never an IP or
+# e-mail address ("the IP address", "l'adresse e-mail", "die E-Mail-Adresse" put a word between).
+_ASKS_ADDRESS = re.compile(
+    r"\b(?:what|which|the|its|their|whose|postal|street|visiting|mailing)\s+address(?:es)?\b"
+    r"|\b(?:welche|die|ihre|seine|deren|genaue)\s+(?:Adresse|Anschrift|Postanschrift)\b|\bAnschrift\b"
+    r"|\b(?:quelle|l'|l’|son|sa|leur|votre)\s*adresse\b(?!\s+(?:e-?mail|électronique|mail|ip)\b)",
+    re.IGNORECASE,
+)
+_ADDRESS_PLACEHOLDER = re.compile(r"\[ADDRESS_\d+\]")
+
+
+def states_address(text: str) -> bool:
+    """Whether `text` holds a postal address (the redaction's postal grammar), or the placeholder of one
+    that redaction masked (it is there, withheld)."""
+    from strata_pipeline.redaction.addresses import address_spans
+
+    return bool(_ADDRESS_PLACEHOLDER.search(text) or address_spans(text))
+
+
 def asked_type(question: str) -> str | None:
-    """A kind of answer the question's wording asks for beyond a unit: "version" (which version), or
-    None. (A duration for "how long" and a frequency for "how often" were tried on the dev questions:
-    they abstained only on answerable questions, whose closest sentences were wrong, and caught one
-    unanswerable one.)"""
-    return "version" if _ASKS_VERSION.search(question) else None
+    """A kind of answer the question's wording asks for beyond a unit: "version" (which version),
+    "address" (a postal address), or None. (A duration for "how long" and a frequency for "how often"
+    were tried on the dev questions: they abstained only on answerable questions, whose closest
+    sentences were wrong, and caught one unanswerable one.)"""
+    if _ASKS_VERSION.search(question):
+        return "version"
+    return "address" if _ASKS_ADDRESS.search(question) else None
+
+
+# the kinds asked_type gives
+TYPES = ("version", "address")
 
 
 def states_type(kind: str, text: str) -> bool:
-    """Whether `text` states an answer of `kind` (asked_type): a version number."""
+    """Whether `text` states an answer of `kind` (asked_type): a version number, a postal address."""
+    if kind == "address":
+        return states_address(text)
     return kind == "version" and bool(_VERSION.search(text))

@@ -76,6 +76,8 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
         parts = [p for p in folded.split("-") if len(p) >= 3]
         if held(folded) or _country_named(folded, text) or calendar_named(folded, written):
             return True  # also "Saturdays" by "Samstag" or "Montag bis Samstag"
+        if word.isupper() and re.search(rf"(?<![\w-]){re.escape(word)}\d", written):
+            return True  # "IP" by the rating "IP52", "USB" by "USB3": the acronym heads a code
         # a name of capitalised parts ("Aarlingen-Ost") needs them all; "AnyConnect-based" any part
         capitalised = all(p[:1].isupper() for p in word.split("-")) and len(parts) > 1
         return (all if capitalised else any)(held(p) for p in parts)

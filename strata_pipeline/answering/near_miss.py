@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from strata_pipeline.answering.abstention import asked_kind, states_kind
 from strata_pipeline.answering.answer_type import (
+    TYPES,
     asked_period,
     asked_type,
     asks_colour,
@@ -69,7 +70,7 @@ def near_miss(
     `titles` their documents' titles; `terms` (stemmed content words) finds template twins."""
     kind = asked_kind(question) or asked_type(question)
     if kind is not None and not any(_states(kind, q.scored) for q in quoted):
-        what = "amount of money or percentage" if kind == "amount" else f"{kind} value"
+        what = {"amount": "amount of money or percentage", "address": "postal address"}.get(kind, f"{kind} value")
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     outside = out_of_band(question, [q.scored for q in quoted])
     if outside is not None:
@@ -125,7 +126,7 @@ def _twin_of_named(question: str, quoted: Quoted, titles: Sequence[str], terms: 
 
 def _states(kind: str, text: str) -> bool:
     """Whether `text` states a value of `kind`: abstention.asked_kind's kinds or answer_type.asked_type's."""
-    return states_type(kind, text) if kind == "version" else states_kind(kind, text)
+    return states_type(kind, text) if kind in TYPES else states_kind(kind, text)
 
 
 T = TypeVar("T")

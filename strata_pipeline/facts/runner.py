@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import re
 import sqlite3
 from contextlib import closing
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ def execute(
             abstain_code="zero_rows",
         )
     named = _sentence(intent, value, matched.height, _readable(catalogue, intent))
-    holders = _holders(intent, value, matched, tables[0])
+    holders = _holders(intent, value, matched, tables[0], frame)
     if holders:  # "what is the cheapest IT course": the figure, and the row(s) that hold it
         named = f"{named[:-1]} Held by {', '.join(holders)}."
     best = _best_figure(intent, value, matched)
@@ -347,16 +348,44 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
     }
 
 
-def _holders(intent: Intent, value: Any, rows: pl.DataFrame, table: Table, most: int = 5) -> list[str]:
-    """The key values (the table's first column) of the rows a minimum or maximum is read from; [] for any
-    other figure, or when more than `most` rows hold it."""
+def _holders(
+    intent: Intent, value: Any, rows: pl.DataFrame, table: Table, whole: pl.DataFrame, most: int = 5
+) -> list[str]:
+    """The key values (the table's first column) of the rows a minimum or maximum is read from, each with its
+    label when the table has one (`whole`, all its rows, tells a label column); [] for any other figure, or when
+    more than `most` rows hold it."""
     if intent.operation not in ("min", "max") or intent.group_by or not isinstance(value, (int, float)):
         return []
     key = table.columns[0].name if table.columns else ""
     if not key or key == intent.columns[0] or key not in rows.columns:
         return []
-    held = _texts(rows.filter(pl.col(intent.columns[0]) == value), key)
-    return held if 0 < len(held) <= most else []
+    holding = rows.filter(pl.col(intent.columns[0]) == value)
+    held = _texts(holding, key)
+    if not 0 < len(held) <= most:
+        return []
+    label = _label_column(whole, [c.name for c in table.columns], (key, intent.columns[0]))
+    if not label:
+        return held
+    # "ADH-4471 (Hip replacement)": a code alone does not say what holds the figure
+    names = dict(zip(_texts(holding, key), _texts(holding, label), strict=False))
+    return [f"{k} ({names[k]})" if names.get(k) else k for k in held]
+
+
+_WORDED = re.compile(r"[^\W\d_]{3,}\s")
+
+
+def _label_column(rows: pl.DataFrame, columns: list[str], skip: tuple[str, ...]) -> str:
+    """The first text column of the table's `columns` besides `skip` whose every value is its row's own
+    ("procedure", "description"): what names a row whose key is a code; "" when none does."""
+    for column in columns:
+        if column in skip or column not in rows.columns or rows.schema[column] != pl.Utf8:
+            continue
+        values = rows.get_column(column).drop_nulls()
+        # mostly words ("Hip replacement", "RX Dock charging station"), not dates, codes or "yes"
+        worded = values.len() > 0 and sum(bool(_WORDED.search(v)) for v in values.to_list()) >= 0.8 * values.len()
+        if values.len() == rows.height > 2 and values.n_unique() == values.len() and worded:
+            return column
+    return ""
 
 
 def _sentence(intent: Intent, value: Any, matched: int, names: dict[str, str]) -> str:

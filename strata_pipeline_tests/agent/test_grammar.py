@@ -12,7 +12,8 @@ from strata_pipeline.agent.grammar import (
     relative_parts,
     resolve_clitic,
 )
-from strata_pipeline.agent.planner import FOUND_DOCUMENTS, entity_name, head_noun, named_in, plan
+from strata_pipeline.agent.planner import FOUND_DOCUMENTS, head_noun, plan
+from strata_pipeline.agent.references import entity_name, named_in
 
 
 @pytest.mark.parametrize(

@@ -9,12 +9,10 @@ from strata_pipeline.agent.planner import (
     EACH_VALUE,
     FOUND_DOCUMENTS,
     PlannedStep,
-    entity_name,
     plan,
-    resolve_back_reference,
-    subject_name,
     superlative,
 )
+from strata_pipeline.agent.references import entity_name, resolve_back_reference, subject_name
 
 
 def search(

@@ -195,3 +195,9 @@ def test_a_currency_written_as_a_word_states_money() -> None:
     assert states_kind("money", "Die Pauschale beträgt 250 Euro pro Woche.")
     assert states_kind("money", "A day pass costs 12 dollars.")
     assert not states_kind("money", "Book the 5 Eurostar seats early.")  # a word that starts like one is none
+
+
+def test_an_acronym_is_mentioned_by_the_code_it_heads() -> None:
+    assert unnamed_words(["IP"], ["- Ingress protection: IP52"], _stem) == []
+    assert unnamed_words(["IP"], ["Ingress protection is rated for dust."], _stem) == ["IP"]
+    assert unnamed_words(["IP"], ["Order part VIP52 today."], _stem) == ["IP"]  # inside another word

@@ -180,3 +180,47 @@ def test_a_sentence_nearly_as_close_that_states_the_kind_asked_is_quoted_first()
     assert stating_kind("Is the depot open on Saturdays?", ranked, str, 0.08, 2) == []  # no kind asked
     # the best already state a time: the caller keeps its choice
     assert stating_kind(question, ranked[2:], str, 0.08, 2) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the address of the registry office in Kelso?", "address"),
+        ("À quelle adresse dois-je envoyer le formulaire ?", "address"),
+        ("Welche Anschrift hat die Zulassungsstelle?", "address"),
+        ("What is the IP address of the print server?", None),  # not a postal address
+        ("Quelle est l'adresse e-mail du service ?", None),
+        ("Wie lautet die E-Mail-Adresse der Hotline?", None),
+        ("How should managers address late arrivals?", None),  # a verb
+    ],
+)
+def test_questions_that_ask_for_a_postal_address(question: str, kind: str | None) -> None:
+    assert asked_type(question) == kind
+
+
+def test_a_sentence_states_an_address_by_the_postal_grammar_or_its_placeholder() -> None:
+    assert states_type("address", "Visit us at Lindenweg 40, 12345 Kelso (ground floor).")
+    assert states_type("address", "Office: [ADDRESS_1], ground floor.")  # there, withheld by redaction
+    assert not states_type("address", "You can pay in cash at the registry office in Kelso.")
+
+
+def scored(question: str, sentences: list[str]) -> list[float]:
+    # the model prefers the sentences that name the office to the one that gives its address
+    return [0.86 if "pay" in s else 0.85 if "open" in s else 0.8 for s in sentences]
+
+
+def test_an_address_question_quotes_the_near_sentence_that_gives_one() -> None:
+    text = ("You can pay in cash at the registry office in Kelso. The registry office is open on weekdays. "
+            "The office is at Lindenweg 40, 12345 Kelso.")  # fmt: skip
+    office = passage("office", "Registry office Kelso", text)
+    answer = answer_extractively("What is the address of the registry office in Kelso?", [office], scored)
+    assert answer.text.startswith("The office is at Lindenweg 40, 12345 Kelso.")  # not the two that score higher
+    far = passage("far", "Registry office Kelso", "You can pay in cash at the registry office in Kelso.")
+    declined = answer_extractively("What is the address of the registry office in Kelso?", [far], scored)
+    assert declined.abstained and "postal address" in declined.reason
+
+
+def test_a_code_headed_by_an_acronym_covers_the_acronym() -> None:
+    assert "ip" in terms("Ingress protection: IP52")
+    assert {"usb", "iso"} <= terms("USB3 port, certified to ISO9001")
+    assert "ip" not in terms("Ingress protection is rated for dust")

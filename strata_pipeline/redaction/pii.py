@@ -83,6 +83,20 @@ NETWORK_PREFIX = re.compile(r"/(\d{1,3})$")  # CIDR notation: a network, not one
 VERSION_AFTER = re.compile(r"^[ \t]*(?:client|update|upgrade|release|build|version|patch|firmware|agent)\b", re.I)
 
 
+_NAME_PART = re.compile(r"[^\W\d_]{3,}")
+
+
+def written_in_lower_case(value: str, text: str) -> bool:
+    """Whether every capitalised word of `value` stands elsewhere in `text` in lower case as a word of prose
+    (not inside an e-mail address, handle or path): "Toner" in the heading "## Toner and paper" of a page that
+    says "the toner is ordered ...", "Interpreter" in "# Interpreter services" over "a professional interpreter".
+    A document that writes a word as a common noun does not use it as a name."""
+    words = [w for w in _NAME_PART.findall(value) if w != w.lower()]
+    return bool(words) and all(
+        re.search(rf"(?<![\w.@/:#-]){re.escape(w.lower())}(?![\w@-]|[./:]\w)", text) for w in words
+    )
+
+
 @dataclass
 class PiiPolicy:
     thresholds: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
@@ -119,7 +133,8 @@ class PiiPolicy:
     def decide(self, finding: Finding, text: str, others: Sequence[Finding] = ()) -> str:
         """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
         "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23"), 'known_place' (a name made only of
-        words of `places`) or 'organisation_address' (the street address of a place of business its page
+        words of `places`), 'common_word' (a name whose words the text also writes in lower case:
+        written_in_lower_case) or 'organisation_address' (the street address of a place of business its page
         is about, redaction/premises.py) for a finding in `text`; `others` are the text's other findings
         (a person named beside an address makes it someone's)."""
         value = text[finding.start : finding.end]
@@ -127,6 +142,8 @@ class PiiPolicy:
             return "keep_role_contact"
         if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
             return "known_place"
+        if finding.entity == "PERSON" and written_in_lower_case(value, text):
+            return "common_word"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
         if finding.entity == "IP_ADDRESS" and (

@@ -27,7 +27,7 @@ class AuditEntry:
     detector: str
     score: float
     # redact | keep_role_contact | below_threshold | version_number | network_range | known_place
-    # | organisation_address
+    # | common_word | organisation_address
     decision: str
     placeholder: str
 

@@ -171,3 +171,20 @@ def test_apply_replacements_in_order_skipping_overlaps() -> None:
     assert apply_replacements(text, [(6, 8, "B"), (1, 3, "A")]) == "0A345B89"
     assert apply_replacements(text, [(1, 5, "A"), (3, 7, "B")]) == "0A56789"
     assert apply_replacements(text, []) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "decision"),
+    [
+        # a title-case heading over a body that uses the word as a common noun
+        ("## Toner and paper\n\nThe toner is ordered by the print service.", "Toner", "common_word"),
+        ("# Interpreter services\n\nAsk for a professional interpreter.", "Interpreter", "common_word"),
+        # a name whose lower-case form is only inside an e-mail address or a handle is still a name
+        ("From: Olumide Bakare <olumide.bakare@northwind.example>", "Olumide Bakare", "redact"),
+        ("Owner: @grace.park, reviewer: Grace Park", "Grace Park", "redact"),
+        # every capitalised word must be written in lower case: "hope" alone does not make "Hope Mills" a phrase
+        ("Hope Mills will call; we hope it works.", "Hope Mills", "redact"),
+    ],
+)
+def test_a_name_the_text_also_writes_as_a_common_noun_is_kept(text: str, value: str, decision: str) -> None:
+    assert PiiPolicy().decide(finding(text, value, "PERSON", 0.6), text) == decision

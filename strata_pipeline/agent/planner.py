@@ -368,8 +368,7 @@ def _of_each_side(question: str, labels: list[str]) -> list[PlannedStep]:
     """The question after a comparison: asked of each side when it refers back to one ("And what IP rating does
     the heavier one have?", "Und bis wann muss ich dort ...?", "Et est-elle ouverte le samedi ?"), framed by
     its name, so both answers are there whichever side wins; else asked as it is."""
-    names = [named_entities(label)[-1].group() if DEMONSTRATIVE_SIDE.match(label) and named_entities(label)
-             else label for label in labels]  # fmt: skip
+    names = [_side_name(label) for label in labels]
     refers = BACK_REFERENCE.search(question) or SIDE_REFERENCE.search(question)
     if not refers or any(name.lower() in question.lower() for name in names):
         return [_search(question, question)]
@@ -378,6 +377,12 @@ def _of_each_side(question: str, labels: list[str]) -> list[PlannedStep]:
     asked = [ONE_OF_TWO.sub(name, question, count=1) if one else there_as(question, name) or f"{name}: {question}"
              for name in names]  # fmt: skip
     return [_search(ask, ask) for ask in asked]
+
+
+def _side_name(label: str) -> str:
+    """A comparison side by its name: "celle de Brandholm" is "Brandholm", "the Lisbon depot" stays whole."""
+    entities = named_entities(label) if DEMONSTRATIVE_SIDE.match(label) else []
+    return entities[-1].group() if entities else label
 
 
 def _two_questions(text: str) -> Plan | None:

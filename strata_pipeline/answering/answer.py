@@ -225,9 +225,9 @@ def answer_extractively(
             f"No retrieved sentence answers the question closely enough (best score {scored[0][0]:.2f} "
             f"< {score_floor(scored[0][1].candidate):.2f})."
         )
-    margin = config.type_margin if asked_kind(question) is None and asked_type(question) else config.kind_margin
-    chosen = stating_kind(question, passing, lambda s: s.sentence.scored, max(margin, config.kind_margin),
-                          config.max_sentences)  # fmt: skip
+    typed = asked_kind(question) is None and asked_type(question) is not None
+    margin = max(config.kind_margin, config.type_margin if typed else 0.0)
+    chosen = stating_kind(question, passing, lambda s: s.sentence.scored, margin, config.max_sentences)
 
     def foreign(s: _Lexical) -> bool:
         return other_language(asked_in, s.candidate.payload.get("language"))

@@ -366,9 +366,13 @@ def _holders(
     label = _label_column(whole, [c.name for c in table.columns], (key, intent.columns[0]))
     if not label:
         return held
-    # "ADH-4471 (Hip replacement)": a code alone does not say what holds the figure
-    names = dict(zip(_texts(holding, key), _texts(holding, label), strict=False))
-    return [f"{k} ({names[k]})" if names.get(k) else k for k in held]
+    # "ADH-4471 (Hip replacement)": a code alone does not say what holds the figure; read row by row, so a key
+    # keeps its own row's label
+    return [
+        f"{_text(k)} ({_text(name)})" if name is not None else _text(k)
+        for k, name in holding.select(key, label).iter_rows()
+        if k is not None
+    ]
 
 
 _WORDED = re.compile(r"[^\W\d_]{3,}\s")

@@ -393,8 +393,8 @@ _AFTER_TIME_OR_DECIMAL = regex.compile(r"\d[:.,]\Z")
 
 def _plausible_house_number(text: str, start: int) -> bool:
     """A number-first street's number is a building number, not a list item's or a time's."""
-    line_start = text.rfind("\n", 0, start) + 1
-    if _LIST_NUMBER.match(text, line_start) and _LIST_NUMBER.match(text, line_start).end() > start:
+    listed = _LIST_NUMBER.match(text, text.rfind("\n", 0, start) + 1)
+    if listed and listed.end() > start:
         return False
     return not _AFTER_TIME_OR_DECIMAL.search(text, max(0, start - 2), start)
 

@@ -142,10 +142,10 @@ class PiiPolicy:
             return "keep_role_contact"
         if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
             return "known_place"
-        if finding.entity == "PERSON" and written_in_lower_case(value, text):
-            return "common_word"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
+        if finding.entity == "PERSON" and written_in_lower_case(value, text):
+            return "common_word"  # after the threshold: it searches the whole text once per word
         if finding.entity == "IP_ADDRESS" and (
             VERSION_BEFORE.search(text[max(0, finding.start - 24) : finding.start])
             or VERSION_AFTER.match(text[finding.end : finding.end + 16])

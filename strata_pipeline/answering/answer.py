@@ -27,6 +27,7 @@ from strata_pipeline.answering.abstention import (
 )
 from strata_pipeline.answering.answer_type import asked_type
 from strata_pipeline.answering.cross_language import floor, other_language
+from strata_pipeline.answering.extremes import at_extreme
 from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, stating_kind
 from strata_pipeline.answering.sentences import Sentence, passage_sentences
 from strata_pipeline.classification.language import query_language
@@ -242,6 +243,8 @@ def answer_extractively(
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),
                     retrieved, _stem, config.max_sentences) or chosen  # fmt: skip
     chosen = in_band(question, passing, chosen, lambda s: s.sentence.scored, config.max_sentences) or chosen
+    chosen = at_extreme(question, passing, chosen, lambda s: s.sentence.scored, lambda s: s.candidate.point_id,
+                        config.max_sentences) or chosen  # fmt: skip
     quoted = [Quoted(s.sentence.quote, s.sentence.scored, _passage_text(s.candidate), s.candidate.payload.get("title")
                      or "", foreign(s)) for _, s in chosen]  # fmt: skip
     titles = [c.payload.get("title") or "" for c in pool]

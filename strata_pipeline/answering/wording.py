@@ -23,10 +23,13 @@ ASKS_PACE = re.compile(r"\b(?:how fast|wie schnell)\b", re.IGNORECASE)
 PACE_UNITS = frozenset(
     {"m/s", "km/h", "mph", "kmh", "second", "minute", "hour", "day", "week", "month", "minut", "sekund"}
 )
-# Hours named by what they are for ask for clock times, as "opening hours" does.
+# Hours named by what they are for ask for clock times, as "opening hours" does, and so do hours asked by
+# which ones ("during which hours", "zu welchen Zeiten", "à quelles heures"), unlike "how many hours".
 ASKS_HOURS = re.compile(
     r"\b(?:visiting|office|business|consultation|surgery|service|counter|opening)\s+hours\b|"
-    r"\b(?:besuchszeit|sprechzeit|sprechstunde|servicezeit)\w*|\bheures? (?:de visite|d'ouverture)\b",
+    r"\b(?:besuchszeit|sprechzeit|sprechstunde|servicezeit)\w*|\bheures? (?:de visite|d'ouverture)\b|"
+    r"\b(?:which|what)\s+hours\b|\bzu\s+welchen\s+(?:uhr)?zeiten\b|\bà\s+quelles\s+heures\b|"
+    r"\bquels\s+(?:sont\s+(?:les|vos)\s+)?horaires\b",
     re.IGNORECASE,
 )
 # Amounts beyond price, cost and fee, given in money or as a share: a deposit, a surcharge (en, de, fr).

@@ -144,6 +144,11 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
         ("Wie viele Tage Urlaub gibt es?", "day"),
         ("Combien de semaines de préavis ?", "week"),
         ("What are the opening hours of the Porto depot?", "time"),
+        # hours asked by which ones are clock times; "how many hours" counts hours
+        ("During which hours can I reach customer service on Saturdays?", "time"),
+        ("Zu welchen Zeiten ist die Hotline besetzt?", "time"),
+        ("À quelles heures puis-je appeler le service client ?", "time"),
+        ("Quels sont les horaires de la déchetterie ?", "time"),
         # a count of things that are no unit: any number answers it ("6 persons", "a group of six")
         ("How many robots are in the fleet?", "number"),
         ("How many people fit in the group room?", "number"),

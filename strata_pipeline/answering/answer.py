@@ -28,6 +28,7 @@ from strata_pipeline.answering.abstention import (
 from strata_pipeline.answering.answer_type import asked_type
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.extremes import at_extreme
+from strata_pipeline.answering.headings import answer_heading
 from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, stating_kind
 from strata_pipeline.answering.sentences import Sentence, passage_sentences
 from strata_pipeline.classification.language import query_language
@@ -261,7 +262,10 @@ def answer_extractively(
     if conflicts:
         return abstention(conflicts[0].reason, CONTRADICTORY)
     citations = [_citation(s.candidate, s.sentence.quote, s.sentence.line_offset) for _, s in chosen]
-    text = " ".join(f"{c.quote} [{c.chunk_id}]" for c in citations)
+    # "which campus ...?" answered by a list item: the campus is the item's section heading (headings.py)
+    headed = [answer_heading(question, s.sentence.quote, str(s.candidate.payload.get("heading_path") or ""))
+              for _, s in chosen]  # fmt: skip
+    text = " ".join(f"{h + ': ' if h else ''}{c.quote} [{c.chunk_id}]" for h, c in zip(headed, citations, strict=True))
     return Answer(text=text, citations=citations)
 
 

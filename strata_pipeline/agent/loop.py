@@ -32,6 +32,7 @@ from strata_pipeline.agent.tools import (
     has_facts,
 )
 from strata_pipeline.answering.answer import Answer, Citation
+from strata_pipeline.answering.headings import deepest_heading
 from strata_pipeline.embedding.identifiers import IDENTIFIER, identifiers
 from strata_pipeline.indexing.engine import DENSE
 from strata_pipeline.injection.defence import sanitise
@@ -419,7 +420,7 @@ def _under_heading(answer: Answer, passages: list[Candidate], wanted: set[str]) 
         return answer
     cited = answer.citations[0].chunk_id
     passage = next((p for p in passages if p.payload.get("chunk_id") == cited), None)
-    heading = str(passage.payload.get("heading_path") or "").split(" > ")[-1].strip(" #") if passage else ""
+    heading = deepest_heading(str(passage.payload.get("heading_path") or "")) if passage else ""
     if heading and wanted & set(identifiers(heading)) and heading not in answer.text:
         answer.text = f"{heading}: {answer.text}"
     return answer

@@ -14,7 +14,7 @@ import re
 
 # "which campus", "in which office", "welches Depot", "an welchem Standort", "quel site", "dans quelle salle"
 WHICH_NOUN = re.compile(
-    r"^\W*(?:(?:in|at|on|from|for|to|an|in|auf|bei|von|dans|sur|à|au|pour)\s+)?"
+    r"^\W*(?:(?:in|at|on|from|for|to|an|auf|bei|von|dans|sur|à|au|pour)\s+)?"
     r"(?:which|what|welche[rsmn]?|quel(?:le)?s?)\s+(?P<noun>[^\W\d_]{3,})\b",
     re.IGNORECASE,
 )
@@ -34,12 +34,17 @@ def asked_noun(question: str) -> str:
     return "" if noun in VERBS else noun
 
 
+def deepest_heading(heading_path: str) -> str:
+    """The last heading of a chunk's heading path ("Campus directory > Kestwick campus" -> "Kestwick campus")."""
+    return heading_path.split(" > ")[-1].strip(" #")
+
+
 def answer_heading(question: str, quote: str, heading_path: str) -> str:
     """The deepest heading of `heading_path` to show before `quote`, when the question asks which thing of a
     kind, that heading names the kind ("Kestwick campus (Mill Lane)" for "which campus") and the quote does
     not name the thing; "" otherwise."""
     noun = asked_noun(question)
-    heading = heading_path.split(" > ")[-1].strip(" #*") if heading_path else ""
+    heading = deepest_heading(heading_path)
     if not noun or not heading:
         return ""
     words = re.findall(r"[^\W\d_]+", heading.casefold())

@@ -36,16 +36,52 @@ from strata_pipeline.redaction.name_layout import _line_end, _line_start, reads_
 from strata_pipeline.redaction.name_runs import _german_noun, _last_first, _runs, _score_run
 from strata_pipeline.text.calendar import WEEKDAY_ABBREVIATIONS, WEEKDAYS, alternation, names
 
-# The first letter of a line or of a sentence (after ". ", "! ", "? "), past quotes, brackets and
-# list or heading marks.
-_SENTENCE_START = re.compile(r"(?:^|[.!?][ \t]+)[ \t\"'(\[*#>|-]*([^\W\d_])", re.MULTILINE)
+# The first letter of a sentence inside a line: after ". ", "! " or "? " that close a word of two
+# letters or more or a bracket, quote or emphasis ("1. a sketch" and "e.g. the" start nothing).
+_MID_LINE_START = re.compile(r"(?:(?<=[^\W\d_]{2})|(?<=[)\]\"'*`]))[.!?][ \t]+[\"'(\[*]*([^\W\d_])")
+# A line that opens a block of its own: a heading, quote or table row, or a list item.
+_BLOCK_MARK = re.compile(r"[ \t]*(?:#+|>|\|)[ \t]")
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*+•]|\d+[.)])[ \t]")
+# A delimited row (CSV, TSV): two separators with no space after them.
+_DELIMITED = re.compile(r"(?:[^,;\t\n]*[,;\t](?! )){2,}")
+_LINE_START = re.compile(r"[ \t]*(?:\d+[.)][ \t]+)?[\"'(\[*#>|•+ \t-]*([^\W\d_])")
+_SENTENCE_END = re.compile(r"[.!?][\"')\]*_`]*[ \t]*$")
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\n.*?\n---[ \t]*\n", re.DOTALL)
+
+
+def sentence_starts(text: str) -> list[str]:
+    """The first letters of `text`'s sentences: of lines that open a paragraph or a block (heading,
+    table or delimited row, list item) or follow a line that ends a sentence, and of sentences inside
+    a line. Not counted: a line that continues a hard-wrapped sentence ("the\\n   distance to the
+    kerb"), a lower-case item of a list led into by a line ending in ":" or "?" ("Attach:\\n1. a
+    sketch"), and the keys of YAML front matter."""
+    starts: list[str] = []
+    previous = last_text = ""
+    in_list = lead_in = False
+    for line in _FRONT_MATTER.sub("", text, count=1).splitlines():
+        item = _LIST_ITEM.match(line) is not None
+        if item and not in_list:
+            lead_in = last_text.rstrip().endswith((":", "?"))
+        if line.strip() and not item and not line[:1].isspace():
+            in_list = False
+        in_list = in_list or item
+        block = item or _BLOCK_MARK.match(line) or _DELIMITED.match(line)
+        opens = not previous.strip() or _SENTENCE_END.search(previous) or block
+        first = _LINE_START.match(line)
+        # a list led into by "...:" may go on in lower case: only its capitals tell
+        if opens and first and not (in_list and lead_in and first.group(1).islower()):
+            starts.append(first.group(1))
+        starts.extend(m.group(1) for m in _MID_LINE_START.finditer(line))
+        previous = line
+        last_text = line if line.strip() else last_text
+    return starts
 
 
 def writes_in_case(text: str) -> bool:
-    """Whether `text` starts its lines and sentences with capitals (four in five, at least three):
-    such a writer also capitalises names, so a lower-case word in it ("the kerb", "lidar windows",
-    "New joiner") is not one. Chat and notes written all in lower case are not cased."""
-    starts = [m.group(1) for m in _SENTENCE_START.finditer(text)]
+    """Whether `text` starts its sentences with capitals (four in five, at least three): such a writer
+    also capitalises names, so a lower-case word in it ("the kerb", "lidar windows", "New joiner") is
+    not one. Chat and notes written all in lower case are not cased."""
+    starts = sentence_starts(text)
     return len(starts) >= 3 and sum(c.isupper() for c in starts) >= 0.8 * len(starts)
 
 

@@ -18,6 +18,7 @@ from strata_pipeline.redaction.names import (
     command_words,
     lowercase_candidates,
     person_candidates,
+    sentence_starts,
     writes_in_case,
 )
 from strata_pipeline.redaction.pii import SPACY_MODEL, PiiPolicy, PresidioDetector
@@ -248,10 +249,28 @@ def test_command_words_are_the_programs_quoted_commands_run() -> None:
         ("Hello. I talked to pernille. She agreed.", True),
         ("[09:14] anna.k: hi\n[09:15] bob: talked to pernille\n[09:16] anna.k: ok", False),
         ("talked to pernille yesterday about the rollout", False),  # one start: too little to tell
+        # hard-wrapped prose: a line that goes on with a sentence starts nothing
+        ("A sketch shows the seating area and the\n   distance to the kerb.\nApply early. Pay the\nfee online.", True),
+        # front matter keys and the lower-case items of a list led into by a colon
+        ("---\ntitle: Terraces\n---\nAttach:\n\n1. a sketch,\n2. the licence.\nApply by May. Ask the office.", True),
+        ("hi all\nsee below\nok\nbye", False),  # no sentence ends: too little to tell
     ],
 )
 def test_writes_in_case(text: str, cased: bool) -> None:
     assert writes_in_case(text) is cased
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        ("One. Two\nthree. Four", "OTF"),  # "three" goes on with the sentence "Two three."
+        ("See e.g. the list. Then stop.", "ST"),  # an abbreviation of one letter ends nothing
+        ("Steps:\n- open the lid\n- Clean it\n\nDone.", "SCD"),  # a led-in list: only its capitals
+        ("id,name,city\nx1,anna,Oslo\nb2,Bo,Rome", "ixb"),  # each delimited row is a record
+    ],
+)
+def test_sentence_starts(text: str, starts: str) -> None:
+    assert "".join(sentence_starts(text)) == starts
 
 
 @pytest.mark.parametrize(

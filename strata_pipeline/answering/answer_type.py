@@ -57,9 +57,23 @@ def asked_period(question: str) -> str | None:
     return found[0] if len(found) == 1 else None  # "days per week, per year" asks two things
 
 
+# A count of periods is a duration, not a rate per period: "at least 2 weeks before departure",
+# "zwei Wochen", "deux semaines" (the number word "ein"/"un" is left alone: "ein Tag pro Woche").
+_COUNTED_PERIOD = {
+    period: re.compile(
+        r"\b(?:\d+(?:[.,]\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|zwei|drei|vier|fünf|sechs|"
+        rf"sieben|acht|neun|zehn|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(?:calendar\s+|working\s+)?(?:{words}|"
+        r"wochen|monate[n]?|jahre[n]?|tagen)\b",
+        re.IGNORECASE,
+    )
+    for period, words in _PERIODS.items()
+}
+
+
 def states_period(period: str, text: str) -> bool:
-    """Whether `text` mentions `period` at all (a rate per week is stated with "week" in some form)."""
-    return bool(_STATED_PERIOD[period].search(text))
+    """Whether `text` mentions `period` other than as a count of it (a rate per week is stated with
+    "week" in some form; "2 weeks before departure" is a duration)."""
+    return bool(_STATED_PERIOD[period].search(_COUNTED_PERIOD[period].sub(" ", text)))
 
 
 # --- names of organisations ----------------------------------------------------------------

@@ -13,7 +13,9 @@ with the first reason found (code `no_support`):
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
    title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon);
-5. the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
+5. the question names a numbered thing ("Level 4", "tariff zone 6") and the quoted sentences speak
+   of others of its kind only ("Level 1", "tariff_zone: 2"; numbered.py);
+   the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
    for "comprehensive cover", siblings.py);
 6. the question gives a figure ("a 60 kWp system") and the quoted rows' bands in its unit do not
    hold it ("up to 10 kWp", "10 to 40 kWp"; ranges.py).
@@ -40,6 +42,7 @@ from strata_pipeline.answering.answer_type import (
     states_type,
 )
 from strata_pipeline.answering.names import named_words, question_names, unmentioned
+from strata_pipeline.answering.numbered import other_numbered
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
 from strata_pipeline.answering.wording import is_acronym
@@ -88,6 +91,9 @@ def near_miss(
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+    numbered = other_numbered(question, [(q.scored, q.passage) for q in quoted])
+    if numbered is not None:
+        return numbered
     sibling = english_sibling_qualifier(
         question, [(q.scored, q.passage) for q in quoted], stem, lambda s: kind is None or _states(kind, s)
     )

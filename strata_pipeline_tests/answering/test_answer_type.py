@@ -49,6 +49,15 @@ def test_a_sentence_states_the_period_in_any_form() -> None:
     assert states_period("year", "Twenty days p.a.")
 
 
+def test_a_count_of_periods_is_a_duration_not_a_rate() -> None:
+    # "at least 2 weeks before departure" says how long ahead, not how many days per week
+    assert not states_period("week", "Submit the request at least 2 weeks before departure.")
+    assert not states_period("week", "Die Frist beträgt zwei Wochen.")
+    assert not states_period("day", "Employees receive 5 days of leave.")
+    assert states_period("week", "Up to 2 days per week, requested at least 2 weeks ahead.")
+    assert states_period("week", "Ein Tag pro Woche.")
+
+
 # --- names of providers and brands -------------------------------------------------------------
 
 

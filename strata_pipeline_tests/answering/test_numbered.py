@@ -1,0 +1,63 @@
+"""The numbered thing a question names (answering/numbered.py): "Level 4" is not answered by what the
+quoted sentences say of Level 1 and 2, nor "tariff zone 6" by the row for zone 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from strata_pipeline.answering.near_miss import Quoted, near_miss
+from strata_pipeline.answering.numbered import numbered_names, other_numbered
+
+LEVEL_4 = "How many days does the Level 4 certification course last?"
+LEVELS = [  # (scored sentence, its passage)
+    ("Levels > Level 1 - Maintenance: - Course: 3 days, e-learning.", "## Level 1 - Maintenance\n- Course: 3 days"),
+    ("Levels > Level 2 - Repair: - Course: 5 days in the training room.", "## Level 2 - Repair\n- Course: 5 days"),
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "names"),
+    [
+        (LEVEL_4, [("level", "4")]),
+        ("What is the household contents rate per 1,000 € in tariff zone 6?", [("zone", "6")]),
+        ("Welcher Selbstbehalt gilt in Gefährdungsklasse III?", [("gefährdungsklasse", "III")]),
+        ("Up to what amount may a Claims handler II settle a claim?", [("handler", "II")]),
+        # bounds, amounts, units, calendar words, versions and codes name no numbered thing
+        ("Who pays when the customer is over 65?", []),
+        ("Must it be reported within 24 hours?", []),
+        ("How many VLANs have an ID between 200 and 300?", []),
+        ("What changed in version 3 of the runbook?", []),
+        ("Is the office open on May 5?", []),
+        ("What does invoice status INV-17 mean?", []),
+        ("Which patch wave is zrh-prt-01 in?", []),
+        ("A stone chipped the glass. Will I have to pay?", []),  # a pronoun, not a Roman numeral
+        ("What does error SEV1 mean?", []),
+    ],
+)
+def test_numbered_names(question: str, names: list[tuple[str, str]]) -> None:
+    assert numbered_names(question) == names
+
+
+def test_other_numbers_of_the_same_word_abstain() -> None:
+    reason = other_numbered(LEVEL_4, LEVELS)
+    assert reason is not None and "level 1, 2" in reason and "level 4" in reason
+
+
+def test_a_record_key_is_read_as_the_word() -> None:
+    rows = [("contents-rates: tariff_zone: 2; description: small towns; rate_basic: 1.20", "| 1 | rural | 0.95 |")]
+    reason = other_numbered("What is the contents rate in tariff zone 6?", rows)
+    assert reason is not None and "zone 2" in reason
+
+
+def test_silent_when_the_number_is_held_or_the_word_unnumbered() -> None:
+    # the asked level is in a quoted passage: the answer may be in a row it did not quote
+    assert other_numbered(LEVEL_4, [*LEVELS, ("Level 3 ...", "## Level 4 - Expert\n- Course: 10 days")]) is None
+    assert other_numbered("How many days does the Level 2 course last?", LEVELS) is None
+    # the quoted sentences put no number after the word: nothing tells the things apart
+    assert other_numbered(LEVEL_4, [("Each certification level takes a course.", "Levels are booked online.")]) is None
+
+
+def test_near_miss_abstains_for_another_numbered_thing() -> None:
+    quoted = [Quoted(scored, scored, passage) for scored, passage in LEVELS]
+    reason = near_miss(LEVEL_4, quoted, [p for _, p in LEVELS], lambda w: w.casefold())
+    assert reason is not None and "level 4" in reason

@@ -21,7 +21,7 @@ import numpy as np
 
 from strata_pipeline.access.groups import Access
 from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc_ids
-from strata_pipeline.agent.rows import as_answer, found_row
+from strata_pipeline.agent.rows import checked_row_answer
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
 from strata_pipeline.answering.floors import answer_config_for
 from strata_pipeline.facts.catalogue import Catalogue
@@ -424,8 +424,8 @@ class QueryEngine:
             # the offline answerer's checks vouch for what the model may answer from (answer.supported)
             support = lambda q, passages: supported(q, passages, self.similarity, self.answer_config)  # noqa: E731
             answer = answer_with_llm(question, context, self.llm.complete, max_chunks=k, support=support)
-        elif (row := found_row(question, context)) is not None:
-            answer = as_answer(*row, mode="extractive")  # a table row the question names, read with its columns
+        elif (row := checked_row_answer(question, context)) is not None:
+            answer = row  # a table row the question names, read with its columns (or why they do not answer)
         else:
             answer = answer_extractively(question, context, self.similarity, answer_config or self.answer_config)
         if routing.route == "hybrid" and facts is not None and not facts.abstained:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from strata_pipeline.answering.answer import Answer, Citation, terms
+from strata_pipeline.answering.answer import Answer, Citation, checked_row, terms
 from strata_pipeline.answering.table_text import as_record, cells
 from strata_pipeline.facts.phrasing import COST_VERBS, PRICE_WORDS
 from strata_pipeline.retrieval.candidate import Candidate
@@ -178,6 +178,14 @@ def row_answer(question: str, passages: list[Candidate], anywhere: bool = False)
     first passage with such a row, in rank order."""
     found = found_row(question, passages, anywhere)
     return as_answer(*found) if found is not None else None
+
+
+def checked_row_answer(question: str, passages: list[Candidate]) -> Answer | None:
+    """row_answer for `/ask`, or an abstention when the named row's columns speak of other kinds of the
+    thing asked ("cyber claim" against property and motor claims: answer.checked_row); None when the
+    passages name no row."""
+    found = found_row(question, passages)
+    return None if found is None else checked_row(question, as_answer(*found, mode="extractive"), found[0])
 
 
 def found_row(question: str, passages: list[Candidate], anywhere: bool = False) -> tuple[Candidate, Row] | None:

@@ -29,7 +29,7 @@ from strata_pipeline.answering.answer_type import asked_type
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.extremes import at_extreme
 from strata_pipeline.answering.headings import answer_heading
-from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, stating_kind
+from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, row_near_miss, stating_kind
 from strata_pipeline.answering.sentences import Sentence, passage_sentences
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
@@ -267,6 +267,13 @@ def answer_extractively(
               for _, s in chosen]  # fmt: skip
     text = " ".join(f"{h + ': ' if h else ''}{c.quote} [{c.chunk_id}]" for h, c in zip(headed, citations, strict=True))
     return Answer(text=text, citations=citations)
+
+
+def checked_row(question: str, answer: Answer, passage: Candidate) -> Answer:
+    """A table row's answer (agent/rows.py: the row the question names, as "column: value; ..."), or
+    an abstention when its columns speak of other kinds of the thing asked (near_miss.row_near_miss)."""
+    reason = row_near_miss(question, answer.text.rsplit(" [", 1)[0], _passage_text(passage), _stem)
+    return abstention(reason, mode=answer.mode) if reason is not None else answer
 
 
 def _passage_text(candidate: Candidate) -> str:

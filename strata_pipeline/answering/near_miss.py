@@ -221,3 +221,15 @@ def in_band(
         kept = [c for c, verdict in zip(chosen, verdicts, strict=True) if verdict is not False]
         return kept if len(kept) < len(chosen) else []
     return [(score, s) for score, s in ranked if fits(question, scored(s))][:limit]
+
+
+def row_near_miss(question: str, record: str, passage: str, stem: Callable[[str], str]) -> str | None:
+    """Why a table row the question names (read as a record, "grade: Claims handler II; property
+    claims: 12,000 €; ...") does not answer it: its columns speak of other kinds of the asked thing
+    ("cyber claim" against property, motor and liability claims), or of another numbered thing; None
+    when it may. The other near-miss checks are the row lookup's own (agent/rows.py)."""
+    kind = asked_kind(question) or asked_type(question)
+    quoted = [(record.replace("_", " "), passage)]  # a column "property_claims" is read as its words
+    return other_numbered(question, quoted) or english_sibling_qualifier(
+        question, quoted, stem, lambda s: kind is None or _states(kind, s)
+    )

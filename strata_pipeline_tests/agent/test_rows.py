@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from strata_pipeline.agent.rows import found_row, named_row, row_answer, tables
+from strata_pipeline.agent.rows import checked_row_answer, found_row, named_row, row_answer, tables
 from strata_pipeline.retrieval.candidate import Candidate
 
 PRICE_LIST = (
@@ -175,3 +175,27 @@ def test_a_thing_with_rows_in_two_tables_is_answered_by_the_row_whose_columns_th
     # a question that asks no column of either: the first row named, in rank order
     found = found_row("What is TK-9?", [stock, prices], anywhere=True)
     assert found is not None and found[1].cells == ("TK-9", "North", "40")
+
+
+AUTHORITY = (
+    "## claims-authority-limits\n"
+    "grade | property_claims | motor_claims | liability_claims\n"
+    "Claims handler I | 5,000 € | 3,000 € | 2,000 €\n"
+    "Claims handler II | 12,000 € | 8,000 € | 5,000 €"
+)
+
+
+def test_ask_answers_with_the_row_whose_column_is_asked() -> None:
+    answer = checked_row_answer("How much may a Claims handler II settle on a property claim?", [passage(AUTHORITY)])
+    assert answer is not None and not answer.abstained
+    assert answer.text.startswith("grade: Claims handler II; property_claims: 12,000 €")
+
+
+def test_ask_abstains_when_the_row_speaks_of_other_kinds_of_the_asked_thing() -> None:
+    # no column is about cyber claims: the limits for property, motor and liability claims do not answer
+    answer = checked_row_answer("Up to what amount may a Claims handler II settle a cyber claim?", [passage(AUTHORITY)])
+    assert answer is not None and answer.abstained
+    assert "cyber claim" in answer.reason and answer.citations == []
+    assert (
+        checked_row_answer("Up to what amount may a Claims handler II settle a claim?", [passage("No table.")]) is None
+    )

@@ -71,6 +71,8 @@ def _numbers_after(word: str, text: str) -> set[str]:
 
 
 def _holds_number(number: str, text: str) -> bool:
+    """Whether `text` holds `number` on its own, not as part of a larger figure ("4" is not in "1.45",
+    "14" or "E-1042")."""
     return re.search(rf"(?<![\w.,]){re.escape(number)}(?![\w]|[.,]\d)", text) is not None
 
 

@@ -59,11 +59,12 @@ def asked_period(question: str) -> str | None:
 
 # A count of periods is a duration, not a rate per period: "at least 2 weeks before departure",
 # "zwei Wochen", "deux semaines" (the number word "ein"/"un" is left alone: "ein Tag pro Woche").
+_GERMAN_PLURALS = {"day": "tagen", "week": "wochen", "month": "monate[n]?", "year": "jahre[n]?"}
 _COUNTED_PERIOD = {
     period: re.compile(
         r"\b(?:\d+(?:[.,]\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|zwei|drei|vier|fünf|sechs|"
-        rf"sieben|acht|neun|zehn|deux|trois|quatre|cinq|six|sept|huit|neuf|dix)\s+(?:calendar\s+|working\s+)?(?:{words}|"
-        r"wochen|monate[n]?|jahre[n]?|tagen)\b",
+        r"sieben|acht|neun|zehn|deux|trois|quatre|cinq|sept|huit|neuf|dix)\s+(?:calendar\s+|working\s+)?"
+        rf"(?:{words}|{_GERMAN_PLURALS[period]})\b",
         re.IGNORECASE,
     )
     for period, words in _PERIODS.items()

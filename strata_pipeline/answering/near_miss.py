@@ -91,14 +91,9 @@ def near_miss(
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
-    numbered = other_numbered(question, [(q.scored, q.passage) for q in quoted])
-    if numbered is not None:
-        return numbered
-    sibling = english_sibling_qualifier(
-        question, [(q.scored, q.passage) for q in quoted], stem, lambda s: kind is None or _states(kind, s)
-    )
-    if sibling is not None or kind is None:
-        return sibling
+    other = _another_of_its_kind(question, [(q.scored, q.passage) for q in quoted], stem, kind)
+    if other is not None or kind is None:
+        return other
     stating = [q.passage for q in quoted if _states(kind, q.scored)]
     # the asked-for value must come from a passage about what the question names
     if names and all(unmentioned(names, [p], stem) for p in stating):
@@ -223,13 +218,22 @@ def in_band(
     return [(score, s) for score, s in ranked if fits(question, scored(s))][:limit]
 
 
+def _another_of_its_kind(
+    question: str, quoted: Sequence[tuple[str, str]], stem: Callable[[str], str], kind: str | None
+) -> str | None:
+    """Why the `quoted` sentences (scored text, passage text) speak of another thing of the kind the
+    question asks about: another numbered one ("Level 1" for "Level 4", numbered.py) or one with a
+    sibling qualifier ("partial cover" for "comprehensive cover", siblings.py; only the sentences
+    that state the asked `kind` of value are read); None when neither."""
+    return other_numbered(question, quoted) or english_sibling_qualifier(
+        question, quoted, stem, lambda s: kind is None or _states(kind, s)
+    )
+
+
 def row_near_miss(question: str, record: str, passage: str, stem: Callable[[str], str]) -> str | None:
     """Why a table row the question names (read as a record, "grade: Claims handler II; property
     claims: 12,000 €; ...") does not answer it: its columns speak of other kinds of the asked thing
     ("cyber claim" against property, motor and liability claims), or of another numbered thing; None
     when it may. The other near-miss checks are the row lookup's own (agent/rows.py)."""
-    kind = asked_kind(question) or asked_type(question)
-    quoted = [(record.replace("_", " "), passage)]  # a column "property_claims" is read as its words
-    return other_numbered(question, quoted) or english_sibling_qualifier(
-        question, quoted, stem, lambda s: kind is None or _states(kind, s)
-    )
+    record = record.replace("_", " ")  # a column "property_claims" is read as its words
+    return _another_of_its_kind(question, [(record, passage)], stem, asked_kind(question) or asked_type(question))

@@ -80,8 +80,8 @@ def other_numbered(question: str, quoted: Sequence[tuple[str, str]]) -> str | No
     """Why the `quoted` sentences (each its scored text and its passage's text) do not answer
     `question`: it names "<word> <number>", they speak of that word with other numbers only, and
     none of them or their passages holds the number; None when they may answer."""
+    texts = [f"{scored} {passage}" for scored, passage in quoted]
     for word, number in numbered_names(question):
-        texts = [f"{scored} {passage}" for scored, passage in quoted]
         if any(_holds_number(number, text) or number in _numbers_after(word, text) for text in texts):
             continue
         others = sorted({n for scored, _ in quoted for n in _numbers_after(word, scored)} - {number})

@@ -40,9 +40,9 @@ def cell_values(question: str, table: Table) -> list[Filter]:
     lowered = _named_codes(_named_codes(question.lower(), LANGUAGES), FORMATS)
     question = _named_codes(_named_codes(_named_codes(question, LANGUAGES), FORMATS), COUNTRIES)
     found: list[tuple[int, int, Filter]] = []
-    candidates = [(v, c) for c in table.columns for v in c.values]
-    for value, column in sorted(candidates, key=lambda vc: -len(vc[0])):
-        text = value.lower().strip().lstrip(".")
+    candidates = [(v, c, v.lower().strip().lstrip(".")) for c in table.columns for v in c.values]
+    candidates += [(v, c, head) for c in table.columns for v, head in _heads(c.values).items()]
+    for value, column, text in sorted(candidates, key=lambda vct: -len(vct[2])):
         if not text:
             continue
         match = _value_match(question, lowered, value, text, column)
@@ -51,6 +51,17 @@ def cell_values(question: str, table: Table) -> list[Filter]:
         op = "ne" if negated(lowered, match.start(), column) else "eq"
         found.append((match.start(), match.end(), Filter(column.name, op, value)))
     return [f for _, _, f in sorted(found, key=lambda item: item[0])]
+
+
+_GLOSSED = re.compile(r"(.{6,}?)\s*\([^()]+\)")  # "water standing charge (meter Q3=4)": a name, then a gloss
+
+
+def _heads(values: tuple[str, ...]) -> dict[str, str]:
+    """Values that end in a gloss in brackets, by their name without it ("water standing charge"), when no
+    other value of the column has the same name: people say the name, not the gloss."""
+    heads = {v: m.group(1).lower().strip() for v in values if (m := _GLOSSED.fullmatch(v.strip()))}
+    shared = {h for h in heads.values() if list(heads.values()).count(h) > 1}
+    return {v: h for v, h in heads.items() if h not in shared}
 
 
 def _names_pattern(names: dict[str, str]) -> re.Pattern[str]:

@@ -39,9 +39,12 @@ _AFTER = "|".join(AFTER_WORDS.values())
 BETWEEN = rf"\b(?:between|zwischen|entre)\s+{CURRENCY}{NUMBER}{UNIT}?\s+(?:and|und|et)\s+{CURRENCY}{NUMBER}"
 
 
-# A number said with a unit after "of", "with", "have": "a warranty of 24 months", "mit 6 Wochen", "have 2
-# cores": equal to it, when the unit ends a number column's name (parse.py checks)
-EQUALS = rf"\b(?:of|with|have|has|von|mit|haben|hat|de|d'|avec|ont)\s+{CURRENCY}{NUMBER}\s*([a-zäöüéè]+|[$€])"
+# A number said with a unit after "of", "with", "have", "every": "a warranty of 24 months", "mit 6 Wochen",
+# "have 2 cores", "refreshed every 12 months": equal to it, when the unit ends a number column's name (parse.py checks)
+EQUALS = (
+    rf"\b(?:of|with|have|has|every|von|mit|haben|hat|alle|de|d'|avec|ont|tous les|toutes les)\s+{CURRENCY}{NUMBER}"
+    r"\s*([a-zäöüéè]+|[$€])"
+)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
     cell_values,
@@ -41,6 +41,7 @@ from strata_pipeline.facts.phrasing import (
     share_split,
 )
 from strata_pipeline.facts.qualities import (
+    absent_amounts,
     counted_quantity,
     flags,
     measure_phrase,
@@ -135,6 +136,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     compared, unplaced = numeric_conditions(question, stems, table)
     filters += compared + flags(question, stems, table, filters) + dated
+    filters += absent_amounts(question, table, filters)  # "no fire surcharge": the rows where it is 0
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
@@ -197,6 +199,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
+        measured = measured or _value_measured(question, op, table, filters)
         columns = (measured[0],) if measured else ()
         if not columns:
             # "the average fuel consumption": no number column holds what is measured, so no figure can be given
@@ -220,6 +223,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
         shown = _mentioned(stems, table, kind="text", exclude=filter_columns)
         columns = (shown[0],) if shown else ()
+    elif op == "count" and (repeated := _repeated_column(question, table, filter_columns)):
+        columns = (repeated,)  # "how many towns" in a price table: its 3 towns, not its 11 price rows
     if group_by and op == "count":
         op = "group_by"
     intent = Intent(
@@ -358,7 +363,9 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     if numbers:
         score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
         evidence.append(f"document {table.doc_id!r}")
-    named = [column for column in table.columns if _column_named(stems, column) or _unit_named(stems, column)]
+    named = [column for column in table.columns if _column_named(stems, column)]
+    # a unit is one word however many columns end with it: "euros" names five `_eur` fee columns no better than one
+    named += [column for column in table.columns if column not in named and _unit_named(stems, column)][:1]
     score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
     evidence += [f"column {column.name!r}" for column in named]
     filters = cell_values(question, table)
@@ -423,6 +430,40 @@ def _counts_rows(question: str, table: Table) -> bool:
     return bool(_forms(found.group(1)) & _label_forms(table)) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
+def _value_measured(question: str, op: str, table: Table, filters: list[Filter]) -> list[str]:
+    """The table's one number column, when what is measured is named by a value the rows are filtered on or by
+    the table's own name, less a word for a figure ("rate", "price"): "the total water standing charge" sums the
+    price of the water standing charge rows; "the lowest feed-in rate" in the feed-in remuneration table is its
+    one number column. "The average fuel consumption" names neither, so it stays unplaced."""
+    phrase = _stems(measure_phrase(question, op))
+    named = _stems(table.label).union(*(_stems(str(f.value)) for f in filters if isinstance(f.value, str)))
+    numeric = [c.name for c in table.columns if c.kind == "number"]
+    return numeric if len(numeric) == 1 and phrase and phrase - named <= FIGURE_WORDS and phrase & named else []
+
+
+# Words for a figure of something, not for what it is of: "the feed-in rate", "the water charge"
+FIGURE_WORDS = frozenset(
+    _stem(w)
+    for w in "rate price cost fee charge amount value tariff preis kosten gebühr betrag satz tarif prix coût frais "
+    "montant taux tarif".split()
+)
+
+
+def _repeated_column(question: str, table: Table, taken: set[str]) -> str:
+    """The first column, when a count asks for it and its values repeat over the rows ("how many towns are in
+    the water price table": `town`, one per price): the rows are not its things, so its distinct values are
+    counted. "" when the counted noun names the table's rows ("how many public holidays"). A later column
+    that repeats is no such sign: "wie viele Produkte" in a price list counts its SKU rows, not the families
+    its `product` column names."""
+    found = re.search(COUNTED, question.lower())
+    said = _forms(found.group(1)) if found else set()
+    first = table.columns[0] if table.columns else None
+    if not said or said & _label_forms(table) or first is None or first.name in taken:
+        return ""
+    repeats = first.kind == "text" and not first.is_date and 0 < len(first.values) < table.row_count
+    return first.name if repeats and first.words and _forms(first.words[0]) & said else ""
+
+
 def _without_column_names(question: str, table: Table) -> str:
     """The question less the names of the table's columns: "minimum fee" names minimum_fee_eur, it does
     not ask for a minimum."""
@@ -442,15 +483,24 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
             return ("project",)  # "per folder": the project facet is the document's top folder
         following = words(question.lower()[match.start(1) :])[:3]
         near = {f for w in following for f in _forms(w)}
-        sharing = [c for c in table.columns if said & {f for w in c.words if len(w) > 1 for f in _forms(w)}]
+        sharing = [
+            c
+            for c in table.columns
+            if said & {f for w in c.words if len(w) > 1 for f in _forms(w)} and not _rate_of(c, said)
+        ]
         if sharing:  # "per service type": service_type before service_date, by the words said after "per"
             return (max(sharing, key=lambda c: sum(1 for w in c.words if _forms(w) & near)).name,)
         for column in table.columns:
             # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
             clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
-            if initials(column.name, following) or clipped:
+            if (initials(column.name, following) or clipped) and not _rate_of(column, said):
                 return (column.name,)
     return ()
+
+
+def _rate_of(column: Column, said: set[str]) -> bool:
+    """Whether the column is a rate per the word said ("per kWh" in `ct_per_kwh`): a unit, no grouping."""
+    return any(a == "per" and _forms(b) & said for a, b in zip(column.words, column.words[1:], strict=False))
 
 
 def _mentioned(

@@ -128,9 +128,30 @@ def numeric_conditions(question: str, question_stems: set[str], table: Table) ->
     return found, unplaced
 
 
+# "no", "without", "zero" before what a number column measures: "business types with no fire surcharge"
+NONE_OF = (
+    r"\b(?:no|without|zero|kein\w*|ohne|sans|aucune?|pas de|pas d')[\s-]+"
+    r"((?:[\wäöüéèàç\-]+\s+){0,2}[\wäöüéèàç\-]+)"
+)
+
+
+def absent_amounts(question: str, table: Table, filters: list[Filter]) -> list[Filter]:
+    """A number column said to be absent is 0: "which business types have no fire surcharge" keeps the rows whose
+    `fire_surcharge_percent` is 0. The column must be named in full by the words after the negation."""
+    taken = {f.column for f in filters}
+    found = []
+    for match in re.finditer(NONE_OF, question.lower()):
+        after = stems(match.group(1))
+        named = [c for c in table.columns if c.kind == "number" and c.name not in taken and column_named(after, c)]
+        if len(named) == 1:
+            found.append(Filter(named[0].name, "eq", 0.0))
+            taken.add(named[0].name)
+    return found
+
+
 # Words that end what an aggregate measures: "the average fuel consumption of the diesel vehicles"
 MEASURE_END = frozenset(
-    "of for in at per by from with over under der des für pro je von im in de du des pour par".split()
+    "of for in at per by from with over under across among der des für pro je von im in de du des pour par sur".split()
 )
 
 

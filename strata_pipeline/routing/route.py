@@ -138,12 +138,27 @@ def _aggregates(question: str, parsed: Parsed) -> bool:
     if parsed.operation == "distinct":  # "list the distinct owner teams of the servers": a column named
         return parsed.names_table and bool(conditioned or intent.columns)
     if parsed.operation == "list":
-        return parsed.names_table and conditioned
+        return (parsed.names_table or _asks_listed_column(question, parsed)) and conditioned
     if parsed.operation == "count":
         # read in English: "combien de jours fériés" counts holidays, "combien de jours" asks a quantity
         unit = re.search(rf"(?:{COUNT_WORDS})\s*([\wäöüé]+)", gloss(question).lower())
         return unit is None or unit.group(1) not in UNITS
     return True
+
+
+def _asks_listed_column(question: str, parsed: Parsed) -> bool:
+    """Whether a plural asked noun starts the listed column and the question names that column in full ("which
+    business types ...": `business_type`): the rows' values are asked for, as by the table's name. A singular
+    one ("which resolver team handles e-mail") asks for one row's fact, which the passages state."""
+    intent = parsed.intent
+    if intent is None or not intent.columns:
+        return False
+    listed = intent.columns[0]
+    asked = next((e for e in parsed.evidence if e.startswith("asks for ")), "")
+    word = asked.removeprefix("asks for ").strip("'")
+    named = {stem(w) for w in re.split(r"[^a-z0-9]+", listed.lower()) if w}
+    plural = any(stem(w) in named and w != stem(w) for w in words(question.lower()))  # "business types"
+    return bool(word) and plural and f"column {listed!r}" in parsed.evidence and listed.lower().startswith(word)
 
 
 def _lookup(question: str) -> str:

@@ -42,6 +42,7 @@ from strata_pipeline.facts.phrasing import (
 )
 from strata_pipeline.facts.qualities import (
     absent_amounts,
+    counted_head,
     counted_quantity,
     flags,
     measure_phrase,
@@ -348,8 +349,13 @@ def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[st
     elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
         score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
         evidence.append(f"table {table.label!r}")
+    elif len(heads) > 2 and all(_said(h, stems) for h in heads[:-1]):
+        score += 2  # its two or more modifiers, which say which sheet: "self-pay" for the "self pay prices"
+        evidence.append(f"table {table.label!r}")
     limit, noun = top_n(question)
     asked = _stem(noun) if limit else _asked(question, table)  # "what are the three biggest orders": orders
+    # a count's phrase is named by its last noun: "how many service desk priorities" asks for priorities
+    asked = _stem(counted_head(question)) or asked
     # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
     # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for.
     # A German or French noun names them by its English word ("Bestellungen", "commandes": orders)

@@ -221,6 +221,24 @@ def unread_counted_noun(question: str, table: Table) -> str:
     if not found:
         return ""
     word = found.group(1)
+    after = words(question.lower()[found.end(1) :])[:1]
+    joined = f"{word}{after[0]}" if after else ""  # "service desk" of a sheet named "servicedesk-sla"
+    return "" if _knows(table, word) or (joined and _knows(table, joined)) else word
+
+
+def counted_head(question: str) -> str:
+    """The plural noun that ends the phrase an English count asks for, when it is not the phrase's first word:
+    "priorities" in "how many service desk priorities are there" ("" when none)."""
+    found = re.search(COUNTED, question.lower())
+    english = found is not None and found.group(0).startswith(("how many", "number of", "count"))
+    said = words(question.lower()[found.start(1) :])[:3] if found and english else []
+    # "rota entries", "VLAN rows": a word for rows in general leaves the sheet to the word before it
+    plurals = [w for w in said[1:] if w.endswith("s") and stem_word(w) != w and stem_word(w) not in ROW_WORDS]
+    return plurals[-1] if plurals else ""
+
+
+def _knows(table: Table, word: str) -> bool:
+    """Whether a column, value or the name of `table` says `word` (a German compound by its first part)."""
     known = {f for w in words(table.label) for f in forms(w)} | ROW_WORDS
     known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
     known |= {stem_word(w) for c in table.columns for w in c.words}
@@ -228,9 +246,7 @@ def unread_counted_noun(question: str, table: Table) -> str:
         stem_word(w) for c in table.columns for v in c.values for w in words(v)
     }
     if word in known:
-        return ""  # a value: "how many rx-200 products" counts the rows whose product is RX-200
+        return True  # a value: "how many rx-200 products" counts the rows whose product is RX-200
     if all(part in known or forms(part) & known or part.isdigit() for part in word.split("-") if part):
-        return ""  # every part of "sla-entries" is known
-    if len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known):
-        return ""
-    return word
+        return True  # every part of "sla-entries" is known
+    return len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known)

@@ -1,18 +1,21 @@
 """Phrasings of the eleventh aggregation round (golden `*-agg-*` dev questions of 2026-12-06), on sheets
 written here, through the real sidecar, parser, engine and router: a count of a first column whose values
 repeat, a number column said to be absent, "every 12 months", a value named without its gloss in brackets,
-a rate "per kWh" that is no grouping, a measure named by the sheet's own name, and a plural list of a named
-column that routes to the facts engine."""
+a rate "per kWh" that is no grouping, a measure named by the sheet's own name, a plural list of a named
+column that routes to the facts engine, and the last noun of a counted phrase that picks the sheet."""
 
 from __future__ import annotations
 
+import json
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
+from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import load_catalogue, parse
 from strata_pipeline.routing import route
-from strata_pipeline_tests.facts.sidecars import run, write_one_table
+from strata_pipeline_tests.facts.sidecars import _doc, run, write_one_table
 
 FUEL = [  # one row per depot and product: the depots repeat
     {"depot": "Hamburg", "product": "diesel", "component": "base charge (tank size 2)", "price_eur": 12.5},
@@ -111,3 +114,18 @@ def test_a_plural_list_of_a_named_column_routes_to_the_facts(
 ) -> None:
     catalogue = load_catalogue(sidecars["occupancy-rates"], frozenset({"public"}))
     assert route(question, catalogue)[0].route == expected
+
+
+FEES = [{"service": s, "fee_eur": f} for s, f in (("Passport", 70.0), ("ID card", 37.0), ("Parking permit", 30.0))]
+SLA = [{"priority": p, "response_time": t} for p, t in (("P1", "15 minutes"), ("P2", "1 hour"))]
+
+
+def test_a_count_names_its_rows_by_the_last_noun_of_its_phrase(tmp_path: Path) -> None:
+    # "service" is a column of the fee schedule, but the phrase ends in "priorities": the SLA sheet's rows
+    path = tmp_path / "two.sqlite"
+    with closing(connect(path)) as db:
+        write_documents(db, [_doc("office/fees.csv", ["public"]), _doc("it/servicedesk-sla.csv", ["public"])])
+        write_fact_tables(db, "office/fees.csv", json.dumps({"fee-schedule": FEES}))
+        write_fact_tables(db, "it/servicedesk-sla.csv", json.dumps({"servicedesk-sla": SLA}))
+    assert run("How many service desk priorities are there?", {"ops": path}, frozenset({"public"})).value == 2
+    assert run("How many services are in the fee schedule?", {"ops": path}, frozenset({"public"})).value == 3

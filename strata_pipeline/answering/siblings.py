@@ -63,16 +63,88 @@ def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
     pairs = []
     for i, ((word, pos), (head, head_pos)) in enumerate(pairwise(tagged)):
         after = tagged[i + 2][1] if i + 2 < len(tagged) else ""
+        if after in _HEAD and tagged[i + 2][0] in ("cost", "costs"):
+            # "how much does a parking ticket cost?": the small tagger reads the verb as a noun; what it
+            # asks the cost of is the thing asked about, not who asks (unlike "does a staff member get")
+            after = ""
         if pos not in _QUALIFIER or head_pos not in _HEAD or after in _HEAD:
             continue  # not a qualifier, or not the head of its phrase
         if after == "VERB":
             continue  # the phrase before the asked verb says who asks ("does a staff member get"), not what
         if not (_WORD.fullmatch(word) and _WORD.fullmatch(head)) or len(word) < 3 or word in _FUNCTION:
             continue
-        if value_word(word) or _NOT_QUALIFIERS.fullmatch(word):
+        if (value_word(word) and word not in _PERIODIC) or _NOT_QUALIFIERS.fullmatch(word):
             continue
         pairs.append((word, head))
+        if i > 0 and tagged[i - 1][0] in _PERIODIC and pos == "NOUN":
+            pairs.append((tagged[i - 1][0], head))  # "a monthly parking ticket" is a monthly ticket too
     return pairs
+
+
+_ARTICLES = frozenset("the a an".split())
+# How often a thing recurs is a kind of it, unlike other words of time: a "weekly ticket" is no "monthly ticket"
+_PERIODIC = frozenset("daily weekly fortnightly monthly quarterly yearly annual".split())
+# Nouns of a figure, not of a thing: "the price of a scan" qualifies no price; "of the shoulder cost?" ends
+# with the asked verb, which the small tagger reads as a noun
+_FIGURE_NOUNS = frozenset(
+    "cost costs price prices fee fees charge charges rate rates number amount total value".split()
+)
+_LINKED = re.compile(r"\b[a-z]+\s+(?:of|for)\s+(?:(?:the|a|an)\s+)?[a-z]{3,}\b")  # "scan of the shoulder"
+
+
+def linked_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
+    """The (qualifier, head) pairs whose qualifier follows its head after "of" or "for" and an article:
+    "an MRI scan of the shoulder", "a hearing test for a child" (the noun that ends the phrase). A head
+    that is a kind of value ("the price of", "the number of") qualifies nothing."""
+    tagged = [(word.casefold(), pos) for word, pos in tags(question)]
+    pairs = []
+    for i, (head, pos) in enumerate(tagged[:-2]):
+        if pos not in _HEAD or tagged[i + 1][0] not in ("of", "for") or head in _FIGURE_NOUNS or value_word(head):
+            continue
+        at = i + 3 if tagged[i + 2][0] in _ARTICLES else i + 2
+        # the last noun of its phrase ("for a child seat" is no child), though the small tagger reads the
+        # asked verb as a noun ("of the shoulder cost?")
+        after = tagged[at + 1] if at + 1 < len(tagged) else ("", "")
+        if at >= len(tagged) or tagged[at][1] not in _HEAD or (after[1] in _HEAD and after[0] not in _FIGURE_NOUNS):
+            continue
+        word = tagged[at][0]
+        if _qualifies(word) and _WORD.fullmatch(head):
+            pairs.append((word, head))
+    return pairs
+
+
+def _qualifies(word: str) -> bool:
+    """Whether a case-folded word may be a qualifier: a word of three letters or more, no function word,
+    unit, calendar word or word of time, version, size or degree."""
+    return (
+        bool(_WORD.fullmatch(word))
+        and len(word) >= 3
+        and word not in _FUNCTION
+        and not value_word(word)
+        and not (_NOT_QUALIFIERS.fullmatch(word))
+    )
+
+
+def _linked_siblings(sentence: str, head_stem: str, question_stems: set[str], stem: Stem) -> list[str]:
+    """The words a sentence puts after the head noun of stem `head_stem` that are not words of the question:
+    within a spreadsheet row's cell ("procedure: Hearing test adult") the word right after it, in prose the
+    noun after "of" or "for" and an article ("a scan of the knee")."""
+    found = []
+    cells = [value for _, value in record_cells(sentence)] or [sentence]
+    for cell in cells:
+        words = [w.casefold() for w in _WORD.findall(cell)]
+        for i, word in enumerate(words[:-1]):
+            if stem(word) != head_stem:
+                continue
+            at = i + 1
+            if words[at] in ("of", "for"):
+                at += 2 if at + 1 < len(words) and words[at + 1] in _ARTICLES else 1
+            elif len(cells) == 1:
+                continue  # prose: only "of" or "for" links a qualifier after its head
+            after = words[at] if at < len(words) else ""
+            if after not in _LINKS and _qualifies(after) and stem(after) not in question_stems:
+                found.append(after)
+    return found
 
 
 def _stems(text: str, stem: Stem) -> set[str]:
@@ -95,7 +167,7 @@ def _siblings(tagged: list[tuple[str, str]], head_stem: str, question_stems: set
     for (word, pos), (noun, noun_pos) in pairwise(tagged):
         if noun_pos not in _HEAD or stem(noun) != head_stem or pos not in _QUALIFIER or not _WORD.fullmatch(word):
             continue
-        if word not in _FUNCTION and not value_word(word) and stem(word) not in question_stems:
+        if word not in _FUNCTION and (word in _PERIODIC or not value_word(word)) and stem(word) not in question_stems:
             found.append(word)
     return found
 
@@ -143,10 +215,11 @@ def sibling_qualifier(
     if not stating:
         return None
     question_stems = _stems(question, stem)
-    if not _may_differ(question, stating[0], stem):
+    if not _may_differ(question, stating[0], stem) and not _LINKED.search(question):
         return None  # before the tagger loads (a second of a cold `strata ask`)
     tagged: dict[str, list[tuple[str, str]]] = {}  # each sentence tagged once, whatever heads it is read for
-    for qualifier, head in qualified_heads(question, tags):
+    linked = linked_heads(question, tags)
+    for qualifier, head in qualified_heads(question, tags) + linked:
         want, noun = stem(qualifier), stem(head)
         speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
         if not speaking or speaking[0] is not stating[0]:
@@ -156,9 +229,12 @@ def sibling_qualifier(
             words = _stems(f"{sentence} {passage}", stem)
             if sentence not in tagged:
                 tagged[sentence] = [(word.casefold(), pos) for word, pos in tags(sentence)]
-            others = _siblings(tagged[sentence], noun, question_stems, stem) or _row_categories(
-                sentence, question_stems, stem
-            )
+            if (qualifier, head) in linked:  # "a scan of the shoulder" against "MRI scan knee"
+                others = _linked_siblings(sentence, noun, question_stems, stem)
+            else:
+                others = _siblings(tagged[sentence], noun, question_stems, stem) or _row_categories(
+                    sentence, question_stems, stem
+                )
             if _holds(words, want) or not others:
                 break
             seen.append(others[0])

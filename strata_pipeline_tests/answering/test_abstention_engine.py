@@ -17,12 +17,12 @@ UNANSWERABLE = [
     ("handbook", "Are employees allowed to bring their dogs to the office?", "closest passage is too far"),
     ("handbook", "Which airline is the company's preferred carrier for business flights?", "passage is too far"),
     ("products", "How much does the RX-500 humanoid robot cost?", "No retrieved passage mentions rx-500"),
-    # the price list's money column states money (wording.table_states_money): the quoted prices are not
-    # from a passage on the course
+    # the quoted price is a seat in another course (siblings.py: the question's "administrator course",
+    # read since "cost" ends the phrase as the asked verb)
     (
         "products",
         "How much does a seat in the 1-day FleetOS administrator course cost?",
-        "that state a money value are from passages that do not mention",
+        "speak of programming course, not administrator course",
     ),
 ]
 

@@ -5,7 +5,12 @@ with the real spaCy tagger."""
 from __future__ import annotations
 
 from strata_pipeline.answering.answer import _stem, answer_extractively
-from strata_pipeline.answering.siblings import english_sibling_qualifier, qualified_heads, sibling_qualifier
+from strata_pipeline.answering.siblings import (
+    english_sibling_qualifier,
+    linked_heads,
+    qualified_heads,
+    sibling_qualifier,
+)
 from strata_pipeline.classification.nouns import english_tags
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 
@@ -103,3 +108,34 @@ def test_a_spreadsheet_row_for_another_kind_does_not_answer() -> None:
     assert check(question.replace("cyber", "motor"), row) is None  # the row's own kind
     # a row with no cell in words names no kind
     assert check(question, "adjuster-fees: band: M3; claim_value_from_eur: 25001; hourly_rate_eur: 120") is None
+
+
+def test_a_qualifier_after_its_head_is_read_after_of_or_for() -> None:
+    # "cost" ends the question as a verb, though the small tagger reads it as a noun
+    assert linked_heads("How much does an MRI scan of the shoulder cost?", english_tags) == [("shoulder", "scan")]
+    assert linked_heads("What does a hearing test for a child cost?", english_tags) == [("child", "test")]
+    assert linked_heads("What is the price of a hearing test?", english_tags) == []  # a figure of, no kind of price
+    assert linked_heads("Is there a test for a child seat?", english_tags) == []  # "child" qualifies the seat
+
+
+def test_a_row_for_a_sibling_after_the_head_does_not_answer() -> None:
+    row = "self-pay prices: code: ADH-1042; procedure: MRI scan knee; campus: Kestwick; price_gbp: 420"
+    assert check("How much does an MRI scan of the shoulder cost?", row) == (
+        "The quoted sentences speak of knee scan, not shoulder scan, which the question asks about."
+    )
+    assert check("How much does an MRI scan of the knee cost?", row) is None  # the row's own qualifier
+    adult = "self-pay prices: code: ADH-2240; procedure: Hearing test adult; campus: Brandholm; price_gbp: 120"
+    assert check("What does a hearing test for a child cost?", adult) is not None
+    # in prose only "of" or "for" puts a qualifier after its head: "the test results" name no other test
+    assert check("What does a hearing test for a child cost?", "The hearing test results cost nothing.") is None
+    assert check("What does a hearing test for a child cost?", "A hearing test for an adult costs 120 £.") is not None
+
+
+def test_how_often_a_thing_recurs_is_a_kind_of_it() -> None:
+    weekly = "Frequent visitors can buy a weekly ticket for £15 at the main reception."
+    question = "How much does a monthly parking ticket cost at Kestwick?"
+    assert ("monthly", "ticket") in qualified_heads(question, english_tags)
+    assert check(question, weekly, "Parking at Kestwick campus\n" + weekly) == (
+        "The quoted sentences speak of weekly ticket, not monthly ticket, which the question asks about."
+    )
+    assert check("How much does a weekly parking ticket cost at Kestwick?", weekly) is None

@@ -229,8 +229,10 @@ def sibling_qualifier(
             words = _stems(f"{sentence} {passage}", stem)
             if sentence not in tagged:
                 tagged[sentence] = [(word.casefold(), pos) for word, pos in tags(sentence)]
-            if (qualifier, head) in linked:  # "a scan of the shoulder" against "MRI scan knee"
-                others = _linked_siblings(sentence, noun, question_stems, stem)
+            if (qualifier, head) in linked:  # "a scan of the shoulder" against "MRI scan knee" (or "knee scan")
+                others = _linked_siblings(sentence, noun, question_stems, stem) or _siblings(
+                    tagged[sentence], noun, question_stems, stem
+                )
             else:
                 others = _siblings(tagged[sentence], noun, question_stems, stem) or _row_categories(
                     sentence, question_stems, stem

@@ -139,3 +139,13 @@ def test_how_often_a_thing_recurs_is_a_kind_of_it() -> None:
         "The quoted sentences speak of weekly ticket, not monthly ticket, which the question asks about."
     )
     assert check("How much does a weekly parking ticket cost at Kestwick?", weekly) is None
+
+
+def test_a_sibling_before_the_head_counts_against_a_qualifier_after_it() -> None:
+    # both quoted rows are on other tests: an adult's hearing test, and a blood test
+    rows = [
+        ("self-pay prices: procedure: Hearing test adult; price_gbp: 120", "Self-pay prices"),
+        ("self-pay prices: procedure: Blood test full blood count; price_gbp: 35", "Self-pay prices"),
+    ]
+    reason = sibling_qualifier("What does a hearing test for a child cost?", rows, _stem, english_tags, always)
+    assert reason == "The quoted sentences speak of adult test, not child test, which the question asks about."

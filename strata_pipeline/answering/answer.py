@@ -304,11 +304,19 @@ class _Lexical:
 
 def _shortlist(sentences: list[_Lexical], limit: int) -> list[_Lexical]:
     """The `limit` sentences most worth embedding, in their original order: those covering more of the
-    question's weighted terms (or naming its identifier) first, then those of better-ranked passages."""
+    question's weighted terms (or naming its identifier) first, then the passages take turns, best-ranked
+    first. A question in another language than the passages shares no word with them, and a long table
+    ranked first would otherwise fill the shortlist ("Wie viele nicht genommene Urlaubstage ...": the
+    holiday calendar's 14 rows left the leave policy's carry-over sentence unread)."""
     if not limit or len(sentences) <= limit:
         return sentences
+    place: list[int] = []  # each sentence's place in its passage
+    seen: dict[int, int] = {}
+    for s in sentences:
+        place.append(seen.get(s.rank, 0))
+        seen[s.rank] = place[-1] + 1
     order = sorted(range(len(sentences)), key=lambda i: (-(sentences[i].coverage + sentences[i].names_identifier),
-                                                          sentences[i].rank))  # fmt: skip
+                                                          place[i], sentences[i].rank))  # fmt: skip
     return [sentences[i] for i in sorted(order[:limit])]
 
 

@@ -544,3 +544,19 @@ def test_a_list_item_is_read_with_the_sentence_that_opens_its_list() -> None:
     assert scored["Approvals are logged."] == "Approvals are logged."  # the list has ended
     assert scored["- a later list item without a lead"] == "- a later list item without a lead"
     assert scored[lead] == lead  # the lead itself stays quotable
+
+
+def test_passages_take_turns_in_the_shortlist_when_no_sentence_shares_a_word() -> None:
+    # a question in another language shares no word with the passages: a 14-row table ranked first must
+    # not fill the whole shortlist and leave the second passage's sentences unread
+    from strata_pipeline.answering.answer import _Lexical, _shortlist
+    from strata_pipeline.answering.sentences import Sentence
+
+    table, policy = candidate("a.csv#0", "rows", 1, 0.9), candidate("b.md#0", "policy", 1, 0.8)
+    rows = [_Lexical(Sentence(f"row {i}", f"row {i}", i), table, 0, 0.0, False) for i in range(14)]
+    prose = [_Lexical(Sentence(f"rule {i}", f"rule {i}", i), policy, 1, 0.0, False) for i in range(3)]
+    kept = _shortlist(rows + prose, 6)
+    assert [s.sentence.quote for s in kept] == ["row 0", "row 1", "row 2", "rule 0", "rule 1", "rule 2"]
+    # words still decide first: a covering sentence of a later passage outranks every turn
+    covering = [*rows, _Lexical(Sentence("carry over", "carry over", 9), policy, 1, 0.5, False)]
+    assert [s.sentence.quote for s in _shortlist(covering, 2)] == ["row 0", "carry over"]

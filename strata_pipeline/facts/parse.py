@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
     cell_values,
@@ -22,9 +22,15 @@ from strata_pipeline.facts.cells import (
     unknown_value,
 )
 from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition
+from strata_pipeline.facts.implied import (
+    counts_per_group,
+    label_forms,
+    rate_of,
+    repeated_first_column,
+    value_measured,
+)
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import COUNTED, GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
-from strata_pipeline.facts.numbers import COMPARE_WORDS, NUMBER
 from strata_pipeline.facts.own_column import own_column
 from strata_pipeline.facts.parsed import Parsed
 from strata_pipeline.facts.parsed import refused as _refused
@@ -145,7 +151,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
     group_by = _group_by(question, table) or _group_by(said, table)  # "je Bezirk" over a column `bezirk`
-    per_group = _counts_per_group(question, table)
+    per_group = counts_per_group(question, table)
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
         return _refused(score, operation, evidence, f"compares a count of {per_group!r} per group", names_table)
@@ -200,7 +206,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
-        measured = measured or _value_measured(question, op, table, filters)
+        measured = measured or value_measured(question, op, table, filters)
         columns = (measured[0],) if measured else ()
         if not columns:
             # "the average fuel consumption": no number column holds what is measured, so no figure can be given
@@ -213,7 +219,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             return dataclasses.replace(_refused(score, op, evidence, why, names_table), unplaced=whose)
     elif op in ("list", "distinct", "intersect"):
         # "welche Bestellungen": the rows, by their key; not `order_date`, which "order" names only in part
-        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=_label_forms(table))
+        shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by), rows=label_forms(table))
         if not shown and operation == "list" and table.columns[0].name in {f.column for f in filters if f.op == "eq"}:
             # "quels sont les prix de l'eau à Colmont": listing the key the question pins ("Colmont, Colmont")
             # answers nothing; a column the table's name shares ("prices": price_eur) is what it asks
@@ -224,7 +230,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
         shown = _mentioned(stems, table, kind="text", exclude=filter_columns)
         columns = (shown[0],) if shown else ()
-    elif op == "count" and (repeated := _repeated_column(question, table, filter_columns)):
+    elif op == "count" and (repeated := repeated_first_column(question, table, filter_columns)):
         columns = (repeated,)  # "how many towns" in a price table: its 3 towns, not its 11 price rows
     if group_by and op == "count":
         op = "group_by"
@@ -325,16 +331,6 @@ def _word_after(question: str, word: str) -> str:
     return _stem(said[at + 1]) if 0 <= at < len(said) - 1 else ""
 
 
-def _counts_per_group(question: str, table: Table) -> str:
-    """The rows noun after a comparison ("more than 5 VLANs" in the VLAN plan): a count per group."""
-    label = {_stem(w) for w in words(table.label)}
-    for pattern in COMPARE_WORDS.values():
-        for match in re.finditer(rf"\b(?:{pattern})\s+{NUMBER}\s+([\wäöüéè\-]+)", question.lower()):
-            if _stem(match.group(2)) in label:
-                return match.group(2)
-    return ""
-
-
 def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
     score, evidence = 0.0, []
     heads = [_stem(w) for w in words(table.label)]
@@ -422,52 +418,13 @@ def _asks_documents(question: str) -> bool:
     return any(_stem(w) in DOCUMENT_NOUNS for w in after)
 
 
-def _label_forms(table: Table) -> set[str]:
-    """Every form of the words of the table's name ("price list": price, prices, list, ...)."""
-    return {f for w in words(table.label) for f in _forms(w)}
-
-
 def _counts_rows(question: str, table: Table) -> bool:
     """A count word asks for the table's rows ("number of VLANs", "how many public holidays"), not for a
     quantity held in a number column ("how many units are reserved in total")."""
     found = re.search(COUNTED, question.lower())
     if not found:
         return False
-    return bool(_forms(found.group(1)) & _label_forms(table)) or (table.name == DOCUMENTS and _asks_documents(question))
-
-
-def _value_measured(question: str, op: str, table: Table, filters: list[Filter]) -> list[str]:
-    """The table's one number column, when what is measured is named by a value the rows are filtered on or by
-    the table's own name, less a word for a figure ("rate", "price"): "the total water standing charge" sums the
-    price of the water standing charge rows; "the lowest feed-in rate" in the feed-in remuneration table is its
-    one number column. "The average fuel consumption" names neither, so it stays unplaced."""
-    phrase = _stems(measure_phrase(question, op))
-    named = _stems(table.label).union(*(_stems(str(f.value)) for f in filters if isinstance(f.value, str)))
-    numeric = [c.name for c in table.columns if c.kind == "number"]
-    return numeric if len(numeric) == 1 and phrase and phrase - named <= FIGURE_WORDS and phrase & named else []
-
-
-# Words for a figure of something, not for what it is of: "the feed-in rate", "the water charge"
-FIGURE_WORDS = frozenset(
-    _stem(w)
-    for w in "rate price cost fee charge amount value tariff preis kosten gebühr betrag satz tarif prix coût frais "
-    "montant taux tarif".split()
-)
-
-
-def _repeated_column(question: str, table: Table, taken: set[str]) -> str:
-    """The first column, when a count asks for it and its values repeat over the rows ("how many towns are in
-    the water price table": `town`, one per price): the rows are not its things, so its distinct values are
-    counted. "" when the counted noun names the table's rows ("how many public holidays"). A later column
-    that repeats is no such sign: "wie viele Produkte" in a price list counts its SKU rows, not the families
-    its `product` column names."""
-    found = re.search(COUNTED, question.lower())
-    said = _forms(found.group(1)) if found else set()
-    first = table.columns[0] if table.columns else None
-    if not said or said & _label_forms(table) or first is None or first.name in taken:
-        return ""
-    repeats = first.kind == "text" and not first.is_date and 0 < len(first.values) < table.row_count
-    return first.name if repeats and first.words and _forms(first.words[0]) & said else ""
+    return bool(_forms(found.group(1)) & label_forms(table)) or (table.name == DOCUMENTS and _asks_documents(question))
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -492,21 +449,16 @@ def _group_by(question: str, table: Table) -> tuple[str, ...]:
         sharing = [
             c
             for c in table.columns
-            if said & {f for w in c.words if len(w) > 1 for f in _forms(w)} and not _rate_of(c, said)
+            if said & {f for w in c.words if len(w) > 1 for f in _forms(w)} and not rate_of(c, said)
         ]
         if sharing:  # "per service type": service_type before service_date, by the words said after "per"
             return (max(sharing, key=lambda c: sum(1 for w in c.words if _forms(w) & near)).name,)
         for column in table.columns:
             # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
             clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
-            if (initials(column.name, following) or clipped) and not _rate_of(column, said):
+            if (initials(column.name, following) or clipped) and not rate_of(column, said):
                 return (column.name,)
     return ()
-
-
-def _rate_of(column: Column, said: set[str]) -> bool:
-    """Whether the column is a rate per the word said ("per kWh" in `ct_per_kwh`): a unit, no grouping."""
-    return any(a == "per" and _forms(b) & said for a, b in zip(column.words, column.words[1:], strict=False))
 
 
 def _mentioned(
@@ -516,7 +468,7 @@ def _mentioned(
     named in part only by `rows` (the words that name the table's rows) is not named. Between two named
     alike, one named by words of the table's own name comes second: "which item on our price list has the
     longest delivery lead time" names lead_time_weeks, and says "price list" of the table, not of list_price_usd."""
-    label = _label_forms(table)
+    label = label_forms(table)
     ranked = []
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):

@@ -255,7 +255,8 @@ def answer_extractively(
         reason = subject.unsupported_subject(  # a word no passage holds, and the quotes do not respond to it
             question, [_passage_text(c) for c in same], _stem, subject.english_subject_words,
             [(s.sentence.quote, s.sentence.scored) for s in sentences], similarities,
-            [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity)  # fmt: skip
+            [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity,
+            places=len(same) == len(candidates))  # fmt: skip
     if reason is not None:
         return abstention(reason)
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)

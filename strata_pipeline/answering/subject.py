@@ -46,6 +46,7 @@ _FUNCTION_WORDS = frozenset(
 )
 
 Similarity = Callable[[str, list[str]], list[float]]
+_WHERE = re.compile(r"\s*where\b", re.IGNORECASE)  # a question that asks for a place
 
 # "What seal material", "Which operating system", "What was the root cause": the words after the
 # interrogative name the type of the answer, which a passage states by an instance ("FKM", "Ubuntu"),
@@ -138,13 +139,17 @@ def unsupported_subject(
     base: Sequence[float],
     quoted: Sequence[int],
     similarity: Similarity,
+    places: bool = False,
 ) -> str | None:
     """Why the quoted sentences do not answer `question`: a subject word (`words`, subject_words) that
     no retrieved passage (`passages`) mentions and that the quoted sentences (`quoted`, indices into
     `readings`) respond to less than MIN_OUTRANKED of the shortlisted sentences do (`outranked`);
-    None when there is none."""
-    if asked_kind(question) is None and asked_type(question) is None:
-        return None  # only a value's kind tells a sibling's value from an answer in other words
+    None when there is none. Only a question that asks a kind of value is read, or with `places` (every
+    retrieved passage is in the question's language, so `passages` are all of them) one that asks where:
+    "Where do contractors park?" over a page on staff and visitor parking. A passage in another language
+    may say the word in its own ("Where can customers park": "clients"), which the absence cannot see."""
+    if asked_kind(question) is None and asked_type(question) is None and not (places and _WHERE.match(question)):
+        return None  # only a value's kind (or a place) tells a sibling's value from an answer in other words
     for word in unmentioned_subject(words(question), passages, stem):
         if outranked(question, word, readings, base, quoted, similarity) >= MIN_OUTRANKED:
             return (

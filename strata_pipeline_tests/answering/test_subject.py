@@ -167,3 +167,16 @@ def test_the_claude_path_abstains_on_the_same_near_miss_without_asking_the_model
     answer = answer_with_llm(JURY, PASSAGES, claude, support=lambda q, passages: supported(q, passages, similarity))
     assert (answer.abstained, answer.abstain_code, answer.mode, claude.calls) == (True, "no_support", "llm", 0)
     assert "jury" in answer.reason
+
+
+def test_a_where_question_is_checked_only_over_passages_all_in_its_language() -> None:
+    question = "Where do contractors park at the Kestwick campus?"
+    staff, visitors = "Staff park in car park P4 with a permit.", "Visitors park in the multi-storey car park P2."
+    ablated = without_word(question, "contractors")
+    similarity = table({(ablated, staff): 0.9, (ablated, visitors): 0.7})
+    args = ([staff, visitors], _stem, english_subject_words, [(staff,), (visitors,)], [0.9, 0.9], [0], similarity)
+    # the quoted staff sentence loses nothing when "contractors" is taken out; the visitors' one loses more
+    reason = unsupported_subject(question, *args, places=True)
+    assert reason is not None and reason.startswith("No retrieved passage mentions contractors")
+    # a passage in another language may say the word in its own: no place is read then
+    assert unsupported_subject(question, *args, places=False) is None

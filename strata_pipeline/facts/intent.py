@@ -93,7 +93,8 @@ class Intent:
         sheet and document instead of the sidecar's table names."""
         names = names or {}
         tables = [names.get(t, t) for t in (self.table, *self.tables)]
-        parts = [self.operation]
+        # a count with a column counts that column's distinct values ("how many towns": 3 of 11 rows)
+        parts = ["count distinct" if self.operation == "count" and self.columns else self.operation]
         if self.columns:
             parts.append(", ".join(self.columns) + " of")
         parts.append(" ∩ ".join(tables))

@@ -86,6 +86,12 @@ def test_round_eleven_phrasings_give_the_exact_figure(
     assert result.value == pytest.approx(value) if isinstance(value, float) else result.value == value
 
 
+def test_a_distinct_count_says_so_in_its_answer(sidecars: dict[str, dict[str, Path]]) -> None:
+    result = run("How many depots are listed in the fuel price table?", sidecars["fuel-prices"], frozenset({"public"}))
+    assert (result.value, result.row_count) == (3, 5)
+    assert "count distinct depot of" in result.answer and "5 row(s) counted" in result.answer
+
+
 def test_a_measure_the_sheet_does_not_name_stays_refused(sidecars: dict[str, dict[str, Path]]) -> None:
     # "installation time" is neither the sheet's name nor a value: its one number column measures something else
     catalogue = load_catalogue(sidecars["solar-subsidy"], frozenset({"public"}))

@@ -71,9 +71,7 @@ def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
             continue  # not a qualifier, or not the head of its phrase
         if after == "VERB":
             continue  # the phrase before the asked verb says who asks ("does a staff member get"), not what
-        if not (_WORD.fullmatch(word) and _WORD.fullmatch(head)) or len(word) < 3 or word in _FUNCTION:
-            continue
-        if (value_word(word) and word not in _PERIODIC) or _NOT_QUALIFIERS.fullmatch(word):
+        if not (_WORD.fullmatch(head) and _qualifies(word, recurring=True)):
             continue
         pairs.append((word, head))
         if i > 0 and tagged[i - 1][0] in _PERIODIC and pos == "NOUN":
@@ -113,14 +111,15 @@ def linked_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
     return pairs
 
 
-def _qualifies(word: str) -> bool:
+def _qualifies(word: str, recurring: bool = False) -> bool:
     """Whether a case-folded word may be a qualifier: a word of three letters or more, no function word,
-    unit, calendar word or word of time, version, size or degree."""
+    unit, calendar word (but, when `recurring`, "weekly", "monthly" ...) or word of time, version, size or
+    degree."""
     return (
         bool(_WORD.fullmatch(word))
         and len(word) >= 3
         and word not in _FUNCTION
-        and not value_word(word)
+        and ((recurring and word in _PERIODIC) or not value_word(word))
         and not (_NOT_QUALIFIERS.fullmatch(word))
     )
 
@@ -218,8 +217,9 @@ def sibling_qualifier(
     if not _may_differ(question, stating[0], stem) and not _LINKED.search(question):
         return None  # before the tagger loads (a second of a cold `strata ask`)
     tagged: dict[str, list[tuple[str, str]]] = {}  # each sentence tagged once, whatever heads it is read for
-    linked = linked_heads(question, tags)
-    for qualifier, head in qualified_heads(question, tags) + linked:
+    said = tags(question)  # the question tagged once for both readings of its phrases
+    linked = linked_heads(question, lambda _: said)
+    for qualifier, head in qualified_heads(question, lambda _: said) + linked:
         want, noun = stem(qualifier), stem(head)
         speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
         if not speaking or speaking[0] is not stating[0]:

@@ -24,6 +24,7 @@ from strata_pipeline.access.sidecar import audit_rows, open_sidecar, visible_doc
 from strata_pipeline.agent.rows import checked_row_answer
 from strata_pipeline.answering.answer import Answer, AnswerConfig, answer_extractively, answer_with_llm, supported
 from strata_pipeline.answering.floors import answer_config_for
+from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.catalogue import Catalogue
 from strata_pipeline.facts.intent import FactResult, Intent, IntentRefused
 from strata_pipeline.indexing.engine import SPARSE, PointStore, SparseVec
@@ -435,7 +436,8 @@ class QueryEngine:
             answer.text = stated.text + ("\n\n" + answer.text if answer.text else "")
             answer.abstained, answer.facts, answer.redactions = False, facts, answer.redactions + stated.redactions
             return routed(answer, routing, f"facts+{answer.mode}")
-        return routed(self._audited(unstated_quality(answer, unplaced, context), context), routing)
+        answer = unstated_quality(answer, unplaced, context, query_language(question))
+        return routed(self._audited(answer, context), routing)
 
     def _retrieval_first(self, question: str, intent: Intent, routing: Routing, sets: list[str] | None) -> Answer:
         """Retrieval, then facts (routing/reverse.py): the documents named, then the rows they name."""

@@ -51,6 +51,27 @@ def code_for_that(question: str, context: str) -> str:
     return THAT_CODE.sub(lambda m: f"{m['noun']} {codes[-1]}", question, count=1)
 
 
+# "What do those two codes mean?", "What does each code mean?", "Was bedeuten die beiden Fehler?": the
+# question asks of every code the text named before it
+_EVERY_CODE = re.compile(
+    r"\b(?:what\s+(?:do|does)\s+(?:(?:those|these|both|the|all)\s+)?(?:(?:two|three|each|both)\s+)?"
+    r"(?:codes?|errors?|faults?|alarms?|messages?|warnings?|of\s+them|they)\s+mean"
+    r"|was\s+bedeuten\s+(?:die(?:se)?\s+)?(?:beiden\s+)?(?:codes|fehler\w*|meldungen)"
+    r"|que\s+signifient\s+(?:ces|les)\s+(?:deux\s+)?(?:codes|erreurs|défauts|alarmes))\b",
+    re.IGNORECASE,
+)
+
+
+def every_code(text: str) -> list[str]:
+    """The codes a text names before it asks what they mean ("The controller reports E-1420 and a drive
+    shows E-2240. What do those two codes mean?"), each once; [] unless it names two or more and asks so."""
+    asked = _EVERY_CODE.search(text)
+    if asked is None:
+        return []
+    codes = list(dict.fromkeys(m.group() for m in IDENTIFIER.finditer(text[: asked.start()])))
+    return codes if len(codes) >= 2 else []
+
+
 def unanchored(text: str, context: str) -> str:
     """`text` without an "E-101: " anchor when `context` names that code already."""
     code, sep, rest = text.partition(": ")

@@ -155,8 +155,8 @@ SUBJECT_OF_BE = re.compile(
     r"^(?:what|which|how\s+\w+|when|where|why)\s+(?:is|are|was|were)\s+(?P<np>.+)$", re.IGNORECASE
 )
 NP_STOP = re.compile(
-    r"\s+(?:in|on|at|for|by|within|after|before|from|to|with|when|if|valid|open|closed|available|allowed|"
-    r"required|needed|possible|due|\w+[^\We]ed)\b.*$",
+    r"\s+(?:in|on|at|for|by|within|after|before|from|to|with|under|during|when|if|valid|open|closed|available|"
+    r"allowed|required|needed|possible|due|kept|held|given|taken|sent|\w+[^\We]ed)\b.*$",
     re.IGNORECASE,
 )
 LOOKUP_REQUEST = r"(?:look\s+up|find|search\s+for|check|schlag(?:e)?|such(?:e)?|cherche[sz]?|recherche[sz]?)"

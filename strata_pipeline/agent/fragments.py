@@ -83,7 +83,12 @@ def gapped(first: str, second: str) -> str:
     opening = SHARED_OPENING.match(body)
     if opening is not None:
         if not first.lower().startswith(opening.group().lower()):
-            return ""
+            # "I'm starting on both campuses - which car park is for staff at Kestwick": the question after a
+            # statement and a dash or colon
+            said = re.search(rf"(?:^|\s[-–:]\s|:\s)({re.escape(opening.group())}\b.*)", stem, re.IGNORECASE)
+            if said is None:
+                return ""
+            stem = said.group(1)
         body = body[opening.end() :].strip(" ,")
         if not is_fragment(body) or not PHRASE_START.match(body):
             # after the question word a fragment opens with an article, a preposition, a name or a number ("who

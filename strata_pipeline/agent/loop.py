@@ -28,6 +28,7 @@ from strata_pipeline.agent.tools import (
     Observation,
     Step,
     Toolbox,
+    defines,
     fact_citations,
     has_facts,
 )
@@ -431,10 +432,15 @@ def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> 
     closer: they were found by the bare identifier ("N-733"), whose likeness to any passage is low, and
     the answerer's too-far check would otherwise refuse the passage that holds it."""
     closeness = engine.similarity(ask, [p.payload.get("text", "") for p in passages])
+    # a passage that defines the identifier asked about is about it, however short the question
+    config = getattr(engine, "answer_config", None)
+    wanted, floor = set(identifiers(ask)), config.min_dense_score if config is not None else 0.0
     return [
-        dataclasses.replace(passage, scores=passage.scores | {DENSE: max(passage.dense_score or 0.0, close)})
+        dataclasses.replace(passage, scores=passage.scores | {DENSE: max(
+            passage.dense_score or 0.0, close, floor if wanted and defines(passage.payload.get("text", ""), wanted)
+            else 0.0)})
         for passage, close in zip(passages, closeness, strict=True)
-    ]
+    ]  # fmt: skip
 
 
 def asked_labels(text: str, question: str) -> list[str]:

@@ -39,7 +39,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from strata_pipeline.agent.anchors import anchored_to, code_for_that, there_as, there_in_context, unanchored
+from strata_pipeline.agent.anchors import (
+    anchored_to,
+    code_for_that,
+    every_code,
+    there_as,
+    there_in_context,
+    unanchored,
+)
 from strata_pipeline.agent.clauses import (
     LOOKUP_REQUEST,
     REQUEST,
@@ -188,16 +195,29 @@ class Plan:
     steps: tuple[PlannedStep, ...] = field(default_factory=tuple)
 
 
+_EARLIER = re.compile(r"\b(?:old|older|previous|former|earlier|archived|superseded)\b", re.IGNORECASE)
+
+
 def plan(question: str, facts: bool = False) -> Plan:
     """The plan for `question`; `facts` says whether the query_facts tool exists."""
     text = " ".join(question.split())
     facts_forms = (_facts_then_search, _most_then_ask, _embedded) if facts else ()
     in_context = functools.partial(_in_context, facts=facts)
-    for form in (_section, *facts_forms, _compare, in_context, _two_questions, _relative, _coordinated):
+    for form in (_section, _each_code, *facts_forms, _compare, in_context, _two_questions, _relative, _coordinated):
         found = form(text)
         if found is not None:
             return found
     return Plan("single", (_search(text, text),))
+
+
+def _each_code(text: str) -> Plan | None:
+    """ "E-1420 on the controller and E-2240 on a drive: what do those two codes mean?": each code's entry."""
+    codes = every_code(text)
+    return (
+        Plan("lookup_each", tuple(PlannedStep("lookup", {"name": c}, c, f"What does {c} mean?") for c in codes))
+        if codes
+        else None
+    )
 
 
 def _in_context(text: str, facts: bool) -> Plan | None:
@@ -455,7 +475,10 @@ def _pair(parts: list[str]) -> Plan:
     resolved = resolve_foreign_reference(first, resolved)  # "es", "il": English "it" above
     resolved = resolve_clitic(first, resolved)  # "Peut-on le fractionner ?"
     resolved = resolve_possessive(resolved, entities[0].group() if entities else "")  # "son autonomie"
-    return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=FOUND_DOCUMENTS)))
+    # "..., and how long were they kept under the old version 2.4?": another version's document, not the one found
+    elsewhere = {m.group() for m in IDENTIFIER.finditer(second)} - {m.group() for m in IDENTIFIER.finditer(first)}
+    scope = "" if elsewhere or _EARLIER.search(second) else FOUND_DOCUMENTS
+    return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=scope)))
 
 
 def _relative(text: str) -> Plan | None:

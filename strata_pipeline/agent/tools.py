@@ -221,11 +221,15 @@ def _short(value: Any) -> str:
 
 def defines(text: str, wanted: set[str]) -> bool:
     """Whether a passage defines one of the `wanted` identifiers rather than mentioning it: a heading that
-    names it ("## E-101 Joint Overtemperature") or a table row whose first cell is it ("| KF-5021 | ...")."""
+    names it ("## E-101 Joint Overtemperature", or in plain text "N-620 LOCALIZATION LOST") or a table row
+    whose first cell is it ("| KF-5021 | ...")."""
     for line in text.split("\n"):
         stripped = line.strip()
         if stripped.startswith("#") and wanted & set(identifiers(stripped)):
             return True
+        code, _, title = stripped.partition(" ")
+        if wanted & set(identifiers(code)) and title.isupper():
+            return True  # a plain-text heading: "N-620 LOCALIZATION LOST"
         if "|" in stripped:
             first = next((c for c in stripped.strip("|").split("|") if c.strip()), "")
             if wanted & set(identifiers(first)) and set(identifiers(first)) <= wanted:

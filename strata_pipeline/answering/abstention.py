@@ -255,8 +255,22 @@ _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
     """Identifiers the question names (a code, a model, a version: E-4042, RX-500) that no supplied
     passage holds: the passages are about look-alikes, not about what was asked."""
-    held = set(identifiers_in(" ".join(passages)))
-    return [i for i in dict.fromkeys(question_identifiers) if i not in held]
+    text = " ".join(passages)
+    held = set(identifiers_in(text))
+    return [i for i in dict.fromkeys(question_identifiers) if i not in held and not _spelled_version(i, text)]
+
+
+_SHORT_VERSION = re.compile(r"v(\d+(?:\.\d+)*)", re.IGNORECASE)
+
+
+def _spelled_version(identifier: str, text: str) -> bool:
+    """Whether `text` spells out a short version the question names: "v3" as "version 3" (or "Version 3",
+    "Fassung 3"), not as "version 3.1"."""
+    short = _SHORT_VERSION.fullmatch(identifier)
+    if short is None:
+        return False
+    number = re.escape(short.group(1))
+    return bool(re.search(rf"\b(?:version|fassung)\s+{number}(?![.,]?\d)", text, re.IGNORECASE))
 
 
 def redaction_placeholders(text: str) -> list[str]:
@@ -348,7 +362,9 @@ _NUMBER_WORDS = re.compile(
 
 def asked_kind(question: str) -> str | None:
     """The kind of value the question asks for: "money", "amount" (money or a percentage), "time", "age" (years,
-    months, weeks or days), a unit ("hour", "day") or None."""
+    months, weeks or days), a unit ("hour", "day") or None. Statements before the question are context,
+    not what it asks (wording.asked_part)."""
+    question = wording.asked_part(question)
     if _ASKS_AGE.search(question):
         return "age"
     if _ASKS_DURATION.search(question):

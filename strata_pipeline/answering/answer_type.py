@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from strata_pipeline.answering.wording import asked_part
+
 # --- periods -------------------------------------------------------------------------------
 
 # The period a rate is per, as a question asks it: "per week", "a week", "each month", "in one day",
@@ -173,6 +175,8 @@ _ASKS_ADDRESS = re.compile(
     r"|\b(?:quelle|l'|l’|son|sa|leur|votre)\s*adresse\b(?!\s+(?:e-?mail|électronique|mail|ip)\b)",
     re.IGNORECASE,
 )
+# "Can I e-mail it, and to which address?" asks for an e-mail address, not a postal one
+_EMAIL_WORD = re.compile(r"\be-?mail|\bcourriel\b", re.IGNORECASE)
 _ADDRESS_PLACEHOLDER = re.compile(r"\[ADDRESS_\d+\]")
 
 
@@ -188,10 +192,14 @@ def asked_type(question: str) -> str | None:
     """A kind of answer the question's wording asks for beyond a unit: "version" (which version),
     "address" (a postal address), or None. (A duration for "how long" and a frequency for "how often"
     were tried on the dev questions: they abstained only on answerable questions, whose closest
-    sentences were wrong, and caught one unanswerable one.)"""
+    sentences were wrong, and caught one unanswerable one.) Read in the question itself, not in the
+    statements before it (wording.asked_part)."""
+    question = asked_part(question)
     if _ASKS_VERSION.search(question):
         return "version"
-    return "address" if _ASKS_ADDRESS.search(question) else None
+    if _ASKS_ADDRESS.search(question) and not _EMAIL_WORD.search(question):
+        return "address"
+    return None
 
 
 # the kinds asked_type gives

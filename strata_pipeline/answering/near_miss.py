@@ -92,8 +92,15 @@ def near_miss(
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
     other = _another_of_its_kind(question, [(q.scored, q.passage) for q in quoted], stem, kind)
-    if other is not None or kind is None:
+    if other is not None:
         return other
+    keyed = _keyed_by_other(question, quoted, stem, kind)
+    if keyed:
+        return (
+            f"The quoted table rows do not mention {keyed}, which the question names and other rows of their table do."
+        )
+    if kind is None:
+        return None
     stating = [q.passage for q in quoted if _states(kind, q.scored)]
     # the asked-for value must come from a passage about what the question names
     if names and all(unmentioned(names, [p], stem) for p in stating):
@@ -108,6 +115,23 @@ def near_miss(
             f"({next(q.title for q in quoted if _states(kind, q.scored))}) than the one the question names."
         )
     return None
+
+
+def _keyed_by_other(question: str, quoted: Sequence[Quoted], stem: Callable[[str], str], kind: str | None) -> str:
+    """A name of the question that other rows of the quoted table rows' tables hold and the quoted rows
+    (read with their section and columns) do not: "the surface water drainage charge in Colmont" quoted
+    from the rows for Weißbach and Aarlingen, in a price table with rows for Colmont. A name most
+    retrieved passages mention counts here too: in a table keyed by towns, the row is the town's. ""
+    when some quoted row that states the asked `kind` names it, or none is a table row."""
+    rows = [q for q in quoted if "|" in q.quote and (kind is None or _states(kind, q.scored))]
+    if not rows:
+        return ""
+    names = question_names(question, [], stem)
+    tables = ["\n".join(line for line in q.passage.splitlines() if "|" in line) for q in rows]
+    missing = [set(unmentioned(names, [q.scored], stem)) - set(unmentioned(names, [table], stem))
+               for q, table in zip(rows, tables, strict=True)]  # fmt: skip
+    common = set.intersection(*missing)
+    return ", ".join(sorted(common))
 
 
 def _twin_of_named(question: str, quoted: Quoted, titles: Sequence[str], terms: Callable[[str], set[str]]) -> bool:

@@ -40,12 +40,20 @@ Stem = Callable[[str], str]
 _WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _QUALIFIER = ("ADJ", "NOUN")
 _HEAD = ("NOUN", "PROPN")  # the small tagger calls some lower-case nouns proper ("service van")
+# Comparatives and superlatives of degree ask for an extreme or compare, and name no kind of thing:
+# "the smallest amount" is answered by a sentence on "a higher amount" and a minimum.
+_DEGREE = (
+    r"smallest|largest|biggest|higher|highest|lower|lowest|least|most|maximum|minimum|cheaper|cheapest"
+    r"|greater|greatest|fewer|fewest"
+)
 _NOT_QUALIFIERS = re.compile(
     rf"(?:{HISTORY_WORDS}|current|new|newest|latest|present|next|last|first|final"
     # size and degree: a passage states them as figures, and they qualify no kind of thing
-    r"|small|smaller|tiny|little|large|larger|big|bigger|huge|minor|major|slight|short|long|quick|full)",
+    r"|small|smaller|tiny|little|large|larger|big|bigger|huge|minor|major|slight|short|long|quick|full"
+    rf"|{_DEGREE})",
     re.IGNORECASE,
 )
+_DEGREE_WORD = re.compile(_DEGREE, re.IGNORECASE)
 # Words that qualify nothing in a question: determiners, pronouns and the question's own words.
 _FUNCTION = frozenset(
     "the a an any each every some all other another own this that these those my your our their its his her "
@@ -166,22 +174,33 @@ def _siblings(tagged: list[tuple[str, str]], head_stem: str, question_stems: set
     for (word, pos), (noun, noun_pos) in pairwise(tagged):
         if noun_pos not in _HEAD or stem(noun) != head_stem or pos not in _QUALIFIER or not _WORD.fullmatch(word):
             continue
-        if word not in _FUNCTION and (word in _PERIODIC or not value_word(word)) and stem(word) not in question_stems:
+        if word in _FUNCTION or _DEGREE_WORD.fullmatch(word):
+            continue
+        if (word in _PERIODIC or not value_word(word)) and stem(word) not in question_stems:
             found.append(word)
     return found
 
 
+# A yes/no cell says whether the row has the column's thing, not what kind of thing the row is about:
+# "chlorination of a water tank; helmet: no; other: full face mask" speaks of no "no protection".
+_FLAGS = frozenset("yes no none n/a true false ja nein keine oui non aucun aucune".split())
 _CATEGORY = re.compile(r"[^\W\d_]+(?:[ -][^\W\d_]+){0,2}")
 
 
 def _row_categories(sentence: str, question_stems: set[str], stem: Stem) -> list[str]:
     """The cells of a spreadsheet row read as a record ("line: motor; hourly_rate_eur: 120") whose
     values are words, not figures ("motor"), less those that are words of the question: the kinds the
-    row is about. [] when `sentence` is not a record of two cells or more."""
+    row is about. [] when `sentence` is not a record of two cells or more, or a cell names the question's
+    own row by two of its words or more."""
     values = [value for _, value in record_cells(sentence)]
     if len(values) < 2:
         return []
-    return [v for v in values if _CATEGORY.fullmatch(v) and not _stems(v, stem) & question_stems]
+    if any(len(_stems(v, stem) & question_stems) >= 2 for v in values):
+        return []  # the row of what the question names ("chlorination of a water tank"): its other cells are its own
+    return [
+        v for v in values
+        if _CATEGORY.fullmatch(v) and v.casefold() not in _FLAGS and not _stems(v, stem) & question_stems
+    ]  # fmt: skip
 
 
 def _may_differ(question: str, first: tuple[str, str], stem: Stem) -> bool:

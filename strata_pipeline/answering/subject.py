@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from strata_pipeline.answering.abstention import asked_kind, value_word, without_kind_cues
 from strata_pipeline.answering.answer_type import asked_type
 from strata_pipeline.answering.names import unnamed_words
+from strata_pipeline.answering.wording import asked_part
 from strata_pipeline.classification.language import query_language
 
 MAX_ZIPF = 5.0  # rarer than this in general English: a word that says what the question is about
@@ -69,13 +70,15 @@ def subject_words(
     """Words of an English question that say what it is about: four letters or more, rarer than
     MAX_ZIPF (`zipf` gives a word's Zipf frequency in English), nouns by `nouns` when given (the
     question's case-folded nouns), and neither a cue of the kind of value asked, a unit, nor a
-    calendar word. Capitalised words are names, which question_names checks already."""
+    calendar word. Capitalised words are names, which question_names checks already. Words of the
+    statements before the question are context ("I'd like to run a workshop at the Munich depot. How many
+    people fit in the training room there?" is not about workshops): only the question itself is read."""
     if query_language(question) != "en":
         return []
     tagged = nouns(question) if nouns is not None else None
     found: list[str] = []
     asked = set(_answer_type(question))
-    for word in _WORD.findall(without_kind_cues(question)):
+    for word in _WORD.findall(without_kind_cues(asked_part(question))):
         folded = word.casefold()
         if word[0].isupper() or len(folded) < 4 or folded in _FUNCTION_WORDS or value_word(folded) or folded in asked:
             continue

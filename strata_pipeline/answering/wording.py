@@ -66,3 +66,26 @@ def is_acronym(word: str) -> bool:
     """Whether `word` is written as an acronym ("USV", "WLAN"): capitals only, no digit (a code such as
     "E-1042" or "RX-300" reads alike in every language)."""
     return bool(_ACRONYM.fullmatch(word))
+
+
+# A statement ends at "." or "!" before the next sentence's capital: "I'd like to run a workshop at the
+# Munich depot. How many people fit in the training room there?"
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[\"'(]?[A-ZÄÖÜÀ-ÝÉ¿¡])")
+_ABBREVIATED = re.compile(r"\b[A-Z][a-z]{0,2}\.$")  # a title or an abbreviation: "St.", "Dr.", "Nr."
+
+
+def asked_part(question: str) -> str:
+    """The question without the statements that lead up to it: from the sentence that holds its first
+    "?" on; the whole text when it has no "?" or starts with it. What a leading statement names is
+    context ("Our Lyon backups crawl during office hours. Is the backup traffic capped?" asks for no
+    time), so the kind of value asked and the words it asks about are read in the question itself."""
+    if "?" not in question:
+        return question
+    parts: list[str] = []
+    for part in _STATEMENT_END.split(question.strip()):
+        if parts and _ABBREVIATED.search(parts[-1]):
+            parts[-1] += f" {part}"  # "St. Mary's", "Dr. Weber": no sentence ends there
+        else:
+            parts.append(part)
+    first = next(i for i, part in enumerate(parts) if "?" in part)
+    return " ".join(parts[first:])

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from strata_pipeline.answering.abstention import NO_SUPPORT
 from strata_pipeline.answering.answer import Answer
+from strata_pipeline.answering.cross_language import other_language
 from strata_pipeline.answering.table_text import cells
 from strata_pipeline.facts.catalogue import Catalogue, load_catalogue
 from strata_pipeline.facts.intent import FactResult, Filter, Intent, IntentRefused, format_value
@@ -207,15 +208,20 @@ def with_cells(quotes: list[str]) -> list[str]:
     return quotes + [cell for quote in quotes if "|" in quote for cell in cells(quote) if cell]
 
 
-def unstated(answer: Answer, quality: str, context: Sequence[Candidate] = ()) -> Answer:
+def unstated(answer: Answer, quality: str, context: Sequence[Candidate] = (), language: str = "") -> Answer:
     """Abstain when the question asks for rows with a quality no column or value holds ("Welche
     Server haben kein Duplex?") and the answer found in passages does not mention it either: quoting
     server rooms would answer another question. A cited passage's title, headings and text count as
     said: "| 24-hour cap | £12.00 |" in "Parking at Kestwick > Visitor parking", under its table's
-    "| Stay | Charge |", states a parking charge."""
+    "| Stay | Charge |", states a parking charge. Passages in another language than the question
+    (`language`) may state it in their own words ("gravir" against "climb"): an answer quoted from
+    those alone is left as it is."""
     if not quality or answer.abstained:
         return answer
     cited = {c.chunk_id for c in answer.citations}
+    languages = [c.payload.get("language") for c in context if c.chunk_id in cited]
+    if languages and all(other_language(language, said) for said in languages):
+        return answer
     passages = [
         " ".join(str(c.payload.get(field) or "") for field in ("title", "heading_path", "text"))
         for c in context

@@ -110,6 +110,9 @@ def test_a_passage_defines_an_identifier_by_its_heading_or_its_table_row_key() -
     assert defines("| KF-5021 | Posting rejected | P1 |", {"kf-5021"})
     assert not defines("- **KF-5021** from more than one user is a P1.", {"kf-5021"})  # a mention
     assert not defines("| Follow-up | see KF-5021 and KF-5012 |", {"kf-5021"})  # not the row's key
+    # a plain-text heading in capitals names the code it defines; a sentence that starts with it does not
+    assert defines("N-620 LOCALIZATION LOST\nCause: the map no longer matches.", {"n-620"})
+    assert not defines("N-620 appears after layout changes.", {"n-620"})
 
 
 def test_a_part_the_router_calls_an_aggregation_is_one_query_facts_call() -> None:

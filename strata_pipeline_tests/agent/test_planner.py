@@ -145,6 +145,34 @@ def search(
             ],
         ),
         ("How long is the warranty?", "single", [search("How long is the warranty?")]),
+        (
+            # several codes, then what they mean: each code's entry
+            "Cell is down: the controller reports E-1420 and a drive shows E-2240. What do those two codes mean?",
+            "lookup_each",
+            [
+                PlannedStep("lookup", {"name": "E-1420"}, "E-1420", "What does E-1420 mean?"),
+                PlannedStep("lookup", {"name": "E-2240"}, "E-2240", "What does E-2240 mean?"),
+            ],
+        ),
+        (
+            # a gapped second part after a statement and a dash asks the question that follows the dash
+            "I'm starting on both campuses - which car park is for staff at Kestwick and which at Brandholm?",
+            "two_questions",
+            [
+                search("I'm starting on both campuses - which car park is for staff at Kestwick?"),
+                search("which car park is for staff at Brandholm?"),
+            ],
+        ),
+        (
+            # "they" is the recordings, and "the old version 2.4" is another document than the one found
+            "How long are session recordings kept under the current policy, and how long were they kept under "
+            "the old version 2.4?",
+            "find_then_ask",
+            [
+                search("How long are session recordings kept under the current policy?"),
+                search("How long were session recordings kept under the old version 2.4?"),
+            ],
+        ),
     ],
 )  # fmt: skip
 def test_a_compound_question_decomposes_into_exactly_these_steps(

@@ -127,6 +127,9 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
     passages = ["| E-1042 | Drive overcurrent |", "Error E-1024 means the brake is open."]
     assert unheld_identifiers(identifiers_in("What does error E-4042 mean?"), passages) == ["e-4042"]
     assert unheld_identifiers(identifiers_in("What does error E-1024 mean?"), passages) == []
+    # a short version is held when a passage spells it out, and only that version
+    runbook = ["Power outage escalation runbook (version 3, superseded)"]
+    assert unheld_identifiers(["v3"], runbook) == [] and unheld_identifiers(["v4", "v3.1"], runbook) == ["v4", "v3.1"]
     # a redaction placeholder is not an identifier a passage could hold
     assert identifiers_in("Opening hours of the [PERSON_1] depot near E-1042?") == ["e-1042"]
     # a German compound on an identifier names the identifier: the passages on E-1042 hold it

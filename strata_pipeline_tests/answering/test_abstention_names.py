@@ -201,3 +201,18 @@ def test_an_acronym_is_mentioned_by_the_code_it_heads() -> None:
     assert unnamed_words(["IP"], ["- Ingress protection: IP52"], _stem) == []
     assert unnamed_words(["IP"], ["Ingress protection is rated for dust."], _stem) == ["IP"]
     assert unnamed_words(["IP"], ["Order part VIP52 today."], _stem) == ["IP"]  # inside another word
+
+
+def test_a_table_row_for_another_named_key_does_not_answer() -> None:
+    rows = (
+        "Aarlingen | surface water drainage | per m² sealed area per year | 0.78\n"
+        "Weißbach | surface water drainage | per m² sealed area per year | 0.64\n"
+        "Colmont | drinking water | per m³ | 2.07"
+    )
+    payload = {"chunk_id": "prices#0", "doc_id": "tariffs/water-prices.csv", "source_set": "utility",
+               "title": "water-prices", "heading_path": "", "text": rows}  # fmt: skip
+    prices = Candidate(point_id="prices", payload=payload, scores={DENSE: 0.8})
+    missed = answer_extractively("What's the surface water drainage charge in Colmont?", [prices], close)
+    assert missed.abstained and "quoted table rows do not mention Colmont" in missed.reason
+    answered = answer_extractively("What's the surface water drainage charge in Weißbach?", [prices], close)
+    assert not answered.abstained and "0.64" in answered.text

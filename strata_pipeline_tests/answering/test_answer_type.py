@@ -201,6 +201,7 @@ def test_a_sentence_nearly_as_close_that_states_the_kind_asked_is_quoted_first()
         ("Quelle est l'adresse e-mail du service ?", None),
         ("Wie lautet die E-Mail-Adresse der Hotline?", None),
         ("How should managers address late arrivals?", None),  # a verb
+        ("I've filled in form SAR-2. Can I e-mail it, and if so to which address?", None),  # an e-mail address
     ],
 )
 def test_questions_that_ask_for_a_postal_address(question: str, kind: str | None) -> None:

@@ -149,3 +149,29 @@ def test_a_sibling_before_the_head_counts_against_a_qualifier_after_it() -> None
     ]
     reason = sibling_qualifier("What does a hearing test for a child cost?", rows, _stem, english_tags, always)
     assert reason == "The quoted sentences speak of adult test, not child test, which the question asks about."
+
+
+def test_degree_words_and_yes_no_cells_name_no_kind() -> None:
+    # "the smallest amount" asks for an extreme, not for a kind of amount: "higher amounts" is no sibling
+    assert qualified_heads("What's the smallest amount I'm allowed to pay?", english_tags) == []
+    higher = "For arrears of up to 1,500 € we agree a plan; higher amounts need the approval of the team."
+    assert check("What's the smallest amount I'm allowed to pay?", higher) is None
+    # a yes/no cell says whether the row has its column's thing; the row's kinds are its words
+    question = "What hourly rate does an external adjuster get on a cyber claim?"
+    assert (
+        check(
+            question,
+            "adjuster-fees: band: M3; line: motor; claim_value_from_eur: 25001; travel: yes; hourly_rate_eur: 120",
+        )
+        is not None
+    )
+    assert (
+        check(
+            question,
+            "adjuster-fees: band: M3; claim_value_from_eur: 25001; travel: yes; night: no; hourly_rate_eur: 120",
+        )
+        is None
+    )
+    # a cell that names the question's own row: its other cells are that row's, no sibling kinds
+    row = "ppe-matrix: task: chlorination of a water tank; helmet: no; gloves: chemical gloves; other: full face mask"
+    assert check("What kind of respiratory protection do I need for chlorinating a water tank?", row) is None

@@ -43,6 +43,8 @@ def test_subject_words_are_the_specific_words_of_an_english_question() -> None:
     assert subject_words("Wie viele Tage Urlaub gibt es bei der Hochzeit?", ZIPF) == []  # English only
     # a capitalised word is a name (question_names checks it), not a subject word
     assert subject_words("How many days of leave do Hamburg employees get?", ZIPF) == ["employees"]
+    # a statement before the question is context: "workshop" is not what it asks about
+    assert subject_words(f"Our trailer broke down. {JURY}", ZIPF) == ["jury", "duty", "employees"]
 
 
 def test_the_words_of_the_wh_phrase_name_the_answer_type_and_are_left_out() -> None:

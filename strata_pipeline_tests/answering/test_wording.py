@@ -110,3 +110,17 @@ def test_a_duration_question_asks_for_no_money_though_it_names_costs() -> None:
     assert asked_kind("After a covered loss, for how long are the costs of living elsewhere paid?") is None
     assert asked_kind("Wie lange gilt die Preisgarantie?") is None
     assert asked_kind("What does the hotel cost per night?") == "money"
+
+
+def test_the_asked_part_leaves_out_the_statements_before_the_question() -> None:
+    from strata_pipeline.answering.abstention import asked_kind
+    from strata_pipeline.answering.wording import asked_part
+
+    munich = "I'd like to run a workshop at the Munich depot. How many people fit in the training room there?"
+    assert asked_part(munich) == "How many people fit in the training room there?"
+    assert asked_part("What is X? And what is Y?") == "What is X? And what is Y?"  # from the first question on
+    assert asked_part("Opening hours of the Porto depot.") == "Opening hours of the Porto depot."  # no "?"
+    assert asked_part("Is St. Mary's open? Thanks") == "Is St. Mary's open? Thanks"  # "St." ends no sentence
+    # the kind of value asked is read in the question, not in the context before it
+    lyon = "Our Lyon backups crawl during office hours. Is the backup traffic capped somewhere?"
+    assert asked_kind(lyon) is None and asked_kind("What are the office hours in Lyon?") == "time"

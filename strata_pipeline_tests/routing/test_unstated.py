@@ -53,3 +53,15 @@ def test_a_quote_whose_cited_passage_names_the_quality_in_its_heading_or_table_s
     assert not unstated(answer, "parking charge", [passage]).abstained
     # only the passages the answer cites count
     assert unstated(answer, "parking charge", [other]).abstained
+
+
+def test_a_quote_from_a_passage_in_another_language_stands() -> None:
+    from strata_pipeline.retrieval.candidate import Candidate
+
+    quote = "Maximum gradient: 5% at full payload."
+    payload = {"chunk_id": "c1", "doc_id": "rx-300/spec-sheet.txt", "text": quote, "language": "en"}
+    context = [Candidate(point_id="c1", payload=payload, scores={})]
+    answer = _answer(quote)
+    # a French question's words ("gravir") are said in the passage's own language ("gradient")
+    assert not unstated(answer, "rx-300 peut-il gravir", context, "fr").abstained
+    assert unstated(answer, "rx-300 peut-il gravir", context, "en").abstained

@@ -77,8 +77,10 @@ def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
             after = ""
         if pos not in _QUALIFIER or head_pos not in _HEAD or after in _HEAD:
             continue  # not a qualifier, or not the head of its phrase
-        if after == "VERB":
-            continue  # the phrase before the asked verb says who asks ("does a staff member get"), not what
+        if after == "VERB" and not _BE.intersection(w for w, _ in tagged[max(0, i - 3) : i]):
+            # the phrase before the asked verb says who asks ("does a staff member get"), not what; after a form
+            # of "be" it is what is asked about ("how long are dental records kept")
+            continue
         if not (_WORD.fullmatch(head) and _qualifies(word, recurring=True)):
             continue
         pairs.append((word, head))
@@ -88,6 +90,7 @@ def qualified_heads(question: str, tags: Tags) -> list[tuple[str, str]]:
 
 
 _ARTICLES = frozenset("the a an".split())
+_BE = frozenset("is are was were be been".split())
 # How often a thing recurs is a kind of it, unlike other words of time: a "weekly ticket" is no "monthly ticket"
 _PERIODIC = frozenset("daily weekly fortnightly monthly quarterly yearly annual".split())
 # Nouns of a figure, not of a thing: "the price of a scan" qualifies no price; "of the shoulder cost?" ends
@@ -213,6 +216,9 @@ def _may_differ(question: str, first: tuple[str, str], stem: Stem) -> bool:
     held = _stems(first[0], stem) | _stems(first[1], stem)
     # the sentence's heads that follow a word the question does not use ("partial cover")
     heads = {stem(b) for a, b in pairwise(said) if a not in _FUNCTION | _LINKS and not _stems(a, stem) & asked}
+    # and those followed by "of" or "for" and a word it does not use ("Records of deceased patients")
+    heads |= {stem(a) for a, b, c in zip(said, said[1:], said[2:], strict=False)
+              if b in ("of", "for") and c not in _ARTICLES and not _stems(c, stem) & asked}  # fmt: skip
     return any(
         a[0].islower() and b[0].islower() and a.casefold() not in _FUNCTION and len(a) >= 3
         and stem(b.casefold()) in heads and not _holds(held, stem(a.casefold()))
@@ -252,9 +258,11 @@ def sibling_qualifier(
                 others = _linked_siblings(sentence, noun, question_stems, stem) or _siblings(
                     tagged[sentence], noun, question_stems, stem
                 )
-            else:
-                others = _siblings(tagged[sentence], noun, question_stems, stem) or _row_categories(
-                    sentence, question_stems, stem
+            else:  # "dental records" against "Records of deceased patients" too
+                others = (
+                    _siblings(tagged[sentence], noun, question_stems, stem)
+                    or _row_categories(sentence, question_stems, stem)
+                    or _linked_siblings(sentence, noun, question_stems, stem)
                 )
             if _holds(words, want) or not others:
                 break

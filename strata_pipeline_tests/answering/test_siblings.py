@@ -175,3 +175,16 @@ def test_degree_words_and_yes_no_cells_name_no_kind() -> None:
     # a cell that names the question's own row: its other cells are that row's, no sibling kinds
     row = "ppe-matrix: task: chlorination of a water tank; helmet: no; gloves: chemical gloves; other: full face mask"
     assert check("What kind of respiratory protection do I need for chlorinating a water tank?", row) is None
+
+
+def test_the_subject_of_a_passive_question_is_what_it_asks_about() -> None:
+    # "how long are dental records kept": after a form of "be" the phrase before the verb is the asked thing
+    question = "How long are dental records kept under the records retention schedule?"
+    assert ("dental", "records") in qualified_heads(question, english_tags)
+    assert ("staff", "member") not in qualified_heads("How many days does a staff member get?", english_tags)
+    # a row that puts another qualifier after the head ("Records of deceased patients") is a sibling too
+    row = "| Records of deceased patients | 8 years after death |"
+    assert check(question, row, f"Retention schedule\n{row}") == (
+        "The quoted sentences speak of deceased records, not dental records, which the question asks about."
+    )
+    assert check(question.replace("dental", "deceased"), row) is None

@@ -135,12 +135,16 @@ def _qualifies(word: str, recurring: bool = False) -> bool:
     )
 
 
-def _linked_siblings(sentence: str, head_stem: str, question_stems: set[str], stem: Stem) -> list[str]:
+def _linked_siblings(
+    sentence: str, head_stem: str, question_stems: set[str], stem: Stem, prose: bool = True
+) -> list[str]:
     """The words a sentence puts after the head noun of stem `head_stem` that are not words of the question:
     within a spreadsheet row's cell ("procedure: Hearing test adult") the word right after it, in prose the
     noun after "of" or "for" and an article ("a scan of the knee")."""
-    found = []
+    found: list[str] = []
     cells = [value for _, value in record_cells(sentence)] or [sentence]
+    if not prose and len(cells) == 1:
+        return found  # "your own car for business trips": in prose, "for" may give a purpose, not a kind
     for cell in cells:
         words = [w.casefold() for w in _WORD.findall(cell)]
         for i, word in enumerate(words[:-1]):
@@ -258,11 +262,11 @@ def sibling_qualifier(
                 others = _linked_siblings(sentence, noun, question_stems, stem) or _siblings(
                     tagged[sentence], noun, question_stems, stem
                 )
-            else:  # "dental records" against "Records of deceased patients" too
+            else:  # "dental records" against the row "record: Records of deceased patients" too
                 others = (
                     _siblings(tagged[sentence], noun, question_stems, stem)
                     or _row_categories(sentence, question_stems, stem)
-                    or _linked_siblings(sentence, noun, question_stems, stem)
+                    or _linked_siblings(sentence, noun, question_stems, stem, prose=False)
                 )
             if _holds(words, want) or not others:
                 break

@@ -183,8 +183,11 @@ def test_the_subject_of_a_passive_question_is_what_it_asks_about() -> None:
     assert ("dental", "records") in qualified_heads(question, english_tags)
     assert ("staff", "member") not in qualified_heads("How many days does a staff member get?", english_tags)
     # a row that puts another qualifier after the head ("Records of deceased patients") is a sibling too
-    row = "| Records of deceased patients | 8 years after death |"
-    assert check(question, row, f"Retention schedule\n{row}") == (
+    row = "retention: record: Records of deceased patients; kept: 8 years after death"
+    assert check(question, row) == (
         "The quoted sentences speak of deceased records, not dental records, which the question asks about."
     )
     assert check(question.replace("dental", "deceased"), row) is None
+    # in prose "for" may give a purpose, not a kind: "your own car for business trips" is no business car
+    own = "Using your own car for business trips is reimbursed at $0.67 per mile."
+    assert check("What is the mileage rate for a personal car?", own) is None

@@ -434,13 +434,17 @@ def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> 
     closeness = engine.similarity(ask, [p.payload.get("text", "") for p in passages])
     # a passage that defines the identifier asked about is about it, however short the question
     config = getattr(engine, "answer_config", None)
-    wanted, floor = set(identifiers(ask)), config.min_dense_score if config is not None else 0.0
-    return [
-        dataclasses.replace(passage, scores=passage.scores | {DENSE: max(
-            passage.dense_score or 0.0, close, floor if wanted and defines(passage.payload.get("text", ""), wanted)
-            else 0.0)})
-        for passage, close in zip(passages, closeness, strict=True)
-    ]  # fmt: skip
+    wanted = set(identifiers(ask))
+    floor = config.min_dense_score if config is not None and wanted else 0.0
+    read = []
+    for passage, close in zip(passages, closeness, strict=True):
+        defining = floor if floor and defines(passage.payload.get("text", ""), wanted) else 0.0
+        read.append(
+            dataclasses.replace(
+                passage, scores=passage.scores | {DENSE: max(passage.dense_score or 0.0, close, defining)}
+            )
+        )
+    return read
 
 
 def asked_labels(text: str, question: str) -> list[str]:

@@ -476,7 +476,7 @@ def _pair(parts: list[str]) -> Plan:
     resolved = resolve_clitic(first, resolved)  # "Peut-on le fractionner ?"
     resolved = resolve_possessive(resolved, entities[0].group() if entities else "")  # "son autonomie"
     # "..., and how long were they kept under the old version 2.4?": another version's document, not the one found
-    elsewhere = {m.group() for m in IDENTIFIER.finditer(second)} - {m.group() for m in IDENTIFIER.finditer(first)}
+    elsewhere = {m.group() for m in IDENTIFIER.finditer(second)} - set(named)
     scope = "" if elsewhere or _EARLIER.search(second) else FOUND_DOCUMENTS
     return Plan("find_then_ask", (_search(first, first), _search(resolved, resolved, scope=scope)))
 

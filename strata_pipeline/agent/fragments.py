@@ -21,7 +21,15 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.agent.clauses import LEAD_WORDS, LEADING_ARTICLE, OPENERS, named_entities, replace_entity
+from strata_pipeline.agent.clauses import (
+    COUNTED,
+    LEAD_WORDS,
+    LEADING_ARTICLE,
+    OPENERS,
+    antecedent,
+    named_entities,
+    replace_entity,
+)
 from strata_pipeline.agent.coordination import CLAUSE, PREPOSITIONS
 from strata_pipeline.agent.grammar import COPULA_FRAME, INVERTED_SUBJECT, POSSESSIVE
 
@@ -72,9 +80,37 @@ def is_fragment(text: str) -> bool:
     )
 
 
+# "..., and what is it at Brandholm?", "what was it under version 3?": the pronoun stands for what the first
+# part asks about, and the phrase after it is the one that differs
+ASKED_OF_IT = re.compile(
+    r"^(?:what|which|how\s+(?:much|many|long|high|often))\s+(?:is|was|are|were)\s+(?:it|that|this|they|those)\s+"
+    r"(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+# "..., and how many does FleetOS 2.17 support?": "how many" without its noun counts what the first part counts
+COUNT_WITHOUT_NOUN = re.compile(
+    r"^how\s+(?:many|much)\s+(?=(?:does|do|did|is|are|was|were|can|may|must|will|would|has|have|had|should)\b)",
+    re.IGNORECASE,
+)
+
+
+def _of_it(first: str, stem: str, body: str) -> str:
+    """The first question asked again in a second part that refers to its subject by a pronoun and names only
+    what differs ("what is it at Brandholm"), or that counts without a noun ("how many does FleetOS 2.17
+    support"); "" otherwise."""
+    m = ASKED_OF_IT.match(body)
+    if m is not None and m["rest"].split()[0].lower() in PREPOSITIONS:
+        return parallel(stem, m["rest"])
+    m = COUNT_WITHOUT_NOUN.match(body)
+    counted = antecedent(first) if m is not None and COUNTED.match(first.strip()) else ""
+    return f"{body[: m.end()]}{counted} {body[m.end() :]}" if m is not None and counted else ""
+
+
 def gapped(first: str, second: str) -> str:
     """`second` as a whole question when it is a fragment of `first` (module docstring); "" otherwise."""
     body = second.strip().rstrip(" ?.!")
+    if found := _of_it(first, first.strip().rstrip(" ?.!"), body):
+        return found + ("?" if not found.endswith("?") else "")
     if YES_NO.match(first) and WH_ONLY.fullmatch(body):
         # "Is the battery covered, and if so, for how long?": the question word asked of the first part
         return f"{body[0].upper()}{body[1:]} {first[0].lower()}{first[1:]}"

@@ -254,10 +254,29 @@ _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 
 def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
     """Identifiers the question names (a code, a model, a version: E-4042, RX-500) that no supplied
-    passage holds: the passages are about look-alikes, not about what was asked."""
+    passage holds: the passages are about look-alikes, not about what was asked. A code typed without
+    its hyphen is the same code ("rx200" is held by "RX-200")."""
     text = " ".join(passages)
-    held = set(identifiers_in(text))
-    return [i for i in dict.fromkeys(question_identifiers) if i not in held and not _spelled_version(i, text)]
+    held = {_joined(i) for i in identifiers_in(text)}
+    return [i for i in dict.fromkeys(question_identifiers) if _joined(i) not in held and not _spelled_version(i, text)]
+
+
+def _joined(identifier: str) -> str:
+    return identifier.replace("-", "").replace("_", "")
+
+
+# A number joined to a word is a measure, not a code: "the 5-year extended coverage", "a 24-hour hotline".
+_MEASURE = re.compile(r"\d+(?:[.,]\d+)?-[^\W\d_]{3,}")
+
+
+def asked_identifiers(question: str) -> list[str]:
+    """The identifiers a question names, for the checks that its passages hold them: not a measure
+    ("5-year"), and, when the question itself names identifiers, not those of the statements before it
+    ("The controller is still on v3.5. Can we install v3.12 directly?" asks about v3.12; "It shows
+    E-4042. What does it mean?" still asks about E-4042)."""
+    named = [i for i in identifiers_in(question) if not _MEASURE.fullmatch(i)]
+    asked = {i for i in identifiers_in(wording.asked_part(question))}
+    return [i for i in named if i in asked] if asked & set(named) else named
 
 
 _SHORT_VERSION = re.compile(r"v(\d+(?:\.\d+)*)", re.IGNORECASE)
@@ -349,9 +368,18 @@ _ASKS_TIME = re.compile(
     r"\b(?:what time|opening hours|um wie viel uhr|öffnungszeiten|à quelle heure|horaires d'ouverture)\b", re.IGNORECASE
 )
 _CURRENCIES = frozenset({"USD", "EUR", "GBP", "CHF"})
+_CENTS = frozenset({_unit("ct"), _unit("cents")})
+
+
+def _in_cents(stated: dict[str, frozenset[str]]) -> bool:
+    """Whether a quantity is in cents ("29.95 ct/kWh", "31 cents per kWh"): a price."""
+    return any(unit.split("/")[0] in _CENTS for unit in stated)
+
+
 # A number under a label that names money: a table column read as "list_price_usd: 38500", "Fee: 8.00".
 _MONEY_LABEL = re.compile(
-    r"(?:\b|_)(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|prix|tarif)\w*\)?\s*:\s*\d", re.IGNORECASE
+    r"(?:\b|_)(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|prix|tarif|cents?|ct(?=_|\b))\w*\)?\s*:\s*\d",
+    re.IGNORECASE,
 )
 _NUMBER_WORDS = re.compile(
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|ein|eine|zwei|drei|vier|fünf|sechs|"
@@ -435,7 +463,10 @@ def states_kind(kind: str, text: str) -> bool:
         share = kind != "money" and ("%" in stated or "percent" in stated)
         return share or (
             kind != "percent"
-            and (bool(_CURRENCIES & stated.keys() or _MONEY_LABEL.search(text)) or wording.table_states_money(text))
+            and (
+                bool(_CURRENCIES & stated.keys() or _in_cents(stated) or _MONEY_LABEL.search(text))
+                or wording.table_states_money(text)
+            )
         )
     if kind == "weekday":
         return bool(_WEEKDAYS.search(text))

@@ -20,9 +20,9 @@ from strata_pipeline.answering.abstention import (
     NO_SUPPORT,
     WITHHELD,
     Statement,
+    asked_identifiers,
     asked_kind,
     contradictions,
-    identifiers_in,
     unheld_identifiers,
 )
 from strata_pipeline.answering.answer_type import asked_type
@@ -192,7 +192,7 @@ def answer_extractively(
     named = set(identifiers(question))
     pool = candidates[: config.max_chunks]
     passages = [f"{c.payload.get('title') or ''}\n{c.payload.get('text', '')}" for c in candidates]
-    unheld = unheld_identifiers(identifiers_in(question), passages)
+    unheld = unheld_identifiers(asked_identifiers(question), passages)
     if unheld:
         return abstention(f"No retrieved passage mentions {', '.join(unheld)}, which the question names.")
     weights = _idf(wanted, pool)
@@ -256,7 +256,8 @@ def answer_extractively(
             question, [_passage_text(c) for c in same], _stem, subject.english_subject_words,
             [(s.sentence.quote, s.sentence.scored) for s in sentences], similarities,
             [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity,
-            places=len(same) == len(candidates))  # fmt: skip
+            places=len(same) == len(candidates),
+            other_passages=[_passage_text(c) for c in candidates if not any(c is o for o in same)])  # fmt: skip
     if reason is not None:
         return abstention(reason)
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)

@@ -54,7 +54,10 @@ _STATED_PERIOD = {
 
 
 def asked_period(question: str) -> str | None:
-    """The period a question's rate is per ("how many days a week" -> "week"), or None."""
+    """The period a question's rate is per ("how many days a week" -> "week"), or None. Read in the
+    question itself: "working in our office for about a week. How long can a guest voucher be valid?"
+    asks for no rate (wording.asked_part)."""
+    question = asked_part(question)
     found = [period for period, pattern in _ASKED_PERIOD.items() if pattern.search(question)]
     return found[0] if len(found) == 1 else None  # "days per week, per year" asks two things
 
@@ -188,26 +191,62 @@ def states_address(text: str) -> bool:
     return bool(_ADDRESS_PLACEHOLDER.search(text) or address_spans(text))
 
 
+# --- e-mail addresses and phone numbers ---------------------------------------------------
+
+# "What email address do I use", "An welche E-Mail-Adresse", "l'adresse e-mail", "quel courriel"
+_ASKS_EMAIL = re.compile(
+    r"\be-?mail[- ]?(?:address|adresse)\b|\badresse\s+(?:e-?mail|électronique|courriel)\b"
+    r"|\b(?:what|which|quel(?:le)?)\s+(?:e-?mail|courriel)\b",
+    re.IGNORECASE,
+)
+_STATES_EMAIL = re.compile(r"[\w.%+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}|\[EMAIL_\d+\]")
+# "What is the phone number of", "Telefonnummer", "numéro de téléphone", "which number do I call"
+_ASKS_PHONE = re.compile(
+    r"\b(?:(?:tele)?phone|hotline|fax|mobile)\s+number\b|\b(?:which|what)\s+number\s+(?:do|should|can)\s+\w+\s+call\b"
+    r"|\b(?:telefon|fax|handy|ruf)nummer\b|\bnuméro\s+de\s+(?:téléphone|fax|portable)\b",
+    re.IGNORECASE,
+)
+# six digits or more in a phone's grouping ("+49 621 555 0100", "0800 123 456"), or a masked one
+_STATES_PHONE = re.compile(r"\+?\(?\d[\d ()/.-]{5,}\d|\[PHONE_\d+\]")
+
+
+_DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")  # "12.03.2025", "2025-03-12": no phone
+
+
+def _states_phone(text: str) -> bool:
+    found = _STATES_PHONE.finditer(_DATE.sub(" ", text))
+    return any(m.group().startswith("[") or len(re.sub(r"\D", "", m.group())) >= 6 for m in found)
+
+
 def asked_type(question: str) -> str | None:
     """A kind of answer the question's wording asks for beyond a unit: "version" (which version),
-    "address" (a postal address), or None. (A duration for "how long" and a frequency for "how often"
-    were tried on the dev questions: they abstained only on answerable questions, whose closest
-    sentences were wrong, and caught one unanswerable one.) Read in the question itself, not in the
-    statements before it (wording.asked_part)."""
+    "address" (a postal address), "email" (an e-mail address), "phone" (a phone number), or None. (A
+    duration for "how long" and a frequency for "how often" were tried on the dev questions: they
+    abstained only on answerable questions, whose closest sentences were wrong, and caught one
+    unanswerable one.) Read in the question itself, not in the statements before it (wording.asked_part)."""
     question = asked_part(question)
     if _ASKS_VERSION.search(question):
         return "version"
+    if _ASKS_EMAIL.search(question):
+        return "email"
+    if _ASKS_PHONE.search(question):
+        return "phone"
     if _ASKS_ADDRESS.search(question) and not _EMAIL_WORD.search(question):
         return "address"
     return None
 
 
 # the kinds asked_type gives
-TYPES = ("version", "address")
+TYPES = ("version", "address", "email", "phone")
 
 
 def states_type(kind: str, text: str) -> bool:
-    """Whether `text` states an answer of `kind` (asked_type): a version number, a postal address."""
+    """Whether `text` states an answer of `kind` (asked_type): a version number, a postal address, an
+    e-mail address or a phone number (or the placeholder of one redaction withheld)."""
     if kind == "address":
         return states_address(text)
+    if kind == "email":
+        return bool(_STATES_EMAIL.search(text))
+    if kind == "phone":
+        return _states_phone(text)
     return kind == "version" and bool(_VERSION.search(text))

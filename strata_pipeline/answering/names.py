@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from strata_pipeline.answering import wording
-from strata_pipeline.answering.abstention import identifiers_in, redaction_placeholders, unheld_identifiers
+from strata_pipeline.answering.abstention import asked_identifiers, redaction_placeholders, unheld_identifiers
 from strata_pipeline.answering.calendar_words import ENGLISH_CALENDAR_WORDS, calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
@@ -117,7 +117,7 @@ def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str]
     words = named_words(question) if query_language(question) == "en" else wording.acronyms(question)
     missing = [set(unnamed_words(words, [t], stem)) for t in retrieved]  # each passage read once
     words = [w for w in words if 2 * sum(w not in m for m in missing) <= len(retrieved)]
-    return Names(redaction_placeholders(question), identifiers_in(question), words)
+    return Names(redaction_placeholders(question), asked_identifiers(question), words)
 
 
 def unmentioned(names: Names, passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:

@@ -73,7 +73,12 @@ def near_miss(
     `titles` their documents' titles; `terms` (stemmed content words) finds template twins."""
     kind = asked_kind(question) or asked_type(question)
     if kind is not None and not any(_states(kind, q.scored) for q in quoted):
-        what = {"amount": "amount of money or percentage", "address": "postal address"}.get(kind, f"{kind} value")
+        what = {
+            "amount": "amount of money or percentage",
+            "address": "postal address",
+            "email": "e-mail address",
+            "phone": "phone number",
+        }.get(kind, f"{kind} value")
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     outside = out_of_band(question, [q.scored for q in quoted])
     if outside is not None:

@@ -98,6 +98,20 @@ def unmentioned_subject(words: Sequence[str], passages: Sequence[str], stem: Cal
     return [w for w in missing if len(root := stem(w)) < 5 or not any(t.startswith(root) for t in tokens)]
 
 
+COGNATE_PREFIX = 6  # letters a word's stem shares with a word of another language to be its cognate
+
+
+def cognate(word: str, passages: Sequence[str], stem: Callable[[str], str]) -> bool:
+    """Whether a passage (in another language) holds a cognate of `word`: a word that starts with the
+    first COGNATE_PREFIX letters of its stem ("technician": "technicien", "Techniker"). Shorter stems
+    say too little ("park" starts "Parkplatz" and "parking")."""
+    root = stem(word)
+    if len(root) < COGNATE_PREFIX:
+        return False
+    prefix = root[:COGNATE_PREFIX]
+    return any(t.casefold().startswith(prefix) for p in passages for t in _WORD.findall(p))
+
+
 def without_word(question: str, word: str) -> str:
     """The question with `word` taken out (case aside, whole words only), spaces closed up."""
     rest = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", question, flags=re.IGNORECASE)
@@ -143,6 +157,7 @@ def unsupported_subject(
     quoted: Sequence[int],
     similarity: Similarity,
     places: bool = False,
+    other_passages: Sequence[str] = (),
 ) -> str | None:
     """Why the quoted sentences do not answer `question`: a subject word (`words`, subject_words) that
     no retrieved passage (`passages`) mentions and that the quoted sentences (`quoted`, indices into
@@ -150,10 +165,13 @@ def unsupported_subject(
     None when there is none. Only a question that asks a kind of value is read, or with `places` (every
     retrieved passage is in the question's language, so `passages` are all of them) one that asks where:
     "Where do contractors park?" over a page on staff and visitor parking. A passage in another language
-    may say the word in its own ("Where can customers park": "clients"), which the absence cannot see."""
+    may say the word in its own ("Where can customers park": "clients"), which the absence cannot see;
+    where it says it by a cognate ("technicians": "techniciens", `other_passages`), the word is held."""
     if asked_kind(question) is None and asked_type(question) is None and not (places and _WHERE.match(question)):
         return None  # only a value's kind (or a place) tells a sibling's value from an answer in other words
     for word in unmentioned_subject(words(question), passages, stem):
+        if cognate(word, other_passages, stem):
+            continue
         if outranked(question, word, readings, base, quoted, similarity) >= MIN_OUTRANKED:
             return (
                 f"No retrieved passage mentions {word}, which the question asks about, and the closest "

@@ -35,10 +35,11 @@ ASKS_HOURS = re.compile(
 # Amounts beyond price, cost and fee, given in money or as a share: a deposit, a surcharge (en, de, fr).
 ASKS_DEPOSIT = re.compile(r"\b(?:deposits?|surcharges?|kaution|pfand|zuschlag|caution|supplément)\b", re.IGNORECASE)
 
-# A table's header cell that names money ("price_eur", "Fee", "Gebühr (€)"), and a later line with digits.
+# A table's header cell that names money ("price_eur", "Fee", "Gebühr (€)", "ct_per_kwh"), and a later line
+# with digits.
 _MONEY_HEADER = re.compile(
-    r"(?:^|\|)\s*[\w ]*?(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|betrag|prix|tarif|montant)"
-    r"[\w ()€$£]*\s*(?=\||$)",
+    r"(?:^|\|)\s*[\w ]*?(?:eur|usd|chf|gbp|price|cost|fee|preis|gebühr|betrag|prix|tarif|montant|cents?"
+    r"|(?<![^\W_])ct(?=_|\b))[\w ()€$£]*\s*(?=\||$)",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -68,10 +69,14 @@ def is_acronym(word: str) -> bool:
     return bool(_ACRONYM.fullmatch(word))
 
 
-# A statement ends at "." or "!" before the next sentence's capital: "I'd like to run a workshop at the
-# Munich depot. How many people fit in the training room there?"
-_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[\"'(]?[A-ZÄÖÜÀ-ÝÉ¿¡])")
-_ABBREVIATED = re.compile(r"\b[A-Z][a-z]{0,2}\.$")  # a title or an abbreviation: "St.", "Dr.", "Nr."
+# A statement ends at "." or "!" before the next sentence: "I'd like to run a workshop at the Munich
+# depot. How many people fit in the training room there?", also typed in lower case ("i visit every
+# day. is there a cheaper way to park?"), but not after a title or an abbreviation ("St.", "Dr.",
+# "e.g.", "approx.").
+_STATEMENT_END = re.compile(r"(?<=[.!])\s+(?=[\"'(]?[^\W\d_]|[¿¡])")
+_ABBREVIATED = re.compile(
+    r"(?:\b[A-Z][a-z]{0,2}|\b(?:[a-zA-Z]\.){1,2}[a-zA-Z]|\b(?i:approx|incl|excl|etc|vs|no|nr|ca|bzw|ggf|usw|env|cf|resp))\.$"
+)
 
 
 def asked_part(question: str) -> str:

@@ -13,11 +13,13 @@ Every result is a flat dict of floats with stable keys, so it can go straight in
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
 from strata_pipeline.evaluation.pii_sets import regression_clean, regression_pii, regression_secrets
+from strata_pipeline.redaction.mailboxes import mailbox_words
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
 from strata_pipeline.redaction.secrets import find_secrets
@@ -80,8 +82,9 @@ def match_pii(doc: LabelledDoc, masks: Sequence[Detection]) -> PiiMatch:
 def pii_matches(
     detector: PiiDetector, policy: PiiPolicy | None = None, docs: Iterable[LabelledDoc] | None = None
 ) -> list[PiiMatch]:
-    policy = policy or PiiPolicy()
-    docs = regression_pii() if docs is None else docs
+    docs = list(regression_pii() if docs is None else docs)
+    # read over the whole set first, as redaction reads a source-set (redaction/documents.py)
+    policy = dataclasses.replace(policy or PiiPolicy(), mailbox_words=mailbox_words(doc.text for doc in docs))
     return [match_pii(doc, redaction_masks(doc.text, detector, policy)) for doc in docs]
 
 

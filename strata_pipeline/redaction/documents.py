@@ -13,6 +13,7 @@ from typing import Any
 from strata_pipeline.incremental.cache import DocumentCache, cache_key
 from strata_pipeline.incremental.digests import text_sha256
 from strata_pipeline.progress import Progress
+from strata_pipeline.redaction.mailboxes import mailbox_words
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.places import named_places
@@ -37,13 +38,16 @@ def redact_documents(
     unchanged source-set never loads the NER model. `progress(done, total)` after every document.
 
     Words the set's documents name as places ("Kestwick campus", redaction/places.py) are read first,
-    so that a document that only says "at Kestwick" keeps its campus; a document's key holds those of
-    them its text has.
+    so that a document that only says "at Kestwick" keeps its campus, and what they say of the parts of
+    their mailboxes ("the SIU": siu@ is a function's, redaction/mailboxes.py); a document's key holds
+    those of them its text has.
     """
     rows = list(docs)
     indexed = [doc for doc in rows if doc["decision"] != "exclude" and doc["status"] == "ok"]
     places = named_places((doc["text"] for doc in indexed), name_index())
-    policy = dataclasses.replace(policy, places=places | policy.places)
+    policy = dataclasses.replace(
+        policy, places=places | policy.places, mailbox_words=mailbox_words(doc["text"] for doc in indexed)
+    )
     loaded: PiiDetector | None = None
     out: list[dict[str, Any]] = []
     for number, doc in enumerate(rows, start=1):
@@ -52,7 +56,7 @@ def redact_documents(
         else:
             content = text_sha256(doc["text"])
             raw_tables = doc["tables_json"]
-            held = sorted(p for p in places if p in doc["text"])
+            held = sorted(p for p in places if p in doc["text"]) + policy.mailbox_words.held_by(doc["text"])
             key = cache_key(
                 "redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest, *held
             )

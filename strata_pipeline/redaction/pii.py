@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from strata_pipeline.redaction.mailboxes import MailboxWords, country_code
 from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.premises import premises_address
@@ -57,6 +58,7 @@ ROLE_MAILBOXES = frozenset(
         "invoices invoice billing platform devops alerts "
         # the same roles in German, French, Spanish, Italian and Dutch
         "vertrieb verkauf einkauf buchhaltung kontakt personal bewerbung kundenservice service-client contact "
+        "datenschutz dpo "
         "commercial compta comptabilite facturation recrutement rh ventas compras contabilidad administracion "
         "atencion rrhh empleo vendite acquisti amministrazione contabilita ufficio assistenza verkoop inkoop "
         "administratie boekhouding klantenservice facturacion fatturazione rechnung rechnungen factures reclamaciones"
@@ -105,9 +107,16 @@ class PiiPolicy:
     places: frozenset[str] = frozenset()
     # keep the street address of a place of business its page is about (redaction/premises.py)
     keep_premises_addresses: bool = True
+    # parts of the set's mailboxes that its documents write as a function ("SIU", "sinistres"), read over
+    # the whole set (redaction/mailboxes.py)
+    mailbox_words: MailboxWords = field(default_factory=lambda: MailboxWords())
 
     def is_role_mailbox(self, email: str) -> bool:
-        """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not."""
+        """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not. A part the set's
+        documents define as a unit's acronym ("siu@" beside "Special Investigations Unit (SIU)") or write
+        as an ordinary word ("sinistres-lu@" beside "bureau des sinistres") names a function too
+        (`mailbox_words`); beside such a part or a role word, a place the set names (`places`) or a
+        country's code ("-lu") is the function's site, not a person."""
         local_part = email.split("@", 1)[0]
         if local_part.lower() in self.role_mailboxes:
             return True
@@ -120,10 +129,17 @@ class PiiPolicy:
             ranks = index.ranks(token)
             return ranks is not None and (ranks.best <= 300 or (ranks.best <= 3000 and word_commonness(token) < 4.0))
 
-        if not any(t.lower() in self.role_mailboxes for t in tokens):
+        def functional(token: str) -> bool:
+            return token.lower() in self.role_mailboxes or token.lower() in self.mailbox_words.functions
+
+        if not any(functional(t) for t in tokens):
             # "travel@", "awards@", "fleet-ops@": ordinary words that name no one are a function's mailbox
             return all(t.isalpha() and word_commonness(t.lower()) >= 3.5 and not personal(t) for t in tokens)
-        return not any(t.lower() not in self.role_mailboxes and personal(t) for t in tokens)
+
+        def site(token: str) -> bool:  # beside a function's word: a place of the set or a country's code
+            return token.capitalize() in self.places or (len(token) <= 2 and country_code(token))
+
+        return not any(not functional(t) and not site(t) and personal(t) for t in tokens)
 
     def _people(self, findings: Sequence[Finding]) -> list[tuple[int, int]]:
         """Spans of the persons among `findings` that this policy would redact."""

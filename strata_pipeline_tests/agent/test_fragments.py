@@ -48,6 +48,35 @@ def test_a_clause_of_its_own_is_no_gapped_fragment(first: str, second: str) -> N
     assert gapped(first, second) == ""
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "expanded"),
+    [
+        # "it" stands for what the first part asks; the phrase after it replaces the one it parallels
+        ("What is the hourly visitor parking rate at Kestwick?", "what is it at Brandholm?",
+         "What is the hourly visitor parking rate at Brandholm?"),
+        ("What is the cover screw torque for the NR-4471-B kit?", "what is it for the NR-4471-D kit?",
+         "What is the cover screw torque for the NR-4471-D kit?"),
+        ("Within how many minutes must the engineer be on site under runbook version 4?",
+         "what was it under version 3?",
+         "Within how many minutes must the engineer be on site under version 3?"),
+        # "how many" with no noun counts what the first part counts
+        ("How many robots per site does FleetOS 2.7 support?", "how many does FleetOS 2.17 support?",
+         "how many robots per site does FleetOS 2.17 support?"),
+        ("How many visitors may be at a bedside under the current policy?", "how many were allowed under version 2?",
+         "how many visitors were allowed under version 2?"),
+    ],
+)  # fmt: skip
+def test_a_second_part_that_asks_it_again_of_another_phrase_is_the_first_question(
+    first: str, second: str, expanded: str
+) -> None:
+    assert gapped(first, second) == expanded
+
+
+def test_it_with_a_verb_of_its_own_is_no_repetition_of_the_first_question() -> None:
+    assert gapped("What is the hourly parking rate at Kestwick?", "where do I pay it?") == ""
+    assert gapped("Which depot has the most packs?", "how many does it have?") == ""  # no count in the first
+
+
 def test_a_fragment_has_no_verb_no_question_word_and_few_words() -> None:
     assert is_fragment("for a second offence")
     assert not is_fragment("faut-il pour le niveau 3")

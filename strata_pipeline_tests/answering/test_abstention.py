@@ -134,6 +134,25 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
     assert identifiers_in("Opening hours of the [PERSON_1] depot near E-1042?") == ["e-1042"]
     # a German compound on an identifier names the identifier: the passages on E-1042 hold it
     assert unheld_identifiers(identifiers_in("Was bedeutet der E-1042-Fehler?"), passages) == []
+
+
+def test_an_identifier_typed_without_its_hyphen_is_held_and_a_measure_is_no_identifier() -> None:
+    from strata_pipeline.answering.abstention import asked_identifiers
+
+    spec = ["| Pose repeatability | +/- 0.03 mm |\nThe RX-200 arm reaches 1,100 mm."]
+    assert unheld_identifiers(asked_identifiers("whats the pose repeatibility of the rx200 arm"), spec) == []
+    assert unheld_identifiers(asked_identifiers("What is the reach of the RX-300?"), spec) == ["rx-300"]
+    assert asked_identifiers("Can I still buy the 5-year extended coverage?") == []
+    assert asked_identifiers("Does the 24-hour hotline take E-1042 calls?") == ["e-1042"]
+
+
+def test_identifiers_of_the_statements_before_the_question_are_context_when_it_names_its_own() -> None:
+    from strata_pipeline.answering.abstention import asked_identifiers
+
+    upgrade = "The controller is still on firmware v3.5. Can we install v3.12 directly?"
+    assert asked_identifiers(upgrade) == ["v3.12"]
+    # with no identifier of its own, the question asks about the one it refers to
+    assert asked_identifiers("My robot shows E-4042. What does it mean?") == ["e-4042"]
     assert identifiers_in("Wie lange gilt die Garantie für den RX-300-Akku?") == ["rx-300"]
     assert identifiers_in("Is NR-4471-B or BSL-PR-HALLE-01 meant?") == ["nr-4471-b", "bsl-pr-halle-01"]
 
@@ -182,6 +201,14 @@ def test_a_sentence_states_the_asked_kind_or_not() -> None:
     assert not states_kind("hour", "UPS runtime at full load: 45 minutes; the generator starts after 10 seconds.")
     assert states_kind("week", "Parental leave lasts two weeks.")  # a number written as a word
     assert states_kind("time", "| Monday to Friday | 07:30 - 18:00 |")
+
+
+def test_a_price_in_cents_states_money() -> None:
+    assert states_kind("money", "| Unit rate | 29.95 ct/kWh |")
+    assert states_kind("money", "The unit rate is 31.2 cents per kWh.")
+    assert states_kind("money", "commissioned_from: 2025-08-01; system_size: up to 10 kWp; ct_per_kwh: 7.86")
+    assert states_kind("money", "from | size | ct_per_kwh\n2025-08-01 | up to 10 kWp | 7.86")
+    assert not states_kind("money", "select | ctrl\n1 | 2") and not states_kind("money", "up to 10 kWp")
 
 
 @pytest.mark.parametrize(

@@ -41,6 +41,15 @@ def test_the_period_a_rate_is_asked_per(question: str, period: str | None) -> No
     assert asked_period(question) == period
 
 
+def test_a_period_in_the_statements_before_the_question_is_context() -> None:
+    contractor = (
+        "An external contractor will be working in our office for about a week and needs internet access. "
+        "What is the longest a guest voucher can be valid for?"
+    )
+    assert asked_period(contractor) is None
+    assert asked_period("We have a contractor in. How much does a voucher cost per week?") == "week"
+
+
 def test_a_sentence_states_the_period_in_any_form() -> None:
     assert not states_period("week", "Employees may work remotely for up to 20 working days per calendar year.")
     assert states_period("week", "Employees may work from home up to 2 days a week.")
@@ -103,6 +112,31 @@ def test_version_questions_need_a_version_number() -> None:
     assert states_type("version", "Requires controller firmware v3.2 or later.")
     assert states_type("version", "Introduced in FleetOS 2.7.1.")
     assert not states_type("version", "Update the controller firmware before mounting the wrist.")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What is the email address of the claims office?", "email"),
+        ("An welche E-Mail-Adresse wende ich mich mit Fragen an die SIU?", "email"),
+        ("Quelle est l'adresse e-mail du bureau ?", "email"),
+        ("What is the phone number of the IT helpdesk?", "phone"),
+        ("Wie lautet die Telefonnummer der Hotline?", "phone"),
+        ("Quel est le numéro de téléphone du bureau ?", "phone"),
+        ("How do I e-mail the helpdesk?", None),  # how to write, not which address
+        ("What is the address of the Kestwick campus?", "address"),
+    ],
+)
+def test_questions_that_ask_for_an_email_address_or_a_phone_number(question: str, kind: str | None) -> None:
+    assert asked_type(question) == kind
+
+
+def test_a_sentence_states_an_email_address_or_a_phone_number_or_their_placeholder() -> None:
+    assert states_type("email", "- Courriel : sinistres-lu@asterra.example")
+    assert states_type("email", "oder per E-Mail an [EMAIL_1].")
+    assert not states_type("email", "Contact the claims office by phone.")
+    assert states_type("phone", "Hotline: +49 621 555 0100") and states_type("phone", "Call [PHONE_2].")
+    assert not states_type("phone", "Valid from 12.03.2025 in room 104.")  # a date and a room are no numbers to call
 
 
 @pytest.mark.parametrize(
@@ -198,8 +232,8 @@ def test_a_sentence_nearly_as_close_that_states_the_kind_asked_is_quoted_first()
         ("À quelle adresse dois-je envoyer le formulaire ?", "address"),
         ("Welche Anschrift hat die Zulassungsstelle?", "address"),
         ("What is the IP address of the print server?", None),  # not a postal address
-        ("Quelle est l'adresse e-mail du service ?", None),
-        ("Wie lautet die E-Mail-Adresse der Hotline?", None),
+        ("Quelle est l'adresse e-mail du service ?", "email"),  # an e-mail address, not a postal one
+        ("Wie lautet die E-Mail-Adresse der Hotline?", "email"),
         ("How should managers address late arrivals?", None),  # a verb
         ("I've filled in form SAR-2. Can I e-mail it, and if so to which address?", None),  # an e-mail address
     ],

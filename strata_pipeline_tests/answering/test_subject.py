@@ -68,6 +68,15 @@ def test_a_subject_is_mentioned_as_written_by_stem_by_prefix_or_by_a_part() -> N
     assert unmentioned_subject(["on-call"], ["Call the duty phone."], _stem) == []  # a part of it
 
 
+def test_a_cognate_in_a_passage_of_another_language_holds_the_word() -> None:
+    from strata_pipeline.answering.subject import cognate
+
+    french = ["Astreinte des techniciens : indemnité forfaitaire de 250 euros par semaine."]
+    assert cognate("technicians", french, _stem)
+    assert not cognate("motorbike", ["Motorräder parken im Hof, je Stunde 1,80 €."], _stem)
+    assert not cognate("parking", ["Parkplatz P2"], _stem)  # a stem of four letters says too little
+
+
 def test_a_word_is_taken_out_whole_and_case_aside() -> None:
     assert without_word(JURY, "jury") == "How many days of paid duty leave do employees get?"
     assert without_word("Jury duty and jury-rigged", "jury") == "duty and jury-rigged"

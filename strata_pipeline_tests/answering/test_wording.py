@@ -121,6 +121,11 @@ def test_the_asked_part_leaves_out_the_statements_before_the_question() -> None:
     assert asked_part("What is X? And what is Y?") == "What is X? And what is Y?"  # from the first question on
     assert asked_part("Opening hours of the Porto depot.") == "Opening hours of the Porto depot."  # no "?"
     assert asked_part("Is St. Mary's open? Thanks") == "Is St. Mary's open? Thanks"  # "St." ends no sentence
+    # a statement typed in lower case ends at its full stop too; an abbreviation ends no sentence
+    dad = "my dad is at kestwick and i visit every day. is ther a cheaper way to park than by the hour?"
+    assert asked_part(dad) == "is ther a cheaper way to park than by the hour?"
+    assert asked_part("What is the approx. size of the room?") == "What is the approx. size of the room?"
+    assert asked_part("We use e.g. the VPN. what port?") == "what port?"
     # the kind of value asked is read in the question, not in the context before it
     lyon = "Our Lyon backups crawl during office hours. Is the backup traffic capped somewhere?"
     assert asked_kind(lyon) is None and asked_kind("What are the office hours in Lyon?") == "time"

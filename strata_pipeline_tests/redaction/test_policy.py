@@ -44,6 +44,26 @@ def test_role_mailboxes(email: str, decision: str) -> None:
     assert PiiPolicy().decide(finding(text, email, "EMAIL"), text) == decision
 
 
+def test_what_the_documents_say_of_a_mailboxs_parts_makes_it_a_functions() -> None:
+    from strata_pipeline.redaction.mailboxes import mailbox_words
+
+    documents = [
+        "Owner: Special Investigations Unit (SIU). Questions: siu@asterra.example",
+        "# Bureau des sinistres de Luxembourg\n- Courriel : sinistres-lu@asterra.example",
+        "Contact Jonas Weber (jonas.weber@asterra.example) or Maria in sales: sales.maria@asterra.example",
+        "[13:12] bram.dv: call bram.terhorst@polderdata.example; mark the box for mark@asterra.example",
+        "Minutes by Mary Ann Smith (MAS): mas@asterra.example, initials only: hr.jd@asterra.example",
+    ]
+    words = mailbox_words(documents)
+    assert words.functions == {"siu", "sinistres"}  # no handle, no common name, no person's initials
+    policy = PiiPolicy(mailbox_words=words)
+    assert policy.is_role_mailbox("siu@asterra.example") and policy.is_role_mailbox("sinistres-lu@asterra.example")
+    people = ["jonas.weber", "sales.maria", "bram.terhorst", "mark", "mas", "hr.jd"]
+    assert not any(policy.is_role_mailbox(f"{p}@asterra.example") for p in people)
+    # without the documents' evidence the functions' mailboxes are redacted, as before
+    assert not PiiPolicy().is_role_mailbox("siu@asterra.example")
+
+
 def test_default_thresholds() -> None:
     assert DEFAULT_THRESHOLDS["PERSON"] == 0.5
     assert DEFAULT_THRESHOLDS["PHONE"] == 0.45

@@ -1,0 +1,86 @@
+"""What a source-set's documents say about the parts of its mailboxes, read over the whole set.
+
+A mailbox such as siu@ or sinistres-lu@ is a function's, not a person's, but its parts are no English
+role word: the documents say what they are ("Special Investigations Unit (SIU)", "Bureau des
+sinistres"). Read over every document of the set before any is redacted (like redaction/places.py),
+the evidence is the same for each document and for the leak check, which reads it back from the chunks
+of the version it checks. Text only: no Dagster, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+# the same shape as pii.EMAIL_PATTERN (not imported: pii imports this module)
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b")
+
+
+MAX_NAME_RANK = 3000  # a part this common as a given name or surname is never taken for a function's word
+
+
+@dataclass(frozen=True)
+class MailboxWords:
+    """Mailbox parts (lower case) the documents write as a function: an acronym they define ("SIU") or
+    an ordinary lower-case word ("sinistres")."""
+
+    functions: frozenset[str] = frozenset()
+
+    def held_by(self, text: str) -> list[str]:
+        """Those of the words that are parts of a mailbox in `text`: what a document's redaction depends on."""
+        parts = {p.lower() for m in _EMAIL.finditer(text) for p in _parts(m.group())}
+        return sorted(parts & self.functions)
+
+
+def _parts(email: str) -> list[str]:
+    return [t for t in re.split(r"[-._+]", email.split("@", 1)[0]) if t]
+
+
+def mailbox_words(texts: Iterable[str]) -> MailboxWords:
+    """The evidence the texts give on the parts of the mailboxes they hold, outside any e-mail address:
+    a part defined as an acronym ("Special Investigations Unit (SIU)": the initials of the words before
+    it, not all of them listed names) or written as an ordinary lower-case word that is no common name,
+    not as a handle ("bureau des sinistres"; not "bram.dv:", not "mark the box")."""
+    from strata_pipeline.redaction.name_index import name_index
+
+    texts = list(texts)
+    parts = {p.lower() for text in texts for m in _EMAIL.finditer(text) for p in _parts(m.group()) if p.isalpha()}
+    if not parts:
+        return MailboxWords()
+    rest = "\n".join(_EMAIL.sub(" ", text) for text in texts)
+    index = name_index()
+    defined = set()
+    for m in _DEFINED.finditer(rest):
+        words = _initials(m["words"], m["acronym"])
+        if words and not all(index.ranks(w) for w in words):  # "Mary Ann Smith (MAS)" defines no unit
+            defined.add(m["acronym"].lower())
+    functions = {p for p in parts if p in defined}
+    for part in parts - functions:
+        ranks = index.ranks(part)
+        listed = ranks is not None and ranks.best <= MAX_NAME_RANK  # "mark the box" says nothing of mark@
+        if len(part) >= 4 and not listed and re.search(rf"(?<![\w@./:#-]){re.escape(part)}(?![\w@-]|\.\w)", rest):
+            functions.add(part)
+    return MailboxWords(frozenset(functions))
+
+
+# "Special Investigations Unit (SIU)", "Change Advisory Board (CAB)": capitalised words, then capitals in brackets
+_DEFINED = re.compile(
+    r"(?P<words>(?:[A-ZÄÖÜ][\w-]*\s+(?:(?:and|of|for|und|de|des|du|et)\s+)?){2,8})\((?P<acronym>[A-Z]{3,6})\)"
+)
+
+
+def _initials(words: str, acronym: str) -> list[str]:
+    """The words before an acronym whose initials spell it (small words aside), or []."""
+    capitalised = [w for w in words.split() if w[:1].isupper()]
+    chosen = capitalised[-len(acronym) :]
+    return chosen if "".join(w[0] for w in chosen) == acronym else []
+
+
+@lru_cache(maxsize=256)
+def country_code(token: str) -> bool:
+    """Whether `token` is a country's ISO 3166 two-letter code ("lu", "de")."""
+    import pycountry
+
+    return pycountry.countries.get(alpha_2=token.upper()) is not None

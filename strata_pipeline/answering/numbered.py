@@ -29,7 +29,7 @@ _NUMBERED = re.compile(r"(?<![\w-])([^\W\d_]{3,})(?:[ \t]+|[ \t]*-[ \t]*)(\d{1,3
 _NOT_NAMES = frozenset(
     """than least most about over under after before within every each per from into until till since
     for with and the top last first next past only approx around nearly almost some all any
-    between above below beyond version versions release
+    between above below beyond versions release
     takes take took cost costs pay pays get gets got are was were has have had is be can may must
     more less up to ab bis nach vor seit über unter mit pro alle jede jeden jeder als und oder der die
     das den dem des ein eine einen ist sind hat haben wird werden mehr weniger etwa rund höchstens

@@ -22,11 +22,12 @@ LEVELS = [  # (scored sentence, its passage)
         ("What is the household contents rate per 1,000 € in tariff zone 6?", [("zone", "6")]),
         ("Welcher Selbstbehalt gilt in Gefährdungsklasse III?", [("gefährdungsklasse", "III")]),
         ("Up to what amount may a Claims handler II settle a claim?", [("handler", "II")]),
-        # bounds, amounts, units, calendar words, versions and codes name no numbered thing
+        ("What were the ICU visiting hours under version 1 of the policy?", [("version", "1")]),
+        # bounds, amounts, units, calendar words, dotted versions and codes name no numbered thing
         ("Who pays when the customer is over 65?", []),
         ("Must it be reported within 24 hours?", []),
         ("How many VLANs have an ID between 200 and 300?", []),
-        ("What changed in version 3 of the runbook?", []),
+        ("What changed in version 3.2 of the runbook?", []),
         ("Is the office open on May 5?", []),
         ("What does invoice status INV-17 mean?", []),
         ("Which patch wave is zrh-prt-01 in?", []),
@@ -61,3 +62,14 @@ def test_near_miss_abstains_for_another_numbered_thing() -> None:
     quoted = [Quoted(scored, scored, passage) for scored, passage in LEVELS]
     reason = near_miss(LEVEL_4, quoted, [p for _, p in LEVELS], lambda w: w.casefold())
     assert reason is not None and "level 4" in reason
+
+
+def test_a_version_the_quoted_policy_is_not_abstains() -> None:
+    # the scored sentence carries its document's title, as the answerer reads it
+    current = [
+        ("Visiting patients - visitor policy (version 3) > ICU: Visits are between 14:00 and 18:00.",
+         "Owner: Patient Experience Office · Version 3\n## ICU\nVisits are between 14:00 and 18:00."),
+    ]  # fmt: skip
+    reason = other_numbered("What were the ICU visiting hours under version 1 of the visitor policy?", current)
+    assert reason is not None and "version 3" in reason and "version 1" in reason
+    assert other_numbered("What are the ICU visiting hours under version 3?", current) is None

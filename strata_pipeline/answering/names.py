@@ -128,3 +128,35 @@ def unmentioned(names: Names, passages: Sequence[str], stem: Callable[[str], str
         + unheld_identifiers(names.identifiers, passages)
         + unnamed_words(names.words, passages, stem)
     )
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def named_sibling(
+    words: Sequence[str], stating: Sequence[str], retrieved: Sequence[str], stem: Callable[[str], str]
+) -> str:
+    """A name the sentences that state the asked value (`stating`) give instead of the question's own
+    (`words`, question_names): each names another (named_words) and none names one of the question's,
+    and a retrieved passage names that other beside the question's in one sentence, so the two are things
+    of a kind ("Friday prayers are held at 13:15 in the Kestwick prayer room." for Brandholm's prayer room,
+    where a passage says "at Kestwick ...; at Brandholm ..."). "" when there is none."""
+    if not words or not stating:
+        return ""
+    clauses = [c for text in retrieved for c in _SENTENCE_END.split(text)]
+
+    def names_own(text: str) -> bool:  # mentions one of the question's names
+        return len(unnamed_words(words, [text], stem)) < len(words)
+
+    initials = {w[0].upper() for w in words}  # "CAB" is the question's "Change Advisory Board", no sibling
+    found = ""
+    for sentence in stating:
+        if names_own(sentence):
+            return ""
+        others = [w for w in named_words(sentence) if unnamed_words([w], [" ".join(words)], stem) and not
+                  (w.isupper() and set(w) <= initials)]  # fmt: skip
+        beside = [o for o in others if any(names_own(c) and not unnamed_words([o], [c], stem) for c in clauses)]
+        if not beside:
+            return ""
+        found = found or beside[0]
+    return found

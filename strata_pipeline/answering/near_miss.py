@@ -41,11 +41,12 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
-from strata_pipeline.answering.names import named_words, question_names, unmentioned
+from strata_pipeline.answering.names import named_sibling, named_words, question_names, unmentioned
 from strata_pipeline.answering.numbered import other_numbered
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
 from strata_pipeline.answering.wording import is_acronym
+from strata_pipeline.classification.language import query_language
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,14 @@ def near_miss(
         return (
             f"The quoted sentences that state a {kind} value are from passages that do not mention "
             f"{names}, which the question names."
+        )
+    # a name most passages mention (the setting) still tells apart two things the sentences name
+    own = named_words(question) if query_language(question) == "en" else []
+    sibling = named_sibling(own, [q.quote for q in quoted if _states(kind, q.scored)], retrieved, stem)
+    if sibling:
+        return (
+            f"The quoted sentences that state a {kind} value are about {sibling}, not {', '.join(own)}, which "
+            "the question names."
         )
     if terms is not None and stating and all(_twin_of_named(question, q, titles, terms) for q in quoted
                                              if _states(kind, q.scored)):  # fmt: skip

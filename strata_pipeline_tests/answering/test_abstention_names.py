@@ -216,3 +216,21 @@ def test_a_table_row_for_another_named_key_does_not_answer() -> None:
     assert missed.abstained and "quoted table rows do not mention Colmont" in missed.reason
     answered = answer_extractively("What's the surface water drainage charge in Weißbach?", [prices], close)
     assert not answered.abstained and "0.64" in answered.text
+
+
+def test_a_value_sentence_that_names_a_sibling_instead_of_the_asked_name() -> None:
+    from strata_pipeline.answering.names import named_sibling
+
+    prayers = "- Friday prayers are held at 13:15 in the Kestwick prayer room."
+    rooms = "The prayer room at Kestwick is on level 1; at Brandholm, in building A, ground floor."
+    retrieved = [f"{prayers}\n{rooms}"]
+    assert named_sibling(["Brandholm"], [prayers], retrieved, _stem) == "Kestwick"
+    assert named_sibling(["Kestwick"], [prayers], retrieved, _stem) == ""  # the sentence names the asked one
+    # the other name is never named beside the asked one: no evidence the two are things of a kind
+    assert named_sibling(["Brandholm"], [prayers], [prayers, "Brandholm has a chapel."], _stem) == ""
+    # one value sentence that names no other name may answer
+    assert named_sibling(["Brandholm"], [prayers, "Prayers are held at 13:15."], retrieved, _stem) == ""
+    # an acronym of the question's own names is no sibling
+    cab = "Approval by the CAB is needed by 12:00 on Tuesday."
+    board = ["Changes go to the Change Advisory Board (CAB). Approval by the CAB is needed by 12:00 on Tuesday."]
+    assert named_sibling(["Change", "Advisory", "Board"], [cab], board, _stem) == ""

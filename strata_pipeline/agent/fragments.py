@@ -94,7 +94,7 @@ COUNT_WITHOUT_NOUN = re.compile(
 )
 
 
-def _of_it(first: str, stem: str, body: str) -> str:
+def _of_it(stem: str, body: str) -> str:
     """The first question asked again in a second part that refers to its subject by a pronoun and names only
     what differs ("what is it at Brandholm"), or that counts without a noun ("how many does FleetOS 2.17
     support"); "" otherwise."""
@@ -102,20 +102,20 @@ def _of_it(first: str, stem: str, body: str) -> str:
     if m is not None and m["rest"].split()[0].lower() in PREPOSITIONS:
         return parallel(stem, m["rest"])
     m = COUNT_WITHOUT_NOUN.match(body)
-    counted = antecedent(first) if m is not None and COUNTED.match(first.strip()) else ""
+    counted = antecedent(stem) if m is not None and COUNTED.match(stem) else ""
     return f"{body[: m.end()]}{counted} {body[m.end() :]}" if m is not None and counted else ""
 
 
 def gapped(first: str, second: str) -> str:
     """`second` as a whole question when it is a fragment of `first` (module docstring); "" otherwise."""
     body = second.strip().rstrip(" ?.!")
-    if found := _of_it(first, first.strip().rstrip(" ?.!"), body):
-        return found + ("?" if not found.endswith("?") else "")
+    end = " ?" if first.rstrip().endswith(" ?") else "?"
+    stem = first.strip().rstrip(" ?.!")
+    if found := _of_it(stem, body):
+        return found + end
     if YES_NO.match(first) and WH_ONLY.fullmatch(body):
         # "Is the battery covered, and if so, for how long?": the question word asked of the first part
         return f"{body[0].upper()}{body[1:]} {first[0].lower()}{first[1:]}"
-    end = " ?" if first.rstrip().endswith(" ?") else "?"
-    stem = first.strip().rstrip(" ?.!")
     opening = SHARED_OPENING.match(body)
     if opening is not None:
         if not first.lower().startswith(opening.group().lower()):

@@ -275,7 +275,7 @@ def asked_identifiers(question: str) -> list[str]:
     ("The controller is still on v3.5. Can we install v3.12 directly?" asks about v3.12; "It shows
     E-4042. What does it mean?" still asks about E-4042)."""
     named = [i for i in identifiers_in(question) if not _MEASURE.fullmatch(i)]
-    asked = {i for i in identifiers_in(wording.asked_part(question))}
+    asked = set(identifiers_in(wording.asked_part(question)))
     return [i for i in named if i in asked] if asked & set(named) else named
 
 

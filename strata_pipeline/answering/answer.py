@@ -251,13 +251,13 @@ def answer_extractively(
     titles = [c.payload.get("title") or "" for c in pool]
     reason = near_miss(question, quoted, retrieved, _stem, titles, terms)
     same = [c for c in candidates if not other_language(asked_in, c.payload.get("language"))]
-    if reason is None and (len(same) == len(candidates) or subject.across_languages()):
+    other = [c for c in candidates if other_language(asked_in, c.payload.get("language"))]
+    if reason is None and (not other or subject.across_languages()):
         reason = subject.unsupported_subject(  # a word no passage holds, and the quotes do not respond to it
             question, [_passage_text(c) for c in same], _stem, subject.english_subject_words,
             [(s.sentence.quote, s.sentence.scored) for s in sentences], similarities,
             [i for i, s in enumerate(sentences) if any(s is c for _, c in chosen)], similarity,
-            places=len(same) == len(candidates),
-            other_passages=[_passage_text(c) for c in candidates if not any(c is o for o in same)])  # fmt: skip
+            places=not other, other_passages=[_passage_text(c) for c in other])  # fmt: skip
     if reason is not None:
         return abstention(reason)
     conflicts = contradictions([_statement(score, s) for score, s in scored], wanted, terms, config.conflict_margin)

@@ -137,13 +137,14 @@ def named_sibling(
     words: Sequence[str], stating: Sequence[str], retrieved: Sequence[str], stem: Callable[[str], str]
 ) -> str:
     """A name the sentences that state the asked value (`stating`) give instead of the question's own
-    (`words`, question_names): each names another (named_words) and none names one of the question's,
-    and a retrieved passage names that other beside the question's in one sentence, so the two are things
-    of a kind ("Friday prayers are held at 13:15 in the Kestwick prayer room." for Brandholm's prayer room,
-    where a passage says "at Kestwick ...; at Brandholm ..."). "" when there is none."""
+    (`words`: its named_words, the setting included): each names another (named_words) and none names
+    one of the question's, and a retrieved passage names that other beside the question's in one
+    sentence, so the two are things of a kind ("Friday prayers are held at 13:15 in the Kestwick prayer
+    room." for Brandholm's prayer room, where a passage says "at Kestwick ...; at Brandholm ..."). ""
+    when there is none."""
     if not words or not stating:
         return ""
-    clauses = [c for text in retrieved for c in _SENTENCE_END.split(text)]
+    retrieved_sentences = [c for text in retrieved for c in _SENTENCE_END.split(text)]
 
     def names_own(text: str) -> bool:  # mentions one of the question's names
         return len(unnamed_words(words, [text], stem)) < len(words)
@@ -155,7 +156,9 @@ def named_sibling(
             return ""
         others = [w for w in named_words(sentence) if unnamed_words([w], [" ".join(words)], stem) and not
                   (w.isupper() and set(w) <= initials)]  # fmt: skip
-        beside = [o for o in others if any(names_own(c) and not unnamed_words([o], [c], stem) for c in clauses)]
+        beside = [
+            o for o in others if any(names_own(c) and not unnamed_words([o], [c], stem) for c in retrieved_sentences)
+        ]
         if not beside:
             return ""
         found = found or beside[0]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from strata_pipeline.redaction.mailboxes import MailboxWords, country_code
+from strata_pipeline.redaction.mailboxes import EMAIL_PATTERN, MailboxWords, country_code
 from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.premises import premises_address
@@ -47,7 +47,6 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "ADDRESS": 0.5,
 }
 
-EMAIL_PATTERN = r"\b[A-Za-z0-9._%+\-]+@[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*\.[A-Za-z]{2,}\b"
 
 # Mailboxes of a role, not a person: published on purpose, so kept.
 ROLE_MAILBOXES = frozenset(

@@ -87,6 +87,11 @@ ASKED_OF_IT = re.compile(
     r"(?P<rest>\S.*)$",
     re.IGNORECASE,
 )
+# "..., and what is the Dresden one?": the first question of another name, "one" standing for its subject
+NAMED_ONE = re.compile(
+    r"^(?i:what|which|how\s+(?:much|many|long|high|often))\s+(?i:is|was|are|were|about)\s+(?:the\s+)?"
+    r"(?P<name>[A-ZÄÖÜ][\w.-]*(?:\s+[A-ZÄÖÜ0-9][\w.-]*){0,2})\s+ones?$"
+)
 # "..., and how many does FleetOS 2.17 support?": "how many" without its noun counts what the first part counts
 COUNT_WITHOUT_NOUN = re.compile(
     r"^how\s+(?:many|much)\s+(?=(?:does|do|did|is|are|was|were|can|may|must|will|would|has|have|had|should)\b)",
@@ -246,6 +251,17 @@ COMMON_NP = re.compile(
 
 
 NAMED_HEAD = re.compile(r"\b(?:the|this|that)\s+(?:[A-ZÄÖÜ][\w-]*\s+)+(?P<head>[a-z][\w-]*)")
+
+
+def named_one(first: str, second: str) -> str:
+    """The first question asked of another name when the second part is "what is the <name> one" ("What's the
+    e-mail address of the Mannheim claims office, and what is the Dresden one?"): "one" stands for what the
+    first part asks about, not only for its noun after the name. "" otherwise."""
+    m = NAMED_ONE.match(second.strip().rstrip(" ?.!"))
+    if m is None or not named_entities(first):
+        return ""
+    asked = replace_entity(first.strip().rstrip(" ?.!"), m["name"])
+    return f"{asked}?" if asked != first.strip().rstrip(" ?.!") else ""
 
 
 def resolve_one(first: str, second: str) -> str:

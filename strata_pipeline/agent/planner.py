@@ -71,6 +71,7 @@ from strata_pipeline.agent.fragments import (
     coordinated_predicates,
     elliptic_tail,
     gapped,
+    named_one,
     resolve_one,
     split_context,
     topic_name,
@@ -427,6 +428,9 @@ def _two_questions(text: str) -> Plan | None:
 def _pair(parts: list[str]) -> Plan:
     """The plan of two clauses: independent, elliptic, or the second depending on what the first finds."""
     first, second = parts[0], resolve_one(*parts)
+    if of_name := named_one(*parts):
+        # "..., and what is the Dresden one?": the first question asked of Dresden
+        return Plan("two_questions", (_search(first, first), _search(of_name, of_name)))
     other = elliptic_other(second)
     if other:
         # "..., and what about Basel?": the first question asked of the other entity

@@ -255,10 +255,18 @@ _PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
     """Identifiers the question names (a code, a model, a version: E-4042, RX-500) that no supplied
     passage holds: the passages are about look-alikes, not about what was asked. A code typed without
-    its hyphen is the same code ("rx200" is held by "RX-200")."""
+    its hyphen is the same code ("rx200" is held by "RX-200"), and so is its plural ("our RX-300s")."""
     text = " ".join(passages)
     held = {_joined(i) for i in identifiers_in(text)}
-    return [i for i in dict.fromkeys(question_identifiers) if _joined(i) not in held and not _spelled_version(i, text)]
+    return [
+        i
+        for i in dict.fromkeys(question_identifiers)
+        if not ({_joined(i), _joined(_PLURAL.sub("", i))} & held) and not _spelled_version(i, text)
+    ]
+
+
+# "RX-300s": a model's plural, the letter s after its last digit
+_PLURAL = re.compile(r"(?<=\d)s$", re.IGNORECASE)
 
 
 def _joined(identifier: str) -> str:

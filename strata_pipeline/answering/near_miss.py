@@ -13,7 +13,8 @@ with the first reason found (code `no_support`):
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
    title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon);
-5. the question names a numbered thing ("Level 4", "tariff zone 6") and the quoted sentences speak
+5. the question asks about a year none of the quoted passages holds, and they hold others;
+   the question names a numbered thing ("Level 4", "tariff zone 6") and the quoted sentences speak
    of others of its kind only ("Level 1", "tariff_zone: 2"; numbered.py);
    the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
    for "comprehensive cover", siblings.py);
@@ -45,8 +46,9 @@ from strata_pipeline.answering.names import named_sibling, named_words, question
 from strata_pipeline.answering.numbered import other_numbered
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
-from strata_pipeline.answering.wording import is_acronym
+from strata_pipeline.answering.wording import asked_part, is_acronym
 from strata_pipeline.classification.language import query_language
+from strata_pipeline.facts.periods import named_years, years_in
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,9 @@ def near_miss(
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
     if unnamed:
         return f"The passages the answer would quote do not mention {', '.join(unnamed)}, which the question names."
+    other_year = _another_year(question, [q.passage for q in quoted])
+    if other_year is not None:
+        return other_year
     other = _another_of_its_kind(question, [(q.scored, q.passage) for q in quoted], stem, kind)
     if other is not None:
         return other
@@ -129,6 +134,20 @@ def near_miss(
             f"({next(q.title for q in quoted if _states(kind, q.scored))}) than the one the question names."
         )
     return None
+
+
+def _another_year(question: str, passages: Sequence[str]) -> str | None:
+    """The question asks about a year ("the holidays in 2026") that none of the quoted passages holds, and
+    they speak of others ("2025-12-26 | Second Day of Christmas"): a year they do not cover. A year in a
+    statement before the question is context ("I placed a policy this year (2026). What commission ...?")."""
+    held = set().union(*(years_in(p) for p in passages)) if passages else set()
+    missing = [y for y in named_years(asked_part(question)) if y not in held]
+    if not missing or not held:
+        return None
+    return (
+        f"The passages the answer would quote speak of {', '.join(sorted(held))}, not {', '.join(missing)}, "
+        "which the question asks about."
+    )
 
 
 def _keyed_by_other(question: str, quoted: Sequence[Quoted], stem: Callable[[str], str], kind: str | None) -> str:

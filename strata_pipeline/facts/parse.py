@@ -67,6 +67,7 @@ from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
+from strata_pipeline.facts.years import uncovered_year
 
 
 def operation_of(question: str) -> str:
@@ -140,6 +141,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
+    uncovered = uncovered_year(question, table)
+    if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
+        return _refused(score, operation, evidence, uncovered, names_table)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     compared, unplaced = numeric_conditions(question, stems, table)
     filters += compared + flags(question, stems, table, filters) + dated

@@ -141,3 +141,19 @@ def _iso(match: re.Match[str], order: str) -> str:
     parts = dict(zip(order, match.groups(), strict=True))
     month = int(parts["m"]) if "m" in parts else MONTHS[parts["M"].lower()]
     return f"{int(parts['y']):04d}-{month:02d}-{int(parts['d']):02d}"
+
+
+# a year on its own: not inside a date, a version, an amount or a code ("2025-03", "v2025", "2,025")
+_LONE_YEAR = re.compile(r"(?<![\w.,/-])((?:19|20)\d{2})(?![\w.,/-]\d|\w)")
+# any year, a date's included ("2025-12-26")
+_ANY_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
+
+
+def named_years(question: str) -> list[str]:
+    """The years a question names on their own, in order, each once ("in 2026", "2024 and 2025")."""
+    return list(dict.fromkeys(_LONE_YEAR.findall(question)))
+
+
+def years_in(text: str) -> set[str]:
+    """Every year a text holds, in dates, file names and titles too ("2025-12-26", "tariffs-2026.csv")."""
+    return set(_ANY_YEAR.findall(text))

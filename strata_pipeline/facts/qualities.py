@@ -155,10 +155,16 @@ MEASURE_END = frozenset(
 )
 
 
+# nouns of a quantity as such: what they measure follows them ("number of robots", "Anzahl der Plätze")
+QUANTITY_NOUNS = frozenset({"number", "count", "amount", "quantity", "anzahl", "zahl", "menge", "nombre", "quantité"})
+
+
 def measure_phrase(question: str, op: str) -> str:
     """The words an aggregate word is followed by, up to a preposition ("fuel consumption"); "" when none."""
     found = re.search(OPERATION_WORDS[op], question.lower())
     said = words(question.lower()[found.end() :]) if found else []
+    if len(said) > 2 and said[0] in QUANTITY_NOUNS and said[1] in ("of", "de", "d", "an", "der", "des", "von"):
+        said = said[2:]  # "the maximum number of robots per site" measures robots, not "number"
     taken: list[str] = []
     for word in said:
         if word in MEASURE_END or len(taken) == 3:

@@ -200,3 +200,14 @@ def test_a_request_over_a_noun_phrase_and_its_attribute_is_two_questions() -> No
     assert [s.ask for s in steps] == ["What is the opening time of the Graz office?", "What is Graz's phone number?"]
     compared = plan("Compare the desks at Graz with those at Linz.").steps
     assert [s.ask for s in compared] == ["What is the desks of Graz?", "What is the desks of Linz?"]
+
+
+def test_the_named_one_asks_the_first_question_of_that_name() -> None:
+    from strata_pipeline.agent.fragments import named_one
+
+    first = "What's the e-mail address of the Mannheim claims office?"
+    assert named_one(first, "what is the Dresden one?") == "What's the e-mail address of the Dresden claims office?"
+    assert named_one(first, "What is the Dresden one?") == "What's the e-mail address of the Dresden claims office?"
+    # "one" after a common word, or a first part that names nothing, is not this form
+    assert named_one(first, "what is the cheaper one?") == ""
+    assert named_one("What is the e-mail address of the claims office?", "what is the Dresden one?") == ""

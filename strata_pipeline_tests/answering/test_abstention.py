@@ -146,6 +146,15 @@ def test_an_identifier_typed_without_its_hyphen_is_held_and_a_measure_is_no_iden
     assert asked_identifiers("Does the 24-hour hotline take E-1042 calls?") == ["e-1042"]
 
 
+def test_a_models_plural_is_the_model() -> None:
+    from strata_pipeline.answering.abstention import asked_identifiers
+
+    spec = ["The RX-300 battery pack must warm up for 2 hours before charging."]
+    assert unheld_identifiers(asked_identifiers("One of our RX-300s shows a cold battery. How long?"), spec) == []
+    # a plural of another model is still another model
+    assert unheld_identifiers(asked_identifiers("Do RX-200s need it too?"), spec) == ["rx-200s"]
+
+
 def test_identifiers_of_the_statements_before_the_question_are_context_when_it_names_its_own() -> None:
     from strata_pipeline.answering.abstention import asked_identifiers
 

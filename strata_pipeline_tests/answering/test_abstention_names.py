@@ -234,3 +234,19 @@ def test_a_value_sentence_that_names_a_sibling_instead_of_the_asked_name() -> No
     cab = "Approval by the CAB is needed by 12:00 on Tuesday."
     board = ["Changes go to the Change Advisory Board (CAB). Approval by the CAB is needed by 12:00 on Tuesday."]
     assert named_sibling(["Change", "Advisory", "Board"], [cab], board, _stem) == ""
+
+
+def test_a_year_the_quoted_passages_do_not_cover_is_a_near_miss() -> None:
+    from strata_pipeline.answering.near_miss import Quoted, near_miss
+
+    rows = "public holidays 2025\n2025-10-03 | German Unity Day | Munich\n2025-12-26 | Second Day of Christmas | Munich"
+    row = Quoted("2025-10-03 | German Unity Day | Munich", "2025-10-03 | German Unity Day | Munich", rows)
+    assert near_miss("Which holidays does the Munich office observe in 2026?", [row], [rows], _stem) == (
+        "The passages the answer would quote speak of 2025, not 2026, which the question asks about."
+    )
+    assert near_miss("Which holidays does the Munich office observe in 2025?", [row], [rows], _stem) is None
+    # a year in the statement before the question is context, and passages without any year cover every one
+    said = "I placed a policy this year (2026). Which holiday is on 3 October in Munich?"
+    assert near_miss(said, [row], [rows], _stem) is None
+    plain = Quoted("German Unity Day is a holiday in Munich.", "German Unity Day is a holiday in Munich.", "Munich")
+    assert near_miss("Which holidays does Munich observe in 2026?", [plain], ["Munich"], _stem) is None

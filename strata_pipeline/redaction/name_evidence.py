@@ -43,6 +43,34 @@ def word_commonness(word: str) -> float:
     return max(zipf_frequency(lowered, language) for language in ZIPF_LANGUAGES)
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèàç"
+
+
+@lru_cache(maxsize=20_000)
+def misspells_common_word(word: str, commonness: float = 4.0) -> bool:
+    """Whether `word` is one typing slip (a letter dropped, added, changed or two swapped) from an ordinary
+    word at least as common as `commonness` (Zipf) in a language we read: "shiping" for "shipping", "hich"
+    for "hitch". A typed query is full of them, and a rare name spelt like one is the weaker reading."""
+    lowered = word.casefold()
+    splits = [(lowered[:i], lowered[i:]) for i in range(len(lowered) + 1)]
+    edits = {a + b[1:] for a, b in splits if b}
+    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    edits |= {a + c + b for a, b in splits for c in _LETTERS}
+    edits.discard(lowered)
+    common = _common_words(commonness)
+    return any(e in common for e in edits if len(e) >= 3)
+
+
+@lru_cache(maxsize=4)
+def _common_words(commonness: float) -> frozenset[str]:
+    """The ordinary words at least as common as `commonness` (Zipf) in any language we read."""
+    from wordfreq import get_frequency_dict
+
+    least = 10 ** (commonness - 9)  # Zipf is log10 of the frequency per billion words
+    return frozenset(w for lang in ZIPF_LANGUAGES for w, f in get_frequency_dict(lang).items() if f >= least)
+
+
 def _rank_score(rank: int) -> float:
     if rank >= NO_RANK:
         return 0.0

@@ -28,6 +28,7 @@ from strata_pipeline.redaction.name_evidence import (
     Token,
     _is_name_shaped,
     _rank_score,
+    misspells_common_word,
     word_commonness,
 )
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
@@ -98,6 +99,8 @@ def lowercase_candidates(tokens: list[Token], text: str, index: NameIndex) -> li
         ranks = index.ranks(word)
         if ranks is None or ranks.best > 3000 or word_commonness(word) >= 2.8:
             continue
+        if ranks.best > 1500 and misspells_common_word(word):
+            continue  # "whats the same day shiping cutoff": a slip of "shipping", not the rare name Shiping
         if token.idx and text[token.idx - 1] in "=/:._-@#":
             continue  # "mfa=totp", "path/anna": a value or a path, not a name
         score = 0.35 + 0.3 * _rank_score(ranks.best) + (0.15 if token.pos_ == "PROPN" else 0.0)

@@ -126,6 +126,9 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         "See Power Supply for details.",
         "ask will about it",
         "the mark is set",
+        # a typing slip of a common word that is also a rare listed name ("Shiping", "Hich")
+        "whats the same day shiping cutoff at the porto depo",
+        "list price rx300 tow hich",
         # codes, day ranges and versioned products around name-like words
         "hostname | site\nbsl-db-03 | BSL\nmay-app-01 | BSL",
         "Open Mon-Fri 08:00-18:00, Sa-So closed; Mo–Fr by phone.",

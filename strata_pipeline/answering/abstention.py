@@ -336,7 +336,14 @@ _ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.I
 # must a car have been registered to get new-price compensation" asks no price)
 _ASKS_AGE = re.compile(r"\b(?:how recently|how long ago|how old|wie alt|quel âge)\b", re.IGNORECASE)
 _AGE_UNITS = frozenset({"year", "month", "week", "day"})
-_ASKS_WEIGHT = re.compile(r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse)\b", re.IGNORECASE)
+# a weight, or a load carried, which is one ("the rated payload", "die Nennlast", "la charge utile")
+_ASKS_WEIGHT = re.compile(
+    r"\b(?:weigh|weighs|weight|how heavy|wiegt|gewicht|wie schwer|poids|pèse|payload|nutzlast|nennlast|traglast|"
+    r"tragkraft|charge utile|charge nominale)\b",
+    re.IGNORECASE,
+)
+# a tightening torque, stated in Nm
+_ASKS_TORQUE = re.compile(r"\b(?:torque|drehmoment|anzugsmoment|anzugsdrehmoment|couple de serrage)\b", re.IGNORECASE)
 # a distance or size: "reach" and "distance" only as a thing measured ("How do I reach the desk?" asks for a
 # contact, "help from a distance" for remote help), no "radius" (RADIUS is a protocol), no "length" or "how
 # far" (a notice period's length, how far ahead), no "Höhe" or "hauteur" ("in welcher Höhe": an amount)
@@ -425,6 +432,8 @@ def asked_kind(question: str) -> str | None:
         return "weekday"
     if _ASKS_WEIGHT.search(question):
         return "weight"
+    if _ASKS_TORQUE.search(question):
+        return "nm"
     if _ASKS_SPEED.search(question):
         return "speed"
     if _ASKS_LENGTH.search(question):
@@ -439,7 +448,7 @@ def asked_kind(question: str) -> str | None:
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
 _KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
 _KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER, wording.ASKS_PACE, wording.ASKS_HOURS, wording.ASKS_DEPOSIT)
-_KIND_CUES += (_ASKS_AGE, _ASKS_LENGTH)
+_KIND_CUES += (_ASKS_AGE, _ASKS_LENGTH, _ASKS_TORQUE)
 
 
 def without_kind_cues(question: str) -> str:

@@ -212,6 +212,26 @@ _STATES_PHONE = re.compile(r"\+?\(?\d[\d ()/.-]{5,}\d|\[PHONE_\d+\]")
 
 _DATE = re.compile(r"\b\d{1,4}[./-]\d{1,2}[./-]\d{1,4}\b")  # "12.03.2025", "2025-03-12": no phone
 
+# --- rooms ------------------------------------------------------------------------------------
+
+# "Which room is the pharmacy in?", "In welchem Raum ...?", "dans quelle salle": a room, named by its number; not
+# "which room type" or "what room rate", which ask for a kind or a price
+_ASKS_ROOM = re.compile(
+    r"\b(?:which|what)\s+room\b(?!\s+(?:type|types|rate|rates|price|prices|charge|category))|\broom\s+number\b"
+    r"|\bwelche[mnrs]?\s+(?:Raum|Zimmer|Saal)\b|\bRaumnummer\b|\bquelle\s+salle\b|\bnuméro\s+de\s+salle\b",
+    re.IGNORECASE,
+)
+# a room's number: after its word ("room 1.02", "Raum B-UG-01", "salle 3"), or a code that reads as one only:
+# a letter, a dot and digits ("G.14"), or a building, a floor and a number ("B-UG-01"); not "RX-300" or "E-1042"
+_STATES_ROOM = re.compile(
+    r"\b(?i:room|raum|zimmer|salle|saal)\s+[\w.-]*\d[\w.-]*"
+    r"|(?<![\w.-])(?:[A-Z]{1,2}\.\d{1,4}|[A-Z]{1,2}-[A-Z]{1,3}-\d{1,4})\b"
+)
+
+
+def _states_room(text: str) -> bool:
+    return bool(_STATES_ROOM.search(re.sub(r"[*`_]", "", text)))
+
 
 def _states_phone(text: str) -> bool:
     found = _STATES_PHONE.finditer(_DATE.sub(" ", text))
@@ -220,7 +240,8 @@ def _states_phone(text: str) -> bool:
 
 def asked_type(question: str) -> str | None:
     """A kind of answer the question's wording asks for beyond a unit: "version" (which version),
-    "address" (a postal address), "email" (an e-mail address), "phone" (a phone number), or None. (A
+    "address" (a postal address), "email" (an e-mail address), "phone" (a phone number), "room" (a room by
+    its number), or None. (A
     duration for "how long" and a frequency for "how often" were tried on the dev questions: they
     abstained only on answerable questions, whose closest sentences were wrong, and caught one
     unanswerable one.) Read in the question itself, not in the statements before it (wording.asked_part)."""
@@ -233,11 +254,13 @@ def asked_type(question: str) -> str | None:
         return "phone"
     if _ASKS_ADDRESS.search(question) and not _EMAIL_WORD.search(question):
         return "address"
+    if _ASKS_ROOM.search(question):
+        return "room"
     return None
 
 
 # the kinds asked_type gives
-TYPES = ("version", "address", "email", "phone")
+TYPES = ("version", "address", "email", "phone", "room")
 
 
 def states_type(kind: str, text: str) -> bool:
@@ -249,4 +272,6 @@ def states_type(kind: str, text: str) -> bool:
         return bool(_STATES_EMAIL.search(text))
     if kind == "phone":
         return _states_phone(text)
+    if kind == "room":
+        return _states_room(text)
     return kind == "version" and bool(_VERSION.search(text))

@@ -81,6 +81,7 @@ def near_miss(
             "address": "postal address",
             "email": "e-mail address",
             "phone": "phone number",
+            "room": "room number",
         }.get(kind, f"{kind} value")
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     outside = out_of_band(question, [q.scored for q in quoted])

@@ -237,3 +237,14 @@ def test_the_response_model_carries_the_code_with_a_description() -> None:
     assert ask_response("q", Answer(text="16 weeks [a#0]")).abstain_code == ""
     described = TypeAdapter(AskResponse).json_schema()["properties"]["abstain_code"]
     assert described["default"] == "" and "contradictory_facts" in described["description"]
+
+
+def test_a_load_asks_for_a_weight_and_a_torque_for_newton_metres() -> None:
+    from strata_pipeline.answering.abstention import asked_kind, states_kind
+
+    assert asked_kind("Wie hoch ist die Nennlast des RX-200?") == "weight"
+    assert asked_kind("What is the rated payload of the arm?") == "weight"
+    assert asked_kind("At what torque should the wheel screws be checked?") == "nm"
+    assert asked_kind("Quel est le couple de serrage des vis de roue ?") == "nm"
+    assert states_kind("nm", "| Contrôle du couple de serrage des vis de roue (40 Nm) | à chaque visite |")
+    assert not states_kind("nm", "| Contrôle des contacts de charge | chaque mois |")

@@ -268,3 +268,16 @@ def test_a_code_headed_by_an_acronym_covers_the_acronym() -> None:
     assert "ip" in terms("Ingress protection: IP52")
     assert {"usb", "iso"} <= terms("USB3 port, certified to ISO9001")
     assert "ip" not in terms("Ingress protection is rated for dust")
+
+
+def test_which_room_asks_for_a_room_by_its_number() -> None:
+    from strata_pipeline.answering.answer_type import asked_type, states_type
+
+    assert asked_type("In welchem Raum befindet sich der Serverraum am Standort Stuttgart?") == "room"
+    assert asked_type("Which room is the outpatient pharmacy in?") == "room"
+    assert asked_type("Which room type is the cheapest?") is None
+    assert asked_type("What is the room rate at the guest house?") is None
+    assert states_type("room", "- Server room **B-UG-01** (basement of building B)")
+    assert states_type("room", "Location: ground floor, opposite reception: G.14")
+    # a product or error code, or a host name, is no room
+    assert not states_type("room", "RX-300 shows E-1042 on `stg-prt-01`")

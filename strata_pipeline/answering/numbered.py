@@ -76,13 +76,27 @@ def _holds_number(number: str, text: str) -> bool:
     return re.search(rf"(?<![\w.,]){re.escape(number)}(?![\w]|[.,]\d)", text) is not None
 
 
+# A version is held only as a version: "version 5" is not held by "fleets of more than 5 vehicles" in version 7
+_VERSION_WORDS = frozenset({"version", "fassung", "revision", "révision", "edition", "ausgabe", "édition"})
+
+
+def _holds(word: str, number: str, text: str) -> bool:
+    """Whether `text` may speak of "<word> <number>": it holds the number after the word, or, unless the word
+    names a version, the number on its own (a table row keyed "4" under a "Level" column)."""
+    if number in _numbers_after(word, text):
+        return True
+    if word in _VERSION_WORDS:
+        return re.search(rf"(?<![\w.])v\.?\s?{re.escape(number)}(?![\w]|[.,]\d)", text, re.IGNORECASE) is not None
+    return _holds_number(number, text)
+
+
 def other_numbered(question: str, quoted: Sequence[tuple[str, str]]) -> str | None:
     """Why the `quoted` sentences (each its scored text and its passage's text) do not answer
     `question`: it names "<word> <number>", they speak of that word with other numbers only, and
     none of them or their passages holds the number; None when they may answer."""
     texts = [f"{scored} {passage}" for scored, passage in quoted]
     for word, number in numbered_names(question):
-        if any(_holds_number(number, text) or number in _numbers_after(word, text) for text in texts):
+        if any(_holds(word, number, text) for text in texts):
             continue
         others = sorted({n for scored, _ in quoted for n in _numbers_after(word, scored)} - {number})
         if others:

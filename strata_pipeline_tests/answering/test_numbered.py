@@ -73,3 +73,15 @@ def test_a_version_the_quoted_policy_is_not_abstains() -> None:
     reason = other_numbered("What were the ICU visiting hours under version 1 of the visitor policy?", current)
     assert reason is not None and "version 3" in reason and "version 1" in reason
     assert other_numbered("What are the ICU visiting hours under version 3?", current) is None
+
+
+def test_a_version_is_held_only_as_a_version() -> None:
+    question = "What young-driver surcharge applied under version 5 of the motor underwriting guidelines?"
+    scored = "Motor underwriting guidelines — version 7 > Young drivers: a main driver under 23 adds 35 %."
+    passage = "# Motor underwriting guidelines — version 7\nFleets of more than 5 vehicles are written elsewhere."
+    assert other_numbered(question, [(scored, passage)]) == (
+        "The quoted sentences speak of version 7, not version 5, which the question asks about."
+    )
+    # "v5" in a title holds version 5; a level's number on its own in a row still holds the level
+    assert other_numbered(question, [(scored, passage + "\nSee the v5 archive.")]) is None
+    assert other_numbered("How long is the Level 4 course?", [("Level 1 > Course: 3 days", "| 4 | 5 days |")]) is None

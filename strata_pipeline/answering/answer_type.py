@@ -259,6 +259,14 @@ def asked_type(question: str) -> str | None:
     return None
 
 
+def without_type_cues(question: str) -> str:
+    """The question less the words that ask for a type of answer ("e-mail address", "phone number", "which
+    room"): the type check (states_type) holds the answer to them, so they say nothing of its subject."""
+    for cue in (_ASKS_VERSION, _ASKS_EMAIL, _ASKS_PHONE, _ASKS_ADDRESS, _ASKS_ROOM):
+        question = cue.sub(" ", question)
+    return question
+
+
 # the kinds asked_type gives
 TYPES = ("version", "address", "email", "phone", "room")
 

@@ -72,6 +72,8 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
             t.startswith(part[:-1]) and len(t) <= len(part) + 2 for t in tokens))  # fmt: skip
 
     def mentioned(word: str) -> bool:
+        if re.search(r"\ds$", word) and mentioned(word[:-1]):
+            return True  # "our RX-300s": a model's plural
         folded = word.casefold()
         parts = [p for p in folded.split("-") if len(p) >= 3]
         if held(folded) or _country_named(folded, text) or calendar_named(folded, written):

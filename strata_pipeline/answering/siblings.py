@@ -31,6 +31,7 @@ from itertools import pairwise
 
 from strata_pipeline.answering.abstention import value_word
 from strata_pipeline.answering.table_text import record_cells
+from strata_pipeline.answering.wording import asked_part
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.retrieval.priors import HISTORY_WORDS
 
@@ -248,8 +249,11 @@ def sibling_qualifier(
     tagged: dict[str, list[tuple[str, str]]] = {}  # each sentence tagged once, whatever heads it is read for
     said = tags(question)  # the question tagged once for both readings of its phrases
     linked = linked_heads(question, lambda _: said)
+    asked = _stems(asked_part(question), stem)
     for qualifier, head in qualified_heads(question, lambda _: said) + linked:
         want, noun = stem(qualifier), stem(head)
+        if noun not in asked:
+            continue  # "Our RX-300 works in a freezer warehouse. How long should it warm up?": context
         speaking = [pair for pair in stating if noun in _stems(pair[0], stem)]
         if not speaking or speaking[0] is not stating[0]:
             continue  # the sentence to quote first is not about the head

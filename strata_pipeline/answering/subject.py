@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from strata_pipeline.answering.abstention import asked_kind, value_word, without_kind_cues
-from strata_pipeline.answering.answer_type import asked_type
+from strata_pipeline.answering.answer_type import asked_type, without_type_cues
 from strata_pipeline.answering.names import unnamed_words
 from strata_pipeline.answering.wording import asked_part
 from strata_pipeline.classification.language import query_language
@@ -78,7 +78,7 @@ def subject_words(
     tagged = nouns(question) if nouns is not None else None
     found: list[str] = []
     asked = set(_answer_type(question))
-    for word in _WORD.findall(without_kind_cues(asked_part(question))):
+    for word in _WORD.findall(without_type_cues(without_kind_cues(asked_part(question)))):
         folded = word.casefold()
         if word[0].isupper() or len(folded) < 4 or folded in _FUNCTION_WORDS or value_word(folded) or folded in asked:
             continue

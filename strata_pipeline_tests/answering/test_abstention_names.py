@@ -250,3 +250,7 @@ def test_a_year_the_quoted_passages_do_not_cover_is_a_near_miss() -> None:
     assert near_miss(said, [row], [rows], _stem) is None
     plain = Quoted("German Unity Day is a holiday in Munich.", "German Unity Day is a holiday in Munich.", "Munich")
     assert near_miss("Which holidays does Munich observe in 2026?", [plain], ["Munich"], _stem) is None
+
+
+def test_a_models_plural_is_a_mention_of_the_model() -> None:
+    assert unnamed_words(["RX-300s", "RX-200s"], ["The RX-300 pack warms up for 2 hours."], _stem) == ["RX-200s"]

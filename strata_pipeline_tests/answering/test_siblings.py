@@ -191,3 +191,11 @@ def test_the_subject_of_a_passive_question_is_what_it_asks_about() -> None:
     # in prose "for" may give a purpose, not a kind: "your own car for business trips" is no business car
     own = "Using your own car for business trips is reimbursed at $0.67 per mile."
     assert check("What is the mileage rate for a personal car?", own) is None
+
+
+def test_a_qualified_thing_of_the_statement_before_the_question_is_context() -> None:
+    sentence = "E-3204 is common in unheated cold-storage warehouses; let the pack warm up for 2 hours."
+    said = "Our RX-300 works in a freezer warehouse and shows E-3204. How long should the pack warm up before charging?"
+    assert check(said, sentence) is None
+    asked = "How long should the pack warm up in a freezer warehouse before charging?"
+    assert check(asked, "Storage warehouses: let the pack warm up for 2 hours.") is not None

@@ -191,3 +191,10 @@ def test_a_where_question_is_checked_only_over_passages_all_in_its_language() ->
     assert reason is not None and reason.startswith("No retrieved passage mentions contractors")
     # a passage in another language may say the word in its own: no place is read then
     assert unsupported_subject(question, *args, places=False) is None
+
+
+def test_the_words_that_ask_for_an_answer_type_are_no_subject() -> None:
+    from strata_pipeline.answering.subject import english_subject_words
+
+    assert english_subject_words("What's the e-mail address of the Dresden claims office?") == ["claims"]
+    assert "number" not in english_subject_words("What is the phone number of the service desk?")

@@ -150,6 +150,11 @@ def changes(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]])
 
 
 def diff(before_path: Path, after_path: Path) -> None:
+    for path in (before_path, after_path):
+        if not path.is_file():
+            raise SystemExit(
+                f"{path} does not exist: write it first with `python -m benchmarks.answer_replay run {path}`."
+            )
     before = json.loads(before_path.read_text(encoding="utf-8"))
     after = json.loads(after_path.read_text(encoding="utf-8"))
     moved = changes(before, after)

@@ -342,8 +342,12 @@ _ASKS_WEIGHT = re.compile(
     r"tragkraft|charge utile|charge nominale)\b",
     re.IGNORECASE,
 )
-# a tightening torque, stated in Nm
-_ASKS_TORQUE = re.compile(r"\b(?:torque|drehmoment|anzugsmoment|anzugsdrehmoment|couple de serrage)\b", re.IGNORECASE)
+# a tightening torque, stated in Nm; not a tool named by it ("How often must torque wrenches be calibrated?")
+_ASKS_TORQUE = re.compile(
+    r"\b(?:torque|drehmoment|anzugsmoment|anzugsdrehmoment|couple de serrage)\b"
+    r"(?!\s+(?:wrench|wrenches|screwdriver|screwdrivers|tool|tools|sensor|sensors|limiter|meter|tester|gauge)\b)",
+    re.IGNORECASE,
+)
 # a distance or size: "reach" and "distance" only as a thing measured ("How do I reach the desk?" asks for a
 # contact, "help from a distance" for remote help), no "radius" (RADIUS is a protocol), no "length" or "how
 # far" (a notice period's length, how far ahead), no "Höhe" or "hauteur" ("in welcher Höhe": an amount)

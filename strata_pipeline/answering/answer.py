@@ -20,12 +20,11 @@ from strata_pipeline.answering.abstention import (
     NO_SUPPORT,
     WITHHELD,
     Statement,
-    asked_identifiers,
     asked_kind,
     contradictions,
-    unheld_identifiers,
 )
 from strata_pipeline.answering.answer_type import asked_type
+from strata_pipeline.answering.asked_identifiers import asked_identifiers, unheld_identifiers
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.extremes import at_extreme
 from strata_pipeline.answering.headings import answer_heading

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from strata_pipeline.answering import wording
-from strata_pipeline.answering.abstention import asked_identifiers, redaction_placeholders, unheld_identifiers
+from strata_pipeline.answering.asked_identifiers import asked_identifiers, redaction_placeholders, unheld_identifiers
 from strata_pipeline.answering.calendar_words import ENGLISH_CALENDAR_WORDS, calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES

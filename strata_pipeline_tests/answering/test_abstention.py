@@ -12,13 +12,12 @@ from strata_pipeline.answering.abstention import (
     Statement,
     asked_kind,
     contradictions,
-    identifiers_in,
     states_kind,
     template_twins,
-    unheld_identifiers,
     values,
 )
 from strata_pipeline.answering.answer import Answer, terms
+from strata_pipeline.answering.asked_identifiers import identifiers_in, unheld_identifiers
 from strata_pipeline.responses import AskResponse, ask_response
 
 
@@ -137,7 +136,7 @@ def test_identifiers_the_question_names_must_be_in_a_passage() -> None:
 
 
 def test_an_identifier_typed_without_its_hyphen_is_held_and_a_measure_is_no_identifier() -> None:
-    from strata_pipeline.answering.abstention import asked_identifiers
+    from strata_pipeline.answering.asked_identifiers import asked_identifiers
 
     spec = ["| Pose repeatability | +/- 0.03 mm |\nThe RX-200 arm reaches 1,100 mm."]
     assert unheld_identifiers(asked_identifiers("whats the pose repeatibility of the rx200 arm"), spec) == []
@@ -147,7 +146,7 @@ def test_an_identifier_typed_without_its_hyphen_is_held_and_a_measure_is_no_iden
 
 
 def test_a_models_plural_is_the_model() -> None:
-    from strata_pipeline.answering.abstention import asked_identifiers
+    from strata_pipeline.answering.asked_identifiers import asked_identifiers
 
     spec = ["The RX-300 battery pack must warm up for 2 hours before charging."]
     assert unheld_identifiers(asked_identifiers("One of our RX-300s shows a cold battery. How long?"), spec) == []
@@ -156,7 +155,7 @@ def test_a_models_plural_is_the_model() -> None:
 
 
 def test_identifiers_of_the_statements_before_the_question_are_context_when_it_names_its_own() -> None:
-    from strata_pipeline.answering.abstention import asked_identifiers
+    from strata_pipeline.answering.asked_identifiers import asked_identifiers
 
     upgrade = "The controller is still on firmware v3.5. Can we install v3.12 directly?"
     assert asked_identifiers(upgrade) == ["v3.12"]

@@ -3,8 +3,9 @@ mention, or asks for a number, weight or speed they do not state (answering/abst
 
 from __future__ import annotations
 
-from strata_pipeline.answering.abstention import asked_kind, redaction_placeholders, states_kind
+from strata_pipeline.answering.abstention import asked_kind, states_kind
 from strata_pipeline.answering.answer import _stem, answer_extractively
+from strata_pipeline.answering.asked_identifiers import redaction_placeholders
 from strata_pipeline.answering.names import named_words, unnamed_words
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 

@@ -8,8 +8,9 @@
 A change to the answerer, the abstention checks or the planner should move only the questions it was
 made for. `run` asks each single question with `QueryEngine.ask` (as `strata ask` does) and each
 compound question with the agent (as `strata chat` does). It saves, per question, whether the answer
-was right and what it said. `diff` lists every dev question whose outcome or answer changed, with both
-answers. For test it prints only how many moved each way: dev is for tuning, test is only scored.
+was right and what it said, and whether a relevant document was in the search's top k. `diff` lists
+every dev question whose outcome or answer changed, with both answers. For test it prints only how many
+moved each way: dev is for tuning, test is only scored.
 
 `--golden` reads every `*.yaml` in a folder of golden-shaped files (`source_set:`, `questions:`,
 `compound:`; see golden/README.md): a blind round of new questions is scored this way before they join
@@ -56,10 +57,24 @@ def single_outcome(engine: Any, raw: dict[str, Any], source_set: str, k: int) ->
         "kind": "unanswerable" if unanswerable else "answerable",
         "abstained": answer.abstained,
         "right": right,
+        "found": None if unanswerable else relevant_found(engine, raw, source_set, k),
         "route": answer.routing.route if answer.routing else "",
         "text": answer.text[:500],
         "reason": (answer.reason or "")[:300],
     }
+
+
+def relevant_found(engine: Any, raw: dict[str, Any], source_set: str, k: int) -> bool | None:
+    """Whether a relevant document is among the first `k` documents the search ranks (None when the question
+    names none): whether a wrong answer is the retrieval's miss or the answerer's."""
+    relevant = [str(r) for r in raw.get("relevant") or ()]
+    if not relevant:
+        return None
+    documents: list[str] = []
+    for candidate in engine.search(str(raw["question"]), k=4 * k, source_sets=[source_set]):
+        if candidate.doc_id not in documents:
+            documents.append(candidate.doc_id)
+    return any(d == r or (r.endswith("/") and d.startswith(r)) for d in documents[:k] for r in relevant)
 
 
 def compound_outcome(engine: Any, raw: dict[str, Any], source_set: str, k: int) -> dict[str, Any]:
@@ -113,9 +128,11 @@ def run(out: Path, golden: Path | None, sets: list[str] | None, compound: bool) 
 
 
 def summary(outcomes: dict[str, dict[str, Any]]) -> str:
-    """Per part: answerable right and declined, near misses abstained, compound right."""
+    """Per part: answerable right and declined, a relevant document in the top k, near misses abstained,
+    compound right."""
     lines = [
-        f"{'part':<5} {'answerable right':>17} {'declined':>9} {'unanswerable abstained':>23} {'compound right':>15}"
+        f"{'part':<5} {'answerable right':>17} {'declined':>9} {'relevant in top k':>18} "
+        f"{'unanswerable abstained':>23} {'compound right':>15}"
     ]
     for part in ("test", "dev"):
         rows = [o for o in outcomes.values() if o["part"] == part]
@@ -124,6 +141,7 @@ def summary(outcomes: dict[str, dict[str, Any]]) -> str:
         answerable = [o for o in rows if o["kind"] == "answerable"]
         unanswerable = [o for o in rows if o["kind"] == "unanswerable"]
         compound = [o for o in rows if o["kind"] == "compound"]
+        ranked = [o for o in answerable if o.get("found") is not None]  # runs before the field have none
 
         def share(hits: int, of: list[Any]) -> str:
             return f"{hits}/{len(of)}"
@@ -131,6 +149,7 @@ def summary(outcomes: dict[str, dict[str, Any]]) -> str:
         lines.append(
             f"{part:<5} {share(sum(o['right'] for o in answerable), answerable):>17} "
             f"{share(sum(o['abstained'] for o in answerable), answerable):>9} "
+            f"{share(sum(o['found'] for o in ranked), ranked):>18} "
             f"{share(sum(o['right'] for o in unanswerable), unanswerable):>23} "
             f"{share(sum(o['right'] for o in compound), compound):>15}"
         )

@@ -44,9 +44,10 @@ def test_summary_counts_each_kind_per_part() -> None:
         "c": _outcome(False, kind="compound"),
         "t": _outcome(True, part="test"),
     }
+    outcomes["a"]["found"], outcomes["b"]["found"] = True, False
     lines = summary(outcomes).splitlines()
-    assert lines[1].split() == ["test", "1/1", "0/1", "0/0", "0/0"]
-    assert lines[2].split() == ["dev", "1/2", "1/2", "1/1", "0/1"]
+    assert lines[1].split() == ["test", "1/1", "0/1", "0/0", "0/0", "0/0"]
+    assert lines[2].split() == ["dev", "1/2", "1/2", "1/2", "1/1", "0/1"]
 
 
 def test_question_files_reads_only_files_that_name_a_source_set(tmp_path: Path) -> None:

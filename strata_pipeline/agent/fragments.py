@@ -260,8 +260,9 @@ def named_one(first: str, second: str) -> str:
     m = NAMED_ONE.match(second.strip().rstrip(" ?.!"))
     if m is None or not named_entities(first):
         return ""
-    asked = replace_entity(first.strip().rstrip(" ?.!"), m["name"])
-    return f"{asked}?" if asked != first.strip().rstrip(" ?.!") else ""
+    stem = first.strip().rstrip(" ?.!")
+    asked = replace_entity(stem, m["name"])
+    return f"{asked}?" if asked != stem else ""
 
 
 def resolve_one(first: str, second: str) -> str:

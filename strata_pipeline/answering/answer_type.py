@@ -273,7 +273,7 @@ TYPES = ("version", "address", "email", "phone", "room")
 
 def states_type(kind: str, text: str) -> bool:
     """Whether `text` states an answer of `kind` (asked_type): a version number, a postal address, an
-    e-mail address or a phone number (or the placeholder of one redaction withheld)."""
+    e-mail address, a phone number (or the placeholder of one redaction withheld) or a room's number."""
     if kind == "address":
         return states_address(text)
     if kind == "email":

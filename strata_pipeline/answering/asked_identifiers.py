@@ -29,12 +29,13 @@ def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[s
     return [
         i
         for i in dict.fromkeys(question_identifiers)
-        if not ({_joined(i), _joined(_PLURAL.sub("", i))} & held) and not _spelled_version(i, text)
+        if not ({_joined(i), _joined(singular(i))} & held) and not _spelled_version(i, text)
     ]
 
 
-# "RX-300s": a model's plural, the letter s after its last digit
-_PLURAL = re.compile(r"(?<=\d)s$", re.IGNORECASE)
+def singular(identifier: str) -> str:
+    """A model's plural as the model: "RX-300s" (the letter s after its last digit) is "RX-300"."""
+    return identifier[:-1] if re.search(r"\ds$", identifier) else identifier
 
 
 def _joined(identifier: str) -> str:

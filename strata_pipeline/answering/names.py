@@ -16,7 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from strata_pipeline.answering import wording
-from strata_pipeline.answering.asked_identifiers import asked_identifiers, redaction_placeholders, unheld_identifiers
+from strata_pipeline.answering.asked_identifiers import (
+    asked_identifiers,
+    redaction_placeholders,
+    singular,
+    unheld_identifiers,
+)
 from strata_pipeline.answering.calendar_words import ENGLISH_CALENDAR_WORDS, calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
@@ -72,7 +77,7 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
             t.startswith(part[:-1]) and len(t) <= len(part) + 2 for t in tokens))  # fmt: skip
 
     def mentioned(word: str) -> bool:
-        if re.search(r"\ds$", word) and mentioned(word[:-1]):
+        if singular(word) != word and mentioned(singular(word)):
             return True  # "our RX-300s": a model's plural
         folded = word.casefold()
         parts = [p for p in folded.split("-") if len(p) >= 3]

@@ -141,7 +141,7 @@ def _another_year(question: str, passages: Sequence[str]) -> str | None:
     """The question asks about a year ("the holidays in 2026") that none of the quoted passages holds, and
     they speak of others ("2025-12-26 | Second Day of Christmas"): a year they do not cover. A year in a
     statement before the question is context ("I placed a policy this year (2026). What commission ...?")."""
-    held = set().union(*(years_in(p) for p in passages)) if passages else set()
+    held = set().union(*map(years_in, passages))
     missing = [y for y in named_years(asked_part(question)) if y not in held]
     if not missing or not held:
         return None

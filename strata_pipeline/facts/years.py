@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Table
-from strata_pipeline.facts.periods import named_years
+from strata_pipeline.facts.periods import named_years, years_in
 
 
 def table_years(table: Table) -> set[str] | None:
     """The years a table speaks for, or None when it cannot tell (no dated column whose values are
     listed, and no year in its file name)."""
-    from_name = set(re.findall(r"(?<!\d)((?:19|20)\d{2})(?!\d)", table.doc_id))
+    from_name = years_in(table.doc_id)
     dated = [c for c in table.columns if c.is_date]
     if not dated and not from_name:
         return None

@@ -49,9 +49,12 @@ class Statement:
 
 # 07:30, 7h30; with a dot only before "Uhr" ("14.30 Uhr"): "2.50 EUR" is money, not a time
 _TIME = re.compile(r"\b([01]?\d|2[0-3])(?::|h|\.(?=[0-5]\d\s*Uhr))([0-5]\d)\b")
-# Numbers that count nothing: a room or floor ("room 1.02", "Etage 3"), an ordinal ("1st floor").
+# Numbers that count nothing: a number after the word of what it labels, a room, floor, level or step
+# ("room 1.02", "Etage 3", "Intensive care unit, level 3", "Gebäude 2", "step 4"), an ordinal ("1st floor").
 _ROOM = re.compile(
-    r"\b(?:room|raum|salle|floor|etage|étage|stock)\s+[\w.-]*\d[\w.-]*|\b\d+(?:st|nd|rd|th)\b", re.IGNORECASE
+    r"\b(?:room|raum|salle|floor|etage|étage|stock|level|ebene|niveau|building|gebäude|bâtiment|wing|ward|gate"
+    r"|tier|step|schritt|étape|phase|stage)\s+[\w.-]*\d[\w.-]*|\b\d+(?:st|nd|rd|th)\b",
+    re.IGNORECASE,
 )
 _DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b|\b(\d{1,2})\.(\d{1,2})\.(\d{4})\b")
 # "20 €." and "1,80 € pro Stunde": after "€" no word boundary follows, so the end is "no letter next"
@@ -273,7 +276,7 @@ _ASKS_WEIGHT = re.compile(
 )
 # a tightening torque, stated in Nm; not a tool named by it ("How often must torque wrenches be calibrated?")
 _ASKS_TORQUE = re.compile(
-    r"\b(?:torque|drehmoment|anzugsmoment|anzugsdrehmoment|couple de serrage)\b"
+    r"\b(?:torque|drehmoment|anzugsmoment|anzugsdrehmoment|couple de serrage|quel couple|(?:mit\s+)?welchem\s+moment)\b"
     r"(?!\s+(?:wrench|wrenches|screwdriver|screwdrivers|tool|tools|sensor|sensors|limiter|meter|tester|gauge)\b)",
     re.IGNORECASE,
 )
@@ -289,6 +292,13 @@ _ASKS_LENGTH = re.compile(
 _ASKS_SPEED = re.compile(r"\b(?:top speed|maximum speed|höchstgeschwindigkeit|vitesse maximale)\b", re.IGNORECASE)
 _ASKS_PERCENT = re.compile(
     r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
+    re.IGNORECASE,
+)
+# a share of something ("what share of the catalogue price", "welcher Anteil des Preises", "quelle part du
+# prix", "what percentage of the premium"), asked before the money word in it
+_ASKS_SHARE = re.compile(
+    r"\b(?:share|proportion|percentage|per ?cent|fraction|portion)\s+of\b|\bwie\s+viel\s+prozent\b"
+    r"|\bwelche[nmrs]?\s+anteil\b|\bquel(?:le)?\s+(?:part|pourcentage|proportion)\b",
     re.IGNORECASE,
 )
 _ASKS_NOISE = re.compile(
@@ -345,6 +355,8 @@ def asked_kind(question: str) -> str | None:
         return "age"
     if _ASKS_DURATION.search(question):
         return None  # "for how long are the costs paid": a duration, whatever it is of
+    if _ASKS_SHARE.search(question):
+        return "amount"  # "what share of the catalogue price is billed": a percentage, or the money it comes to
     if _ASKS_MONEY.search(question):
         return "money"
     if wording.ASKS_DEPOSIT.search(question):
@@ -379,7 +391,14 @@ def asked_kind(question: str) -> str | None:
 
 
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
-_KIND_CUES: tuple[re.Pattern[str], ...] = (_ASKS_MONEY, _ASKS_TIME, _ASKS_PERCENT, _ASKS_NOISE, _ASKS_WEEKDAY)
+_KIND_CUES: tuple[re.Pattern[str], ...] = (
+    _ASKS_SHARE,
+    _ASKS_MONEY,
+    _ASKS_TIME,
+    _ASKS_PERCENT,
+    _ASKS_NOISE,
+    _ASKS_WEEKDAY,
+)
 _KIND_CUES += (_ASKS_WEIGHT, _ASKS_SPEED, _ASKS_NUMBER, wording.ASKS_PACE, wording.ASKS_HOURS, wording.ASKS_DEPOSIT)
 _KIND_CUES += (_ASKS_AGE, _ASKS_LENGTH, _ASKS_TORQUE)
 

@@ -28,7 +28,15 @@ from strata_pipeline.answering.asked_identifiers import asked_identifiers, unhel
 from strata_pipeline.answering.cross_language import floor, other_language
 from strata_pipeline.answering.extremes import at_extreme
 from strata_pipeline.answering.headings import answer_heading
-from strata_pipeline.answering.near_miss import Quoted, in_band, naming, near_miss, row_near_miss, stating_kind
+from strata_pipeline.answering.near_miss import (
+    Quoted,
+    in_band,
+    naming,
+    near_miss,
+    on_asked_day,
+    row_near_miss,
+    stating_kind,
+)
 from strata_pipeline.answering.sentences import Sentence, passage_sentences
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.embedding.identifiers import identifiers
@@ -239,6 +247,8 @@ def answer_extractively(
         chosen = chosen or stating_kind(question, passing, lambda s: s.sentence.scored,
                                         config.cross_language_kind_margin, config.max_sentences, foreign)  # fmt: skip
     chosen = chosen or passing[: config.max_sentences]
+    chosen = on_asked_day(question, passing, chosen, lambda s: s.sentence.scored, config.type_margin,
+                          config.max_sentences) or chosen  # fmt: skip
     retrieved = [_passage_text(c) for c in pool]
     chosen = naming(question, passing, chosen, lambda s: (s.sentence.scored, _passage_text(s.candidate)),
                     retrieved, _stem, config.max_sentences) or chosen  # fmt: skip

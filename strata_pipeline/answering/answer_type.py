@@ -229,6 +229,44 @@ _STATES_ROOM = re.compile(
 )
 
 
+# --- commands ------------------------------------------------------------------------------------
+
+# "Which command restores ...", "what's the exact command to ...", "Mit welchem Befehl", "quelle commande"
+_ASKS_COMMAND = re.compile(
+    r"\b(?:which|what(?:['’]s)?|welche[mnrs]?|quelle?)\s+(?:[^\W\d_]+\s+){0,3}?"
+    r"(?:command|cmdlet|befehl|kommando|commande)s?\b",
+    re.IGNORECASE,
+)
+# a command as runbooks write one: code with an argument ("`kerpctl failover --to bsl`"), an option
+# ("--delta"), a chat command ("/incident declare"), or sudo; a host name in code ("`zrh-bkp-01`") is none
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_COMMAND_OUTSIDE_CODE = re.compile(r"(?<!\S)--?[a-z][\w-]*|(?<![\w/])/[a-z][\w-]*[ \t]+[a-z]|\bsudo\s+\w")
+
+
+def _states_command(text: str) -> bool:
+    if any(len(span.split()) > 1 for span in _CODE_SPAN.findall(text)):
+        return True
+    return bool(_COMMAND_OUTSIDE_CODE.search(_CODE_SPAN.sub(" ", text)))
+
+
+# --- codes ----------------------------------------------------------------------------------------
+
+# "What is the app location code for ...", "Which occupancy codes are in class D", "welcher Zugangscode",
+# "quel est le code": a code, not its meaning ("what does that code mean"), not one the question gives
+# ("which class does code BA-5102 have"), nor a code that is a text ("dress code", "code of conduct")
+_ASKS_CODE = re.compile(
+    r"\b(?:what|which)(?:['’]s)?\s+(?!(?:does|do|did|kind|sort|type)\b)(?:[^\W\d_][\w-]*\s+){0,4}?"
+    r"(?<!dress )(?<!source )(?<!colour )(?<!color )(?<!building )codes?\b(?!\s+(?:of\b|[A-Z]+-?\d))"
+    r"|\b(?:welche[mnrs]?|wie\s+lautet)\s+(?:[^\W\d_]+\s+){0,2}?\w*code\b|\bquels?\s+(?:est\s+)?(?:le\s+)?code\b",
+    re.IGNORECASE,
+)
+# a code: letters with digits ("BA-6310", "SPRING25"), capitals ("KF", "HR"), or three digits or more that
+# are no amount, time or date ("4711")
+_STATES_CODE = re.compile(
+    r"(?<![\w-])(?=[\w-]*[A-Za-z])(?=[\w-]*\d)[\w-]{2,}|\b[A-Z]{2,}\b|(?<![\d.,:/-])\d{3,}(?![\d.,:/-]|\s*(?:€|EUR|USD|CHF|\$|%))"
+)
+
+
 def _states_room(text: str) -> bool:
     return bool(_STATES_ROOM.search(re.sub(r"[*`_]", "", text)))
 
@@ -241,7 +279,7 @@ def _states_phone(text: str) -> bool:
 def asked_type(question: str) -> str | None:
     """A kind of answer the question's wording asks for beyond a unit: "version" (which version),
     "address" (a postal address), "email" (an e-mail address), "phone" (a phone number), "room" (a room by
-    its number), or None. (A
+    its number), "command" (a command to run or type), "code" (a code or id), or None. (A
     duration for "how long" and a frequency for "how often" were tried on the dev questions: they
     abstained only on answerable questions, whose closest sentences were wrong, and caught one
     unanswerable one.) Read in the question itself, not in the statements before it (wording.asked_part)."""
@@ -256,24 +294,29 @@ def asked_type(question: str) -> str | None:
         return "address"
     if _ASKS_ROOM.search(question):
         return "room"
+    if _ASKS_COMMAND.search(question):
+        return "command"
+    if _ASKS_CODE.search(question):
+        return "code"
     return None
 
 
 def without_type_cues(question: str) -> str:
     """The question less the words that ask for a type of answer ("e-mail address", "phone number", "which
     room"): the type check (states_type) holds the answer to them, so they say nothing of its subject."""
-    for cue in (_ASKS_VERSION, _ASKS_EMAIL, _ASKS_PHONE, _ASKS_ADDRESS, _ASKS_ROOM):
+    for cue in (_ASKS_VERSION, _ASKS_EMAIL, _ASKS_PHONE, _ASKS_ADDRESS, _ASKS_ROOM, _ASKS_COMMAND, _ASKS_CODE):
         question = cue.sub(" ", question)
     return question
 
 
 # the kinds asked_type gives
-TYPES = ("version", "address", "email", "phone", "room")
+TYPES = ("version", "address", "email", "phone", "room", "command", "code")
 
 
 def states_type(kind: str, text: str) -> bool:
     """Whether `text` states an answer of `kind` (asked_type): a version number, a postal address, an
-    e-mail address, a phone number (or the placeholder of one redaction withheld) or a room's number."""
+    e-mail address, a phone number (or the placeholder of one redaction withheld), a room's number, a
+    command or a code."""
     if kind == "address":
         return states_address(text)
     if kind == "email":
@@ -282,4 +325,8 @@ def states_type(kind: str, text: str) -> bool:
         return _states_phone(text)
     if kind == "room":
         return _states_room(text)
+    if kind == "command":
+        return _states_command(text)
+    if kind == "code":
+        return bool(_STATES_CODE.search(re.sub(r"[*`_]", "", text)))
     return kind == "version" and bool(_VERSION.search(text))

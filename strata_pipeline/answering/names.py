@@ -25,6 +25,7 @@ from strata_pipeline.answering.asked_identifiers import (
 from strata_pipeline.answering.calendar_words import ENGLISH_CALENDAR_WORDS, calendar_named
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.countries import COUNTRIES, COUNTRY_NAMES
+from strata_pipeline.text.slips import slip_of
 
 # A capitalised word inside an English question names something: a place ("the Madrid depot"), a
 # product, a team, a month. The first word of a sentence is capitalised anyway, and a lone "I" names
@@ -62,19 +63,21 @@ def named_words(question: str) -> list[str]:
 
 def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[[str], str]) -> list[str]:
     """Those of `words` that none of `passages` mentions: not as written (case aside), not by stem
-    ("Windows" for "Window"), and for a hyphenated word ("AnyConnect-based") not by any of its parts
-    of three letters or more."""
+    ("Windows" for "Window"), not as a typing slip of a word they hold ("settlment", text/slips.py), and
+    for a hyphenated word ("AnyConnect-based") not by any of its parts of three letters or more."""
     tokens = {t.casefold() for p in passages for t in _WORD.findall(p)}
     # parts of compounds and of redaction placeholders: "[IP_ADDRESS_1]" mentions an IP address
     tokens |= {part for t in list(tokens) for part in re.split(r"[-_]", t) if part}
     stems = {stem(t) for t in tokens}
+    joined = {t.replace("-", "") for t in tokens if "-" in t}
 
     written = " ".join(passages)
     text = written.casefold()
 
     def held(part: str) -> bool:  # also inflected in another language: "Legionellen" for "Legionella"
         return part in tokens or stem(part) in stems or (len(part) >= 8 and any(
-            t.startswith(part[:-1]) and len(t) <= len(part) + 2 for t in tokens))  # fmt: skip
+            t.startswith(part[:-1]) and len(t) <= len(part) + 2 for t in tokens)) or (
+            slip_of(part, tokens, commonness) is not None)  # "settlment", "yaer": a typing slip  # fmt: skip
 
     def mentioned(word: str) -> bool:
         if singular(word) != word and mentioned(singular(word)):
@@ -83,6 +86,8 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
         parts = [p for p in folded.split("-") if len(p) >= 3]
         if held(folded) or _country_named(folded, text) or calendar_named(folded, written):
             return True  # also "Saturdays" by "Samstag" or "Montag bis Samstag"
+        if "-" not in folded and folded in joined:
+            return True  # "RX300" typed for "RX-300"
         if word.isupper() and re.search(rf"(?<![\w-]){re.escape(word)}\d", written):
             return True  # "IP" by the rating "IP52", "USB" by "USB3": the acronym heads a code
         # a name of capitalised parts ("Aarlingen-Ost") needs them all; "AnyConnect-based" any part
@@ -90,6 +95,13 @@ def unnamed_words(words: Sequence[str], passages: Sequence[str], stem: Callable[
         return (all if capitalised else any)(held(p) for p in parts)
 
     return [w for w in words if not mentioned(w)]
+
+
+def commonness(word: str) -> float:
+    """A word's Zipf frequency as an ordinary word in any language we read (a rare one may be a slip)."""
+    from strata_pipeline.redaction.name_evidence import word_commonness
+
+    return word_commonness(word)
 
 
 def _country_named(word: str, text: str) -> bool:

@@ -8,24 +8,29 @@ with the first reason found (code `no_support`):
    beyond units (answer_type), which version asks for a version number;
 2. a rate per period ("days a week") and no quoted sentence states that period; which provider or
    brand and no quoted sentence names one; which colours and none names a colour (answer_type);
-3. the question names something (names.question_names) that no quoted passage mentions;
+3. the question itself (not a statement before it) names something (names.question_names) that no
+   quoted passage mentions;
 4. the question names something and asks for a kind of value, and the quoted sentences that state
    such a value all come from passages that do not mention the name (Basel's "fuel for 48 hours"
    does not say how long Zürich's generator runs), or from the template twin of a document whose
-   title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon);
+   title holds the name ("IT on-site support - Stuttgart office" for a question on Lyon); a question
+   that asks for no kind abstains when all quoted sentences come from such a twin;
 5. the question asks about a year none of the quoted passages holds, and they hold others;
    the question names a numbered thing ("Level 4", "tariff zone 6") and the quoted sentences speak
    of others of its kind only ("Level 1", "tariff_zone: 2"; numbered.py);
    the quoted sentences speak of the question's head noun with a sibling qualifier ("partial cover"
    for "comprehensive cover", siblings.py);
 6. the question gives a figure ("a 60 kWp system") and the quoted rows' bands in its unit do not
-   hold it ("up to 10 kWp", "10 to 40 kWp"; ranges.py).
+   hold it ("up to 10 kWp", "10 to 40 kWp"; ranges.py);
+7. the quoted rows' table gives what the question asks of a name for other rows only (the drainage
+   charge for Aarlingen and Weißbach, none for Colmont; table_siblings.py).
 
 Plain functions over text; no index, no model.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -42,10 +47,12 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
+from strata_pipeline.answering.calendar_words import calendar_key, calendar_named
 from strata_pipeline.answering.names import named_sibling, named_words, question_names, unmentioned
 from strata_pipeline.answering.numbered import other_numbered
 from strata_pipeline.answering.ranges import bands, figures, fits
 from strata_pipeline.answering.siblings import english_sibling_qualifier
+from strata_pipeline.answering.table_siblings import sibling_row as table_sibling
 from strata_pipeline.answering.wording import asked_part, is_acronym
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.facts.periods import named_years, years_in
@@ -82,6 +89,7 @@ def near_miss(
             "email": "e-mail address",
             "phone": "phone number",
             "room": "room number",
+            "command": "command",
         }.get(kind, f"{kind} value")
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     outside = out_of_band(question, [q.scored for q in quoted])
@@ -94,7 +102,9 @@ def near_miss(
         return "The closest sentences name no provider, brand or maker, which the question asks for."
     if asks_colour(question) and not any(states_colour(q.quote) for q in quoted):
         return "The closest sentences name no colour, which the question asks for."
-    names = question_names(question, retrieved, stem)
+    # a name in a statement before the question is context ("I'm flying to a customer in Tokyo. From what
+    # flight length may I book business class?"); the twin and sibling checks below still read it
+    names = question_names(asked_part(question), retrieved, stem)
     if any(q.foreign for q in quoted):  # an acronym is a word of its language: "USV" is "UPS"
         names = replace(names, words=[w for w in names.words if not is_acronym(w)])
     unnamed = unmentioned(names, [q.passage for q in quoted], stem)
@@ -111,7 +121,17 @@ def near_miss(
         return (
             f"The quoted table rows do not mention {keyed}, which the question names and other rows of their table do."
         )
+    if terms is not None and all("|" in q.quote for q in quoted):
+        sibling_row = table_sibling(question, [q.passage for q in quoted], terms)
+        if sibling_row is not None:
+            return (
+                f"The quoted table gives what the question asks for rows other than {sibling_row[0]}'s "
+                f'("{sibling_row[1].strip()[:80]}"), and no row of {sibling_row[0]} gives it.'
+            )
     if kind is None:
+        # no kind to state: every quoted sentence is from the twin of the document the question names
+        if terms is not None and quoted and all(_twin_of_named(question, q, titles, terms) for q in quoted):
+            return f"The quoted sentences are from a document on another thing of the same kind ({quoted[0].title})."
         return None
     stating = [q.passage for q in quoted if _states(kind, q.scored)]
     # the asked-for value must come from a passage about what the question names
@@ -214,6 +234,34 @@ def stating_kind(
             if score >= best - margin and eligible(s) and _states(kind, scored(s))][:limit]  # fmt: skip
 
 
+def on_asked_day(
+    question: str,
+    ranked: Sequence[tuple[float, T]],
+    chosen: Sequence[tuple[float, T]],
+    scored: Callable[[T], str],
+    margin: float,
+    limit: int,
+) -> list[tuple[float, T]]:
+    """The sentences to quote instead of `chosen` when the question asks about one weekday ("until what
+    time ... on Thursdays?"), no chosen sentence names it, and sentences within `margin` of the best do (in
+    any language, or inside a range: "| Donnerstag | 9:00 – 19:00 |", "Montag bis Freitag") and state the
+    kind of value asked. [] when there is nothing better (the caller keeps its choice)."""
+    days = {key[1]: w for w in _CALENDAR_WORD.findall(asked_part(question))
+            if (key := calendar_key(w)) is not None and key[0] == "weekday"}  # fmt: skip
+    if len(days) != 1 or not ranked:
+        return []
+    day = next(iter(days.values()))
+    if any(calendar_named(day, scored(s)) for _, s in chosen):
+        return []
+    kind = asked_kind(question) or asked_type(question)
+    best = ranked[0][0]
+    return [(score, s) for score, s in ranked if score >= best - margin and calendar_named(day, scored(s))
+            and (kind is None or _states(kind, scored(s)))][:limit]  # fmt: skip
+
+
+_CALENDAR_WORD = re.compile(r"[^\W\d_]+")
+
+
 def naming(
     question: str,
     ranked: Sequence[tuple[float, T]],
@@ -231,7 +279,7 @@ def naming(
     another office that scores a little higher for sharing the question's language. [] when there is
     nothing better (the caller keeps its choice; near_miss then says what is missing). `read` gives a
     sentence's (scored text, passage text)."""
-    names = question_names(question, retrieved, stem)
+    names = question_names(asked_part(question), retrieved, stem)  # a name before the question is context
     if not names:
         return []
     kind = asked_kind(question) or asked_type(question)

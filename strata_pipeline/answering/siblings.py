@@ -30,10 +30,12 @@ from collections.abc import Callable, Sequence
 from itertools import pairwise
 
 from strata_pipeline.answering.abstention import value_word
+from strata_pipeline.answering.names import commonness
 from strata_pipeline.answering.table_text import record_cells
 from strata_pipeline.answering.wording import asked_part
 from strata_pipeline.classification.language import query_language
 from strata_pipeline.retrieval.priors import HISTORY_WORDS
+from strata_pipeline.text.slips import slip_of
 
 Tags = Callable[[str], list[tuple[str, str]]]  # the words of a text with their parts of speech
 Stem = Callable[[str], str]
@@ -272,8 +274,8 @@ def sibling_qualifier(
                     or _row_categories(sentence, question_stems, stem)
                     or _linked_siblings(sentence, noun, question_stems, stem, prose=False)
                 )
-            if _holds(words, want) or not others:
-                break
+            if _holds(words, want) or not others or slip_of(want, words, commonness) is not None:
+                break  # the question's qualifier is there, maybe typed with a slip ("settlment authority")
             seen.append(others[0])
         else:
             return (

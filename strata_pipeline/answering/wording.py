@@ -32,8 +32,15 @@ ASKS_HOURS = re.compile(
     r"\bquels\s+(?:sont\s+(?:les|vos)\s+)?horaires\b",
     re.IGNORECASE,
 )
-# Amounts beyond price, cost and fee, given in money or as a share: a deposit, a surcharge (en, de, fr).
-ASKS_DEPOSIT = re.compile(r"\b(?:deposits?|surcharges?|kaution|pfand|zuschlag|caution|supplément)\b", re.IGNORECASE)
+# Amounts beyond price, cost and fee, given in money or as a share: a deposit, a surcharge, a stipend, an
+# insurance excess (en, de, fr); and a charge named as a thing ("what is the surface water drainage charge in
+# Colmont", "the annual smart meter charge for ..."), not a battery's ("a full charge", "charge time").
+ASKS_DEPOSIT = re.compile(
+    r"\b(?:deposits?|surcharges?|stipends?|deductibles?|kaution|pfand|zuschlag|entgelt|caution|supplément|franchise)\b"
+    r"|\b(?:what|which)(?:['’]s|\s+(?:is|are|was|were))\s+(?:the|a|an|its|their|our|my)\s+(?:[^\W\d_][\w-]*\s+){0,4}?"
+    r"(?<!battery )(?<!full )(?<!fast )charges?(?=\s*(?:\?|$)|\s+(?:for|in|per|of|at|when|if|on|to|with|from)\b)",
+    re.IGNORECASE,
+)
 
 # A table's header cell that names money ("price_eur", "Fee", "Gebühr (€)", "ct_per_kwh"), and a later line
 # with digits.

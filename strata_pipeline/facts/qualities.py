@@ -178,13 +178,21 @@ def counted_quantity(question: str, table: Table) -> str:
     """The number column a count question asks the value of, "" when it asks for rows: "how many bays
     does Depot 7 have" reads Depot 7's `bays`, not the number of Depot 7 rows. The counted noun must be
     the head (last word) of a number column's name ("bays", "parking_bays"), so "how many servers" never
-    reads a `server_id`."""
+    reads a `server_id`; or the question says the counted things "are" what a number column is named
+    ("how many units are on hand": `on_hand`)."""
     found = re.search(COUNTED, question.lower())  # the noun as the parser reads it (facts/parse.py)
     if not found:
         return ""
     said = forms(found.group(1)) | forms(found.group(1).rstrip("s"))
     heads = [c for c in table.columns if c.kind == "number" and c.words and forms(c.words[-1]) & said]
-    return heads[0].name if len(heads) == 1 else ""
+    if len(heads) == 1:
+        return heads[0].name
+    # "how many RX300-AMR units are on hand": the count is the value of the number column the verb's
+    # complement names ("on_hand"), not the number of rows
+    lowered = question.lower()
+    stated = [c for c in table.columns if c.kind == "number" and c.words
+              and re.search(rf"\b(?:are|is)\s+(?:currently\s+|still\s+)?{' '.join(c.words)}\b", lowered)]  # fmt: skip
+    return stated[0].name if len(stated) == 1 and not heads else ""
 
 
 # "the total amount of VAT", "le montant total de la TVA": what follows "of" says whose amount is measured

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from strata_pipeline.redaction.name_cues import GREETING_WORDS, HONORIFICS, LEADING_WORDS, NAME_WORD, PLACE_HEADS
 from strata_pipeline.redaction.name_index import NO_RANK, NameIndex, NameRanks
+from strata_pipeline.text.slips import one_slip_edits
 
 NO_RANK_RANKS = NameRanks(NO_RANK, NO_RANK)
 
@@ -43,23 +44,13 @@ def word_commonness(word: str) -> float:
     return max(zipf_frequency(lowered, language) for language in ZIPF_LANGUAGES)
 
 
-_LETTERS = "abcdefghijklmnopqrstuvwxyzäöüßéèàç"
-
-
 @lru_cache(maxsize=20_000)
 def misspells_common_word(word: str, commonness: float = 4.0) -> bool:
     """Whether `word` is one typing slip (a letter dropped, added, changed or two swapped) from an ordinary
     word at least as common as `commonness` (Zipf) in a language we read: "shiping" for "shipping", "hich"
     for "hitch". A typed query is full of them, and a rare name spelt like one is the weaker reading."""
-    lowered = word.casefold()
-    splits = [(lowered[:i], lowered[i:]) for i in range(len(lowered) + 1)]
-    edits = {a + b[1:] for a, b in splits if b}
-    edits |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
-    edits |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
-    edits |= {a + c + b for a, b in splits for c in _LETTERS}
-    edits.discard(lowered)
     common = _common_words(commonness)
-    return any(e in common for e in edits if len(e) >= 3)
+    return any(e in common for e in one_slip_edits(word) if len(e) >= 3)
 
 
 @lru_cache(maxsize=4)

@@ -245,6 +245,8 @@ def test_a_load_asks_for_a_weight_and_a_torque_for_newton_metres() -> None:
     assert asked_kind("What is the rated payload of the arm?") == "weight"
     assert asked_kind("At what torque should the wheel screws be checked?") == "nm"
     assert asked_kind("Quel est le couple de serrage des vis de roue ?") == "nm"
+    assert asked_kind("À quel couple faut-il serrer les boulons du socle ?") == "nm"
+    assert asked_kind("Mit welchem Moment werden die Schrauben angezogen?") == "nm"
     # a tool named by its torque asks for nothing of the kind
     assert asked_kind("How often must torque wrenches be calibrated?") != "nm"
     assert states_kind("nm", "| Contrôle du couple de serrage des vis de roue (40 Nm) | à chaque visite |")

@@ -60,6 +60,11 @@ def test_a_number_weight_or_speed_is_stated_or_not() -> None:
     assert not states_kind("number", "| Location | 1st floor, room 1.02 |")
     assert not states_kind("number", "Opening hours: Monday–Friday 08:30–17:30, from 2025-01-06")
     assert states_kind("number", "Room 1.02 holds 12 label printers.")
+    # a number after the word of what it labels ("how many beds does the ICU have")
+    assert not states_kind("number", "- Intensive care unit, level 3")
+    assert not states_kind("number", "Die Station liegt in Gebäude 2, Ebene 4.")
+    assert states_kind("number", "The unit on level 3 has 14 beds.")
+    assert states_kind("number", "Setup takes 3 steps.")
     assert not states_kind("number", "Courses are held online or at our training center.")
     assert states_kind("weight", "The compact van may carry at most 400 kg of tools.")
     assert not states_kind("weight", "| RX Dock charging station | 24 months from delivery |")
@@ -206,9 +211,9 @@ def test_an_acronym_is_mentioned_by_the_code_it_heads() -> None:
 
 def test_a_table_row_for_another_named_key_does_not_answer() -> None:
     rows = (
-        "Aarlingen | surface water drainage | per m² sealed area per year | 0.78\n"
-        "Weißbach | surface water drainage | per m² sealed area per year | 0.64\n"
-        "Colmont | drinking water | per m³ | 2.07"
+        "Aarlingen | surface water drainage | per m² sealed area per year | 0.78 €\n"
+        "Weißbach | surface water drainage | per m² sealed area per year | 0.64 €\n"
+        "Colmont | drinking water | per m³ | 2.07 €"
     )
     payload = {"chunk_id": "prices#0", "doc_id": "tariffs/water-prices.csv", "source_set": "utility",
                "title": "water-prices", "heading_path": "", "text": rows}  # fmt: skip

@@ -200,6 +200,24 @@ def test_a_value_from_the_twin_of_the_named_document_does_not_answer() -> None:
     assert not answered.abstained and "4 spare label printers" in answered.text
 
 
+def test_a_sentence_from_the_twin_of_the_named_document_does_not_answer_a_question_of_no_kind() -> None:
+    # "how long is the induction" asks for no kind the checks know; the Lisbon depot's sentence still
+    # speaks of Lisbon, and the Hamburg depot's page (retrieved, the setting) has no induction section
+    lisbon = passage(
+        "lis",
+        "Lisbon Depot - Site Information",
+        "First-time visitors complete a 20-minute induction. Hi-vis vests are required.",
+        "Safety induction",
+    )
+    hamburg = passage("ham", "Hamburg Depot - Site Information", "Twelve van bays are in the shared yard.")
+    question = "How long is the visitor safety induction at the Hamburg depot?"
+    answer = answer_extractively(question, [hamburg, lisbon, hamburg], close)
+    assert answer.abstained and "Lisbon Depot - Site Information" in answer.reason
+    asked = "How long is the visitor safety induction at the Lisbon depot?"
+    answered = answer_extractively(asked, [hamburg, lisbon, hamburg], close)
+    assert not answered.abstained and "20-minute" in answered.text
+
+
 def test_near_miss_is_none_when_the_quoted_sentence_states_what_was_asked() -> None:
     quoted = [Quoted("Available in white and grey.", "Paint: Available in white and grey.", "RX-300\nPaint", "RX-300")]
     assert (
@@ -281,3 +299,71 @@ def test_which_room_asks_for_a_room_by_its_number() -> None:
     assert states_type("room", "Location: ground floor, opposite reception: G.14")
     # a product or error code, or a host name, is no room
     assert not states_type("room", "RX-300 shows E-1042 on `stg-prt-01`")
+
+
+def test_which_command_asks_for_a_command_to_run_or_type() -> None:
+    from strata_pipeline.answering.answer_type import asked_type, states_type
+
+    assert asked_type("What command triggers the ERP failover to the Basel data center?") == "command"
+    assert asked_type("If the site goes down, what's the exact command to fail the ERP over?") == "command"
+    assert asked_type("Mit welchem Befehl wird der Failover ausgelöst?") == "command"
+    assert asked_type("Quelle commande déclenche la bascule ?") == "command"
+    assert asked_type("When does the incident commander escalate?") is None
+    assert states_type("command", "2. Failover auslösen:\n   `kerpctl failover --to bsl --confirm`")
+    assert states_type("command", "Type /incident declare in the #ops channel.")
+    assert states_type("command", "sudo systemctl stop postgresql-16")
+    # a host name in code, a path or a list item is no command
+    assert not states_type("command", "The repository is on `zrh-bkp-01` (`/backup/pgbackrest`).")
+    assert not states_type("command", "- Data center room DC-1, access with the badge group and/or a key")
+    # code spans pair up: the text between two of them is no code
+    assert not states_type("command", "The `archive_command` to the backup\n  server `zrh-bkp-02` had been failing.")
+
+
+def test_a_command_nearly_as_close_as_the_best_sentence_is_quoted_first() -> None:
+    runbook = passage(
+        "erp", "ERP failover to Basel",
+        "The failover to Basel is decided by the incident manager within 30 minutes. "
+        "Trigger it with `kerpctl failover --to bsl`.",
+    )  # fmt: skip
+    answer = answer_extractively("What command triggers the ERP failover to Basel?", [runbook], close)
+    assert not answer.abstained and answer.citations[0].quote.startswith("Trigger it with `kerpctl")
+    decided = passage("dec", "ERP failover to Basel", "The failover to Basel is decided by the incident manager.")
+    declined = answer_extractively("What command triggers the ERP failover to Basel?", [decided], close)
+    assert declined.abstained and "command" in declined.reason
+
+
+def test_which_code_asks_for_a_code() -> None:
+    from strata_pipeline.answering.answer_type import asked_type, states_type
+
+    assert asked_type("What is the app location code for paying at the P-See car park in Lindau?") == "code"
+    assert asked_type("Which occupancy codes are in hazard class D?") == "code"
+    assert asked_type("Wie lautet der Zugangscode für das Lager?") == "code"
+    assert asked_type("Quel est le code de la porte ?") == "code"
+    # its meaning, a code the question gives, and codes that are texts ask for no code
+    assert asked_type("An RX-300 shows E-3204. What does that code mean?") is None
+    assert asked_type("Which hazard class does occupancy code BA-5102 have?") is None
+    assert asked_type("What is the dress code for the gala?") is None
+    assert asked_type("What does the code of conduct say about gifts?") is None
+    assert states_type("code", "Line codes: KF motor, HR household contents.")
+    assert states_type("code", "Enter location code **4711** in the app.")
+    assert states_type("code", "| BA-6310 | Restaurant | D |")
+    # a price, a time, a name with a hyphen are no code
+    assert not states_type("code", "| je angefangene Stunde | 1,80 € |")
+    assert not states_type("code", "Das Parkhaus **P-See** an der Seestraße ist rund um die Uhr geöffnet, 1200 €.")
+
+
+def test_a_question_on_one_weekday_quotes_the_row_that_names_it_in_any_language() -> None:
+    from strata_pipeline.answering.near_miss import on_asked_day
+
+    ranked = [
+        (0.910, "Dienstags und samstags ist das Kundencenter geschlossen."),
+        (0.909, "| Montag, Mittwoch, Freitag | 9:00 – 16:00 |"),
+        (0.907, "| Donnerstag | 9:00 – 19:00 |"),
+    ]
+    question = "Until what time is the customer centre open on Thursdays?"
+    assert on_asked_day(question, ranked, ranked[:2], str, 0.1, 2) == [ranked[2]]
+    # a range covers the day; a chosen sentence that names the day is kept; a day too far below is not taken
+    assert on_asked_day("Is it open on Wednesday?", ranked, ranked[:1], str, 0.1, 2) == [ranked[1]]
+    assert on_asked_day(question, ranked, ranked[2:], str, 0.1, 2) == []
+    assert on_asked_day(question, ranked, ranked[:2], str, 0.001, 2) == []
+    assert on_asked_day("What time does it open?", ranked, ranked[:2], str, 0.1, 2) == []

@@ -42,6 +42,24 @@ def test_a_deposit_or_surcharge_asks_for_an_amount_of_money_or_a_share() -> None
     assert not states_kind("money", "F-21 | electricity meter | terminal cover opened")
 
 
+def test_a_charge_named_as_a_thing_asks_for_an_amount_but_a_battery_charge_does_not() -> None:
+    assert asked_kind("What is the surface water drainage charge in Colmont?") == "amount"
+    assert asked_kind("What is the annual smart meter charge for a household using 25,000 kWh?") == "amount"
+    assert asked_kind("What's the hire charge?") == "amount"
+    assert asked_kind("How much is the weekly on-call stipend for the secondary engineer?") == "amount"
+    assert asked_kind("What is the battery charge level after an hour?") is None
+    assert asked_kind("What is a full charge for the RX-300?") is None
+    assert asked_kind("Who is in charge of the Porto depot?") is None
+
+
+def test_a_share_of_a_price_asks_for_an_amount_not_for_money() -> None:
+    question = "If I never ship the old part back in time, what share of the catalogue price is billed?"
+    assert asked_kind(question) == "amount"
+    assert states_kind("amount", "Parts not returned within 30 days are invoiced at 35% of the list price.")
+    assert asked_kind("Welchen Anteil des Listenpreises zahlt der Kunde?") == "amount"
+    assert asked_kind("What is the catalogue price of the kit?") == "money"
+
+
 def test_a_table_with_a_money_column_states_money_in_its_rows() -> None:
     table = "code | procedure | campus | price_gbp\nADH-1024 | CT scan head | Kestwick | 310"
     assert table_states_money(table)

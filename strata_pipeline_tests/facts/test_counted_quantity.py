@@ -46,6 +46,16 @@ def test_the_counted_noun_that_heads_a_number_column_names_that_column() -> None
     assert counted_quantity("What is the rate of Depot 7?", TABLE) == ""
 
 
+def test_things_said_to_be_what_a_number_column_is_named_read_that_column() -> None:
+    stock = Table(
+        "facts_s", "ops", "inventory.xlsx", "stock",
+        (Column("sku", "text", ("RX300-AMR",)), Column("on_hand", "number"), Column("reserved", "number")), 4,
+    )  # fmt: skip
+    assert counted_quantity("How many RX300-AMR units are on hand?", stock) == "on_hand"
+    assert counted_quantity("How many units are currently reserved?", stock) == "reserved"
+    assert counted_quantity("How many SKUs are there?", stock) == ""
+
+
 @pytest.mark.parametrize(
     "question",
     ["What is the number of bays at Depot 7?", "How many of the bays has Depot 7?", "Combien de bays a Depot 7 ?"],

@@ -238,9 +238,13 @@ _ASKS_COMMAND = re.compile(
     re.IGNORECASE,
 )
 # a command as runbooks write one: code with an argument ("`kerpctl failover --to bsl`"), an option
-# ("--delta"), a chat command ("/incident declare"), or sudo; a host name in code ("`zrh-bkp-01`") is none
+# ("--delta"), a chat command ("/incident declare"), sudo, or words after "run" or "type" ("run systemctl
+# restart nginx"); a host name in code ("`zrh-bkp-01`") is none
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
-_COMMAND_OUTSIDE_CODE = re.compile(r"(?<!\S)--?[a-z][\w-]*|(?<![\w/])/[a-z][\w-]*[ \t]+[a-z]|\bsudo\s+\w")
+_COMMAND_OUTSIDE_CODE = re.compile(
+    r"(?<!\S)--?[a-z][\w-]*|(?<![\w/])/[a-z][\w-]*[ \t]+[a-z]|\bsudo\s+\w"
+    r"|\b(?:run|type|enter|execute|ausführen|eingeben|exécutez|tapez)\s+[a-z][\w.-]*[ \t]+[a-z][\w./-]*"
+)
 
 
 def _states_command(text: str) -> bool:

@@ -312,6 +312,7 @@ def test_which_command_asks_for_a_command_to_run_or_type() -> None:
     assert states_type("command", "2. Failover auslösen:\n   `kerpctl failover --to bsl --confirm`")
     assert states_type("command", "Type /incident declare in the #ops channel.")
     assert states_type("command", "sudo systemctl stop postgresql-16")
+    assert states_type("command", "Then run systemctl restart nginx on the host.")
     # a host name in code, a path or a list item is no command
     assert not states_type("command", "The repository is on `zrh-bkp-01` (`/backup/pgbackrest`).")
     assert not states_type("command", "- Data center room DC-1, access with the badge group and/or a key")

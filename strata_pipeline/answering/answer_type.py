@@ -271,8 +271,13 @@ _STATES_CODE = re.compile(
 )
 
 
+def _without_markup(text: str) -> str:
+    """`text` less markdown's emphasis and code marks: "**B-UG-01**" is B-UG-01."""
+    return re.sub(r"[*`_]", "", text)
+
+
 def _states_room(text: str) -> bool:
-    return bool(_STATES_ROOM.search(re.sub(r"[*`_]", "", text)))
+    return bool(_STATES_ROOM.search(_without_markup(text)))
 
 
 def _states_phone(text: str) -> bool:
@@ -332,5 +337,5 @@ def states_type(kind: str, text: str) -> bool:
     if kind == "command":
         return _states_command(text)
     if kind == "code":
-        return bool(_STATES_CODE.search(re.sub(r"[*`_]", "", text)))
+        return bool(_STATES_CODE.search(_without_markup(text)))
     return kind == "version" and bool(_VERSION.search(text))

@@ -36,6 +36,11 @@ def calendar_key(word: str) -> tuple[str, int] | None:
     return _KEYS.get(folded) or (_KEYS.get(folded[:-1]) if folded.endswith("s") else None)
 
 
+def weekdays_named(text: str) -> dict[int, str]:
+    """The weekdays `text` names, in any of the languages, each as one of its words: {3: "Thursdays"}."""
+    return {key[1]: w for w in _WORD.findall(text) if (key := calendar_key(w)) is not None and key[0] == "weekday"}
+
+
 def _days_in_ranges(text: str) -> set[int]:
     """The weekdays inside the ranges of weekdays `text` writes ("Montag bis Freitag": 0 to 4)."""
     days: set[int] = set()

@@ -30,7 +30,6 @@ Plain functions over text; no index, no model.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
@@ -47,7 +46,7 @@ from strata_pipeline.answering.answer_type import (
     states_period,
     states_type,
 )
-from strata_pipeline.answering.calendar_words import calendar_key, calendar_named
+from strata_pipeline.answering.calendar_words import calendar_named, weekdays_named
 from strata_pipeline.answering.names import named_sibling, named_words, question_names, unmentioned
 from strata_pipeline.answering.numbered import other_numbered
 from strata_pipeline.answering.ranges import bands, figures, fits
@@ -246,8 +245,7 @@ def on_asked_day(
     time ... on Thursdays?"), no chosen sentence names it, and sentences within `margin` of the best do (in
     any language, or inside a range: "| Donnerstag | 9:00 – 19:00 |", "Montag bis Freitag") and state the
     kind of value asked. [] when there is nothing better (the caller keeps its choice)."""
-    days = {key[1]: w for w in _CALENDAR_WORD.findall(asked_part(question))
-            if (key := calendar_key(w)) is not None and key[0] == "weekday"}  # fmt: skip
+    days = weekdays_named(asked_part(question))
     if len(days) != 1 or not ranked:
         return []
     day = next(iter(days.values()))
@@ -257,9 +255,6 @@ def on_asked_day(
     best = ranked[0][0]
     return [(score, s) for score, s in ranked if score >= best - margin and calendar_named(day, scored(s))
             and (kind is None or _states(kind, scored(s)))][:limit]  # fmt: skip
-
-
-_CALENDAR_WORD = re.compile(r"[^\W\d_]+")
 
 
 def naming(

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 
 from strata_pipeline.answering.abstention import value_word
 from strata_pipeline.answering.names import named_words
+from strata_pipeline.answering.table_text import cells, is_table_line
 from strata_pipeline.answering.wording import asked_part
 from strata_pipeline.classification.language import query_language
 
@@ -31,19 +32,11 @@ def body_rows(passage: str) -> list[str]:
     rows: list[str] = []
     in_table = False
     for line in passage.splitlines():
-        is_row = _is_row(line)
+        is_row = is_table_line(line)
         if is_row and not _SEPARATOR.match(line) and in_table:
             rows.append(line)
         in_table = is_row
     return rows
-
-
-def _is_row(line: str) -> bool:
-    return line.lstrip().startswith("|") or " | " in line
-
-
-def _cells(row: str) -> list[str]:
-    return [cell.strip(" *`_") for cell in row.strip().strip("|").split("|")]
 
 
 def sibling_row(question: str, passages: Sequence[str], terms: Terms) -> tuple[str, str] | None:
@@ -67,12 +60,13 @@ def sibling_row(question: str, passages: Sequence[str], terms: Terms) -> tuple[s
     for passage in dict.fromkeys(passages):
         rows = body_rows(passage)
         held = [terms(row) for row in rows]
-        around = terms("\n".join(line for line in passage.splitlines() if not _is_row(line)))
+        around = terms("\n".join(line for line in passage.splitlines() if not is_table_line(line)))
         telling = {t for t in rest - around if 0 < sum(t in h for h in held) < len(held) and not value_word(t)}
         if not telling:
             continue
+        row_cells = [[terms(cell.strip("*`_ ")) for cell in cells(row)] for row in rows]
         for word, name in zip(words, names, strict=True):
-            keyed = [any(terms(cell) == name for cell in _cells(row)) for row in rows]
+            keyed = [name in row for row in row_cells]
             if not name or not any(keyed) or all(keyed):
                 continue  # the name keys no row (or every row: it is the table's setting)
             own = max(len(telling & h) for h, k in zip(held, keyed, strict=True) if k)

@@ -58,6 +58,12 @@ def _is_markdown_row(line: str) -> bool:
     return line.lstrip().startswith("|")
 
 
+def is_table_line(line: str) -> bool:
+    """Whether a line is a row of either form of table (markdown or rendered), its header and separator
+    included."""
+    return _is_markdown_row(line) or _is_rendered_row(line)
+
+
 def is_header_row(text: str, start: int, end: int, spreadsheet: bool = False) -> bool:
     """Whether the line at text[start:end] is a table's header row: a markdown row directly above its
     |---|---| separator line, or in a `spreadsheet`'s text the first row of a rendered table, right

@@ -35,7 +35,6 @@ def slip_of(word: str, known: Collection[str], zipf: Callable[[str], float]) -> 
     lowered = word.casefold()
     if len(lowered) < 4 or not lowered.isalpha() or zipf(lowered) >= MAX_SLIP_ZIPF:
         return None
-    for edit in sorted(one_slip_edits(lowered)):
-        if edit in known and edit[:1] == lowered[:1] and (len(lowered) >= 5 or sorted(edit) == sorted(lowered)):
-            return edit
-    return None
+    matches = [edit for edit in one_slip_edits(lowered) if edit in known and edit[:1] == lowered[:1]
+               and (len(lowered) >= 5 or sorted(edit) == sorted(lowered))]  # fmt: skip
+    return min(matches, default=None)  # the same word whichever order the edits come in

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from strata_pipeline.evaluation.labels import LabelledDoc, LabelledSecretDoc, Planted
 from strata_pipeline.evaluation.pii_sets import regression_clean, regression_pii, regression_secrets
 from strata_pipeline.redaction.mailboxes import mailbox_words
+from strata_pipeline.redaction.names import programs_run
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector, redact_text
 from strata_pipeline.redaction.secrets import find_secrets
@@ -84,7 +85,11 @@ def pii_matches(
 ) -> list[PiiMatch]:
     docs = list(regression_pii() if docs is None else docs)
     # read over the whole set first, as redaction reads a source-set (redaction/documents.py)
-    policy = dataclasses.replace(policy or PiiPolicy(), mailbox_words=mailbox_words(doc.text for doc in docs))
+    policy = dataclasses.replace(
+        policy or PiiPolicy(),
+        mailbox_words=mailbox_words(doc.text for doc in docs),
+        systems=programs_run(doc.text for doc in docs),
+    )
     return [match_pii(doc, redaction_masks(doc.text, detector, policy)) for doc in docs]
 
 

@@ -15,6 +15,7 @@ from strata_pipeline.incremental.digests import text_sha256
 from strata_pipeline.progress import Progress
 from strata_pipeline.redaction.mailboxes import mailbox_words
 from strata_pipeline.redaction.name_index import name_index
+from strata_pipeline.redaction.names import programs_run
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.places import named_places
 from strata_pipeline.redaction.redact import PiiDetector, redact_document
@@ -39,14 +40,19 @@ def redact_documents(
 
     Words the set's documents name as places ("Kestwick campus", redaction/places.py) are read first,
     so that a document that only says "at Kestwick" keeps its campus, and what they say of the parts of
-    their mailboxes ("the SIU": siu@ is a function's, redaction/mailboxes.py); a document's key holds
-    those of them its text has.
+    their mailboxes ("the SIU": siu@ is a function's, redaction/mailboxes.py) and the programs they run
+    in quoted commands (`barman recover`: "Barman" is a program, names.programs_run); a document's key
+    holds those of them its text has.
     """
     rows = list(docs)
     indexed = [doc for doc in rows if doc["decision"] != "exclude" and doc["status"] == "ok"]
     places = named_places((doc["text"] for doc in indexed), name_index())
+    systems = programs_run(doc["text"] for doc in indexed)
     policy = dataclasses.replace(
-        policy, places=places | policy.places, mailbox_words=mailbox_words(doc["text"] for doc in indexed)
+        policy,
+        places=places | policy.places,
+        systems=systems | policy.systems,
+        mailbox_words=mailbox_words(doc["text"] for doc in indexed),
     )
     loaded: PiiDetector | None = None
     out: list[dict[str, Any]] = []
@@ -56,7 +62,9 @@ def redact_documents(
         else:
             content = text_sha256(doc["text"])
             raw_tables = doc["tables_json"]
+            lowered = doc["text"].casefold()
             held = sorted(p for p in places if p in doc["text"]) + policy.mailbox_words.held_by(doc["text"])
+            held += sorted(f"program:{w}" for w in systems if w in lowered)
             key = cache_key(
                 "redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest, *held
             )

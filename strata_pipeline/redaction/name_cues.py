@@ -29,7 +29,7 @@ THING_WORDS = frozenset(
         "valley island beach coast county district province state republic kingdom city town village "
         "straße strasse platz weg allee gasse rue via calle piazza corso plein straat gracht laan "
         "hbf bahnhof gare estación stazione conseil consulting trading logistics hub depot plant warehouse "
-        "factory store shop branch authority"
+        "factory store shop branch authority house"
     ).split()
 )
 # Job titles under a name in a signature ("Compliance Officer", "Directora Financiera"): never names.
@@ -210,6 +210,13 @@ LEADING_WORDS = frozenset("the a an this that our my your his her their le la le
 
 # After a run: a model or part code on the same line ("Wrist Seal Kit NR-4471-B", "Drill GSR-12"): a product.
 CODE_AFTER = re.compile(r"^ (?=[A-Z0-9\-]*\d)[A-Z][A-Z0-9]*-?[A-Z0-9]*\d[A-Z0-9\-]*\b")
+# After a run: a version number ("Rocky Linux 9 servers", "Jira 9.12"): the run is a product. Dotted, or
+# a whole number before a lower-case word: a number that ends a line or a phrase is a house number
+# ("Stradone Antonio Provolo 66"), and no date ("12.03.2025") or figure that goes on ("3,5 t") counts.
+VERSION_AFTER = re.compile(r"^ (?:\d{1,2}\.\d{1,3}(?:\.\d{1,3})?(?![\w.,:/\-])|\d{1,2}(?= [a-z]))")
+# Before a run: the saint of a place name ("Saint-Aubin", "Sainte-Croix", "St-Imier"); the word before it
+# may be a given name ("Yves Saint-Laurent"), which the caller checks.
+SAINT_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:([^\W\d_]+)[ \t]+)?(?:Saint|Sainte|St|Ste|Sint|Sankt)-$")
 # After a run: "and"/"und"/"et" and a capitalised word ("Park and Ride", "Health and Safety").
 COORDINATED_AFTER = re.compile(r"^[ \t]+(?:and|&|und|et)[ \t]+([A-ZÀ-Ý][^\W\d_]+)")
 NAMED_AFTER_BEFORE = re.compile(

@@ -59,25 +59,50 @@ def _cell_end(text: str, position: int) -> int:
 
 def _column_header(text: str, position: int) -> str | None:
     """The header of the table column holding `position`, for CSV/TSV/semicolon and markdown tables."""
+    column = _column(text, position)
+    return None if column is None else column[0]
+
+
+def column_cells(text: str, position: int) -> list[str]:
+    """The body cells of the table column holding `position` (its own included), stripped; [] outside
+    a table. Markdown rule lines ("|---|") are not cells."""
+    column = _column(text, position)
+    return [] if column is None else column[1]
+
+
+def _column(text: str, position: int) -> tuple[str, list[str]] | None:
+    """The header and body cells of the column holding `position`: the table block is the run of
+    lines around it with as many separators as its own line."""
     start = _line_start(text, position)
     line = text[start : _line_end(text, position)]
     for separator in ("|", "\t", ";", ","):
-        if line.count(separator) < 1:
+        count = line.count(separator)
+        if count < 1:
             continue
         block_start = start
         while block_start > 0:  # walk up to the first line of the table block
             previous_start = _line_start(text, block_start - 1)
             previous = text[previous_start : block_start - 1]
-            if previous.count(separator) != line.count(separator) or not previous.strip():
+            if previous.count(separator) != count or not previous.strip():
                 break
             block_start = previous_start
         if block_start == start:
             continue
-        header = text[block_start : _line_end(text, block_start)]
+        block_end = _line_end(text, position)
+        while block_end < len(text):  # and down to its last
+            following = text[block_end + 1 : _line_end(text, block_end + 1)]
+            if following.count(separator) != count or not following.strip():
+                break
+            block_end = _line_end(text, block_end + 1)
         column = text[start:position].count(separator)
-        cells = header.split(separator)
-        if column < len(cells):
-            return cells[column].strip().strip("*#\"' ")
+        rows = text[block_start:block_end].split("\n")
+        cells = rows[0].split(separator)
+        if column >= len(cells):
+            return None
+        body = [
+            row.split(separator)[column].strip(" *#\"'") for row in rows[1:] if not re.fullmatch(r"[\s|:\-+]*", row)
+        ]
+        return cells[column].strip().strip("*#\"' "), body
     return None
 
 

@@ -37,6 +37,7 @@ from strata_pipeline.redaction.name_cues import (
     UNIT_BEFORE,
     UNIT_WORDS,
     VERB_AFTER,
+    VERSION_AFTER,
 )
 from strata_pipeline.redaction.name_evidence import (
     NO_RANK_RANKS,
@@ -63,6 +64,7 @@ from strata_pipeline.redaction.name_layout import (
     _only_time_stamp,
     _reads_like_a_message,
     _title_case_line,
+    column_cells,
     reads_german,
 )
 
@@ -266,11 +268,13 @@ def _score_run(
         given_name = ranks is not None and ranks.first <= 1000
         score = score - 0.4 if given_name else 0.0  # "Leaver:", "Bezorger:", "Versicherungsnehmer:" are labels
         reasons.append("field label")
-    if re.search(r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+$", before) and (
+    placed = "after a place preposition" if _PLACE_PREPOSITION_BEFORE.search(before) else ""
+    placed = placed or ("listed with a place" if _beside_a_place(tokens, i, j, index) else "")
+    if placed and (
         "NER place" in " ".join(reasons) or not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words)
     ):
         score -= 0.2
-        reasons.append("after a place preposition")
+        reasons.append(placed)
     if TIME_AFTER.match(after):
         score += 0.3
         reasons.append("speaker before a time")
@@ -293,6 +297,9 @@ def _score_run(
     if header is not None and HEADER_ORGANISATION_WORDS.match(header):
         score -= 0.4
         reasons.append(f"column {header!r} holds organisations or places")
+    elif header is not None and HEADER_NAME_WORDS.match(header) and not _column_of_people(text, start, index):
+        score -= 0.2  # "Low" under a priority's "name", "Munich EU Depot" under a warehouse's
+        reasons.append(f"column {header!r} holds no people's names")
     elif header is not None and HEADER_NAME_WORDS.match(header) and sum(evidence) >= 0:
         # an ordinary word under "Approver" ("VP Finance") names a function, not a person
         score += 0.5
@@ -318,6 +325,9 @@ def _score_run(
     if _place_name(text[start:end], before, words, index):
         score -= 0.5
         reasons.append("a country or region")  # "northern Portugal", "Deutschland", "within Galicia"
+    if VERSION_AFTER.match(after) and "full name" not in reasons:
+        score -= 0.3
+        reasons.append("followed by a version number")  # "Rocky Linux 9 servers": a product
     if CODE_AFTER.match(after):
         score -= 0.6
         reasons.append("followed by a model or part code")  # "Wrist Seal Kit NR-4471-B"
@@ -358,6 +368,57 @@ def _score_run(
         score -= 0.5
         reasons.append(f"a place: followed by {next_word.group(1)!r}")  # "Kestwick campus", "Basel office"
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
+
+
+# A preposition of place before a run, or before a list that the run goes on: "in Basel", "in
+# Aarlingen,\nWeißbach and Colmont".
+_PLACE_PREPOSITION_BEFORE = re.compile(
+    r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+"
+    r"(?:[A-ZÀ-Ý][^\W\d_]*(?:-[^\W\d_]+)*,\s+){0,4}$"
+)
+_CONJUNCTIONS = frozenset({"and", "or", "und", "oder", "et", "ou", "&", ","})
+
+
+def _beside_a_place(tokens: list[Token], i: int, j: int, index: NameIndex) -> bool:
+    """Whether the run is listed with a place the NER knows and no list holds as a given name: "update
+    Basel and Stuttgart", "Zürich, Basel". The small model calls many a given name a place ("Marie,
+    Brooke, Anna"): those neighbours say nothing."""
+
+    def place_beyond(k: int, step: int) -> bool:
+        while 0 <= k < len(tokens) and tokens[k].is_space:
+            k += step
+        if not (0 <= k < len(tokens) and tokens[k].text.casefold() in _CONJUNCTIONS):
+            return False
+        k += step
+        while 0 <= k < len(tokens) and tokens[k].is_space:
+            k += step
+        return 0 <= k < len(tokens) and tokens[k].ent_type_ in ("GPE", "LOC") and not _given_name(tokens[k].text, index)
+
+    return place_beyond(j, 1) or place_beyond(i - 1, -1)
+
+
+def _column_of_people(text: str, position: int, index: NameIndex) -> bool:
+    """Whether the table column holding `position` lists people: at least half of its cells could be a
+    name: one to four capitalised words, no digit, no word that ends a place's or a thing's name, and
+    not one everyday word unless a list ranks it among its 200 most popular names ("Weber", "Low"; not
+    "Critical", "Medium"). Most cells, not any: the lists are noisy. A column of one cell (a form
+    field) is taken at its header's word."""
+    cells = [c for c in column_cells(text, position) if c]
+    if len(cells) < 2:
+        return True
+
+    def could_be_a_name(cell: str) -> bool:
+        words = HYPHENATED_WORD.findall(cell)
+        if not 1 <= len(words) <= 4 or any(ch.isdigit() for ch in cell):
+            return False
+        if any(w.casefold().rstrip(".") in THING_WORDS for w in words) or not all(
+            w[0].isupper() or w.casefold() in PARTICLES for w in words
+        ):
+            return False
+        lone = words[0].rstrip(".")
+        return len(words) > 1 or word_commonness(lone) < 3.5 or (index.ranks(lone) or NO_RANK_RANKS).best <= 200
+
+    return 2 * sum(could_be_a_name(c) for c in cells) > len(cells)
 
 
 def _acronym(word: str, index: NameIndex) -> bool:

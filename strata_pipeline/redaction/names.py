@@ -21,8 +21,9 @@ their scores in `name_runs`, handles and account names in `name_handles`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-from strata_pipeline.redaction.name_cues import NAME_WORD
+from strata_pipeline.redaction.name_cues import NAME_WORD, SAINT_BEFORE
 from strata_pipeline.redaction.name_evidence import (
     PersonCandidate,
     Token,
@@ -34,7 +35,7 @@ from strata_pipeline.redaction.name_evidence import (
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
 from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import _line_end, _line_start, reads_german
-from strata_pipeline.redaction.name_runs import _german_noun, _last_first, _runs, _score_run
+from strata_pipeline.redaction.name_runs import _german_noun, _given_name, _last_first, _runs, _score_run
 from strata_pipeline.text.calendar import WEEKDAY_ABBREVIATIONS, WEEKDAYS, alternation, names
 
 # The first letter of a sentence inside a line: after ". ", "! " or "? " that close a word of two
@@ -138,6 +139,13 @@ def command_words(text: str) -> frozenset[str]:
     return frozenset(m.group(1) for line in lines if (m := _COMMAND.match(line)))
 
 
+def programs_run(texts: Iterable[str]) -> frozenset[str]:
+    """The programs any of `texts` runs in a quoted command, read over a whole source-set: the runbook
+    that runs `barman recover` tells the incident report that writes "the Barman server" what Barman
+    is (PiiPolicy.systems). Host codes are not read here: a laptop may be named after its user."""
+    return frozenset(word for text in texts for word in command_words(text))
+
+
 def _named_in_codes(candidates: list[PersonCandidate], text: str) -> None:
     """A lone word the same text also writes as part of a host code, or runs as a command, is the
     system that code names: "the Uyuni server `zrh-uyuni-01`", "restore with Barman ... `barman
@@ -151,6 +159,41 @@ def _named_in_codes(candidates: list[PersonCandidate], text: str) -> None:
         if candidate.score > 0.0 and value.isalpha() and value.casefold() in words:
             candidate.score = round(max(0.0, candidate.score - 0.6), 3)
             candidate.reasons.append("names a system the text writes in a host code or command")
+
+
+def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
+    """A run inside quoted code (an inline `span` or a fenced block) is most likely a profile, a job or a
+    value the code names ("profile `Kestrel-Remote`", `launch "Linux Patch - Prod"`): weaker evidence
+    of a person. Only weaker: a full name in code ("--author 'Jonas Weber'") still scores as one."""
+    spans = [m.span(1) for m in _INLINE_CODE.finditer(text)] + [m.span(1) for m in _FENCED_CODE.finditer(text)]
+    for candidate in candidates:
+        if candidate.score > 0.0 and any(s <= candidate.start and candidate.end <= e for s, e in spans):
+            candidate.score = round(max(0.0, candidate.score - 0.3), 3)
+            candidate.reasons.append("in quoted code")
+
+
+# A place named after a saint, whole ("Saint-Aubin") or its part after the saint's word.
+_SAINT_PLACE = re.compile(r"(?:Saint|Sainte|St|Ste|Sint|Sankt)-[A-ZÀ-Ý][^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _saints_places(candidates: list[PersonCandidate], text: str, index: NameIndex) -> None:
+    """ "depuis Saint-Aubin", "Quelle Saint-Aubin": one hyphenated word after "Saint-" (or "Sainte-",
+    "St-", "Sankt-") names a place, unless a given name comes before it ("Yves Saint-Laurent")."""
+    for candidate in candidates:
+        value = text[candidate.start : candidate.end]
+        if candidate.score <= 0.0 or " " in value.strip():
+            continue
+        hyphen = value[:1] in "-‑"  # the run may start at the hyphen: "Saint" + "-Aubin"
+        before = text[max(0, candidate.start - 40) : candidate.start + hyphen]
+        saint = SAINT_BEFORE.search(before)
+        whole = _SAINT_PLACE.fullmatch(value)
+        if not (saint or whole):
+            continue
+        lead = saint.group(1) if saint else (re.search(r"([^\W\d_]+)[ \t]+$", before) or [None, None])[1]
+        if lead and _given_name(lead, index):
+            continue
+        candidate.score = round(max(0.0, candidate.score - 0.5), 3)
+        candidate.reasons.append("a place named after a saint")
 
 
 GENERATION = re.compile(r",?[ ]+(?:Jr|Sr|Jnr|Snr)\.?(?![\w])|[ ]+(?:II|III|IV)\b")
@@ -191,8 +234,10 @@ def person_candidates(
         if reads_german(text, start) and all(_german_noun(w, index) for w in value.split()):
             score = 0.35  # "Anfang November erhalten Sie": the English model on German nouns
         candidates.append(PersonCandidate(start, end, score, ["NER person (not name-shaped)"]))
+    _saints_places(candidates, text, index)
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)
+    _in_quoted_code(candidates, text)
     found = (
         candidates
         + handle_candidates(text, index)

@@ -104,6 +104,9 @@ class PiiPolicy:
     role_mailboxes: frozenset[str] = ROLE_MAILBOXES
     # words the source-set names as places ("Kestwick campus", redaction/places.py): never a person alone
     places: frozenset[str] = frozenset()
+    # programs the source-set runs in quoted commands ("barman recover", names.programs_run): a name made
+    # only of them is the program's ("Replace Barman with pgBackRest"), lower-cased
+    systems: frozenset[str] = frozenset()
     # keep the street address of a place of business its page is about (redaction/premises.py)
     keep_premises_addresses: bool = True
     # parts of the set's mailboxes that its documents write as a function ("SIU", "sinistres"), read over
@@ -148,15 +151,18 @@ class PiiPolicy:
     def decide(self, finding: Finding, text: str, others: Sequence[Finding] = ()) -> str:
         """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
         "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23"), 'known_place' (a name made only of
-        words of `places`), 'common_word' (a name whose words the text also writes in lower case:
-        written_in_lower_case) or 'organisation_address' (the street address of a place of business its page
-        is about, redaction/premises.py) for a finding in `text`; `others` are the text's other findings
-        (a person named beside an address makes it someone's)."""
+        words of `places`), 'known_program' (one made only of programs of `systems`), 'common_word' (a name
+        whose words the text also writes in lower case: written_in_lower_case) or 'organisation_address'
+        (the street address of a place of business its page is about, redaction/premises.py) for a finding
+        in `text`; `others` are the text's other findings (a person named beside an address makes it
+        someone's)."""
         value = text[finding.start : finding.end]
         if finding.entity == "EMAIL" and self.is_role_mailbox(value):
             return "keep_role_contact"
         if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
             return "known_place"
+        if finding.entity == "PERSON" and self.systems and all(w.casefold() in self.systems for w in value.split()):
+            return "known_program"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
         if finding.entity == "PERSON" and written_in_lower_case(value, text):

@@ -60,3 +60,18 @@ def test_a_word_the_set_names_as_a_place_stays_in_every_document(ner: PresidioDe
     with DocumentCache(tmp_path / "other.sqlite") as cache:
         alone = redact_documents(docs[2:], 1, lambda: ner, PiiPolicy(), "d1", cache)
     assert "Kestwick" not in alone[0]["text"]  # without the other documents' evidence the NER takes it for a name
+
+
+def test_a_program_one_document_runs_is_no_person_in_another(ner: PresidioDetector, tmp_path: Path) -> None:
+    """ "`barman recover`" in a runbook makes "Barman" a program in an incident report of the same set; a
+    person beside it is still redacted, and without the runbook the NER takes the program for a name."""
+    runbook = "Restore the database:\n\n```\nbarman recover --target-time 09:15 kf-erp /var/lib/pgsql\n```\n"
+    report = "Replace Barman with pgBackRest, as Siobhan Gallagher proposed."
+    docs = [{"decision": "include", "status": "ok", "text": t, "tables_json": None} for t in (runbook, report)]
+    with DocumentCache(tmp_path / "redaction.sqlite") as cache:
+        out = redact_documents(docs, len(docs), lambda: ner, PiiPolicy(), "d1", cache)
+    assert out[1]["text"].startswith("Replace Barman with pgBackRest") and "Siobhan Gallagher" not in out[1]["text"]
+    assert "known_program" in {a["decision"] for a in out[1]["audit"]}
+    with DocumentCache(tmp_path / "other.sqlite") as cache:
+        alone = redact_documents(docs[1:], 1, lambda: ner, PiiPolicy(), "d1", cache)
+    assert "Barman" not in alone[0]["text"]

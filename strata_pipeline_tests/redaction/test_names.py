@@ -13,11 +13,13 @@ import spacy
 from strata_pipeline.redaction.name_evidence import PersonCandidate, token_name_evidence
 from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
+from strata_pipeline.redaction.name_layout import column_cells
 from strata_pipeline.redaction.names import (
     code_words,
     command_words,
     lowercase_candidates,
     person_candidates,
+    programs_run,
     sentence_starts,
     writes_in_case,
 )
@@ -93,6 +95,12 @@ def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dic
         ("talked to pernille yesterday about the rollout", ["pernille"]),
         ("i'll ask siobhan tomorrow", ["siobhan"]),
         ("pernille and siobhan joined", ["pernille", "siobhan"]),
+        # a saint's place name after a given name is a surname; a full name in quoted code is a name
+        ("Please call Yves Saint-Laurent tomorrow.", ["Yves Saint-Laurent"]),
+        ("Ticket from Marie Saint-Pierre: printer broken", ["Marie Saint-Pierre"]),
+        ("Run `git config user.name 'Jonas Weber'` first.", ["Jonas Weber"]),
+        # a "name" column of surnames is a column of people, though each is also a word
+        ("name | team\nWeber | Finance\nHoffmann | HR\nSchmidt | IT", ["Weber", "Hoffmann", "Schmidt"]),
     ],
 )
 def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str]) -> None:
@@ -145,6 +153,15 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         "When does the Python for Automation course start?",
         # a lone word after an interrogative determiner
         "Welcher Kurs ist am günstigsten?",
+        # values in quoted code, a product with its version, a place named after a saint
+        '```\nawx job_templates launch "Linux Patch - Prod" --limit wave2\n```',
+        "Scope: all RHEL 9 and Rocky Linux 9 servers in Zürich.",
+        "| Zone | Source |\n|---|---|\n| Colmont | Quelle Saint-Aubin |\n| Nord | Brunnen Sonnenhang |",
+        # a "name" column whose cells are things or everyday words, not people
+        "code | name\nRNO | Reno Logistics Hub\nMUC | Munich EU Depot\nLIS | Lisbon Depot",
+        "level | name | response\n1 | Critical | 15 minutes\n2 | High | 1 hour\n3 | Medium | 4 hours\n4 | Low | 1 day",
+        # a place in a list after a preposition of place
+        "The price applies to up to 20,000 kWh in Aarlingen,\nWeißbach and Colmont.",
     ],
 )
 def test_not_people(ner: PresidioDetector, text: str) -> None:
@@ -395,3 +412,16 @@ def test_a_system_the_text_writes_as_a_host_code_is_no_person(ner: PresidioDetec
 def test_people_beside_host_codes_are_still_people(ner: PresidioDetector) -> None:
     text = "The restore of zrh-db-03 was approved by Anna Meier on Monday.\n"
     assert people(ner, text) == ["Anna Meier"]
+
+
+def test_a_column_is_read_whole_from_any_of_its_cells() -> None:
+    text = "| code | name |\n|---|---|\n| RNO | Reno Logistics Hub |\n| MUC | Munich EU Depot |\n\nAfter the table."
+    assert column_cells(text, text.index("Munich")) == ["Reno Logistics Hub", "Munich EU Depot"]
+    assert column_cells("code,name\nA,Jonas Weber\nB,Lena", len("code,name\nA,")) == ["Jonas Weber", "Lena"]
+    assert column_cells("No table here, only prose.", 5) == []
+
+
+def test_the_programs_a_set_runs_are_read_from_its_quoted_commands() -> None:
+    texts = ["List backups with `barman list-backup kf-erp`.", "```\n$ sudo systemctl restart nginx\n```", "Ask Anna."]
+    assert programs_run(texts) == {"barman", "systemctl"}
+    assert programs_run(["The host anna-pc-01 is Anna's laptop."]) == frozenset()  # host codes are not read

@@ -10,6 +10,7 @@ of the version it checks. Text only: no Dagster, no model.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,8 +43,9 @@ def _parts(email: str) -> list[str]:
 def mailbox_words(texts: Iterable[str]) -> MailboxWords:
     """The evidence the texts give on the parts of the mailboxes they hold, outside any e-mail address:
     a part defined as an acronym ("Special Investigations Unit (SIU)": the initials of the words before
-    it, not all of them listed names) or written as an ordinary lower-case word that is no common name,
-    not as a handle ("bureau des sinistres"; not "bram.dv:", not "mark the box")."""
+    it, not all of them listed names) or used as one at least twice ("the NOC", "CAB-Genehmigung"), or
+    written as an ordinary lower-case word that is no common name, not as a handle ("bureau des
+    sinistres"; not "bram.dv:", not "mark the box")."""
     from strata_pipeline.redaction.name_index import name_index
 
     texts = list(texts)
@@ -57,6 +59,10 @@ def mailbox_words(texts: Iterable[str]) -> MailboxWords:
         words = _initials(m["words"], m["acronym"])
         if words and not all(index.ranks(w) for w in words):  # "Mary Ann Smith (MAS)" defines no unit
             defined.add(m["acronym"].lower())
+    # "the NOC", "den NOC", "CAB-Genehmigung", "BSL-FollowMe": an acronym used as a unit's or a site's name,
+    # twice or more. Not after a space alone: meeting notes write a person's initials so ("JK will send").
+    used = Counter(m["article"] or m["head"] for m in _ACRONYM_IN_USE.finditer(rest))
+    defined |= {acronym.lower() for acronym, count in used.items() if count >= 2}
     functions = {p for p in parts if p in defined}
     for part in parts - functions:
         ranks = index.ranks(part)
@@ -69,6 +75,14 @@ def mailbox_words(texts: Iterable[str]) -> MailboxWords:
 # "Special Investigations Unit (SIU)", "Change Advisory Board (CAB)": capitalised words, then capitals in brackets
 _DEFINED = re.compile(
     r"(?P<words>(?:[A-ZÄÖÜ][\w-]*\s+(?:(?:and|of|for|und|de|des|du|et)\s+)?){2,8})\((?P<acronym>[A-Z]{3,6})\)"
+)
+
+
+# An acronym after a definite article ("the NOC", "beim NOC", "au CAB"), or heading a hyphenated compound
+# whose next part goes on in lower case ("CAB-Genehmigung", "BSL-FollowMe"; not "BSL-LBL-01").
+_ACRONYM_IN_USE = re.compile(
+    r"\b(?:the|der|die|das|den|dem|des|beim|vom|zum|im|am|le|la|les|du|au|aux)\s+(?P<article>[A-Z]{2,6})\b(?!-)"
+    r"|\b(?P<head>[A-Z]{2,6})-(?=[A-ZÄÖÜ]?[a-zäöüß]{2})"
 )
 
 

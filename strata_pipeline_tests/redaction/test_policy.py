@@ -64,6 +64,23 @@ def test_what_the_documents_say_of_a_mailboxs_parts_makes_it_a_functions() -> No
     assert not PiiPolicy().is_role_mailbox("siu@asterra.example")
 
 
+def test_an_acronym_the_documents_use_as_a_units_name_makes_its_mailbox_a_functions() -> None:
+    from strata_pipeline.redaction.mailboxes import mailbox_words
+
+    documents = [
+        "P1 and P2 go via the NOC (noc@kestrel.example); after 19:00 the NOC takes the calls.",
+        "A normal change needs CAB-Genehmigung; the CAB chair signs. Requests: cab@kestrel.example",
+        "Queue `BSL-FollowMe`; the label printers stay on BSL-FollowMe. Mailbox: it-bsl@kestrel.example",
+        "JK will send the deck. JK will call the vendor. Ask jk@kestrel.example. The ZRH site: zrh@kestrel.example",
+    ]
+    words = mailbox_words(documents)
+    assert words.functions == {"noc", "cab", "bsl"}  # a person's initials before a verb are no unit ("JK will")
+    policy = PiiPolicy(mailbox_words=words)
+    assert all(policy.is_role_mailbox(f"{m}@kestrel.example") for m in ("noc", "cab", "it-bsl"))
+    assert not policy.is_role_mailbox("jk@kestrel.example")
+    assert not policy.is_role_mailbox("zrh@kestrel.example")  # used once only: no evidence yet
+
+
 def test_default_thresholds() -> None:
     assert DEFAULT_THRESHOLDS["PERSON"] == 0.5
     assert DEFAULT_THRESHOLDS["PHONE"] == 0.45

@@ -234,8 +234,9 @@ SYSTEM_AFTER = re.compile(
     r"(?i)^(?:[ \t]+|[ \t]*\n[ \t]*)(?:backup[ \t]+)?(?:servers?|clusters?|clients?|agents?|plugins?|plug-ins?"
     r"|appliances?|daemons?|instances?|repositor(?:y|ies)|databases?|console|dashboard)\b"
 )
-NAMED_AFTER_AFTER = re.compile(
-    r"(?i)^[ \t]+(?:airport|lecture|lectures|award|awards|prize|foundation|institute|center|centre|museum"
+NAMED_AFTER_AFTER = re.compile(  # also past a generation: "Martin Luther King Jr. Day" is a holiday
+    r"(?i)^(?:,?[ \t]+(?:jr|sr)\.?)?[ \t]+(?:(?-i:Day)|airport|lecture|lectures|award|awards|prize|foundation"
+    r"|institute|center|centre|museum"
     r"|stadium|memorial|bridge|embankment|hospital|university|college|school|library|theatre|theater|hall"
     r"|fellowship|scholarship|medal|building|tower|square|park|street|road|avenue)\b"
 )

@@ -99,6 +99,7 @@ def candidates(nlp: spacy.language.Language, index: NameIndex, text: str) -> dic
         ("Please call Yves Saint-Laurent tomorrow.", ["Yves Saint-Laurent"]),
         ("Ticket from Marie Saint-Pierre: printer broken", ["Marie Saint-Pierre"]),
         ("Run `git config user.name 'Jonas Weber'` first.", ["Jonas Weber"]),
+        ("Lena Hoffmann day off on Friday", ["Lena Hoffmann"]),  # a holiday's "Day" is capitalised
         # a "name" column of surnames is a column of people, though each is also a word
         ("name | team\nWeber | Finance\nHoffmann | HR\nSchmidt | IT", ["Weber", "Hoffmann", "Schmidt"]),
     ],
@@ -160,6 +161,8 @@ def test_people_are_found(ner: PresidioDetector, text: str, expected: list[str])
         # a "name" column whose cells are things or everyday words, not people
         "code | name\nRNO | Reno Logistics Hub\nMUC | Munich EU Depot\nLIS | Lisbon Depot",
         "level | name | response\n1 | Critical | 15 minutes\n2 | High | 1 hour\n3 | Medium | 4 hours\n4 | Low | 1 day",
+        # a holiday named after a person, past the generation
+        "2025-01-20 | Martin Luther King Jr. Day | US",
         # a place in a list after a preposition of place
         "The price applies to up to 20,000 kWh in Aarlingen,\nWeißbach and Colmont.",
     ],

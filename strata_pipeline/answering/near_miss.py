@@ -179,7 +179,7 @@ def _keyed_by_other(question: str, quoted: Sequence[Quoted], stem: Callable[[str
     rows = [q for q in quoted if "|" in q.quote and (kind is None or _states(kind, q.scored))]
     if not rows:
         return ""
-    names = question_names(question, [], stem)
+    names = question_names(asked_part(question), [], stem)  # a name before the question is context
     tables = ["\n".join(line for line in q.passage.splitlines() if "|" in line) for q in rows]
     missing = [set(unmentioned(names, [q.scored], stem)) - set(unmentioned(names, [table], stem))
                for q, table in zip(rows, tables, strict=True)]  # fmt: skip

@@ -385,12 +385,12 @@ def _beside_a_place(tokens: list[Token], i: int, j: int, index: NameIndex) -> bo
     Brooke, Anna"): those neighbours say nothing."""
 
     def place_beyond(k: int, step: int) -> bool:
-        while 0 <= k < len(tokens) and tokens[k].is_space:
+        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
             k += step
         if not (0 <= k < len(tokens) and tokens[k].text.casefold() in _CONJUNCTIONS):
             return False
         k += step
-        while 0 <= k < len(tokens) and tokens[k].is_space:
+        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
             k += step
         return 0 <= k < len(tokens) and tokens[k].ent_type_ in ("GPE", "LOC") and not _given_name(tokens[k].text, index)
 

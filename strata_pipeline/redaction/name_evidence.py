@@ -62,6 +62,11 @@ def _common_words(commonness: float) -> frozenset[str]:
     return frozenset(w for lang in ZIPF_LANGUAGES for w, f in get_frequency_dict(lang).items() if f >= least)
 
 
+def given_name(word: str, index: NameIndex) -> bool:
+    """Whether a name list ranks the word among its 2,000 most popular given names."""
+    return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= 2000
+
+
 def _rank_score(rank: int) -> float:
     if rank >= NO_RANK:
         return 0.0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.countries import COUNTRIES, REGIONS
 from strata_pipeline.redaction.name_cues import (
     AMOUNT_BEFORE,
     CALENDAR_WORDS,
@@ -49,6 +48,7 @@ from strata_pipeline.redaction.name_evidence import (
     _is_name_shaped,
     _leading_context,
     _unlisted_german_word,
+    given_name,
     word_commonness,
     word_parts,
 )
@@ -64,8 +64,13 @@ from strata_pipeline.redaction.name_layout import (
     _only_time_stamp,
     _reads_like_a_message,
     _title_case_line,
-    column_cells,
     reads_german,
+)
+from strata_pipeline.redaction.name_neighbours import (
+    PLACE_PREPOSITION_BEFORE,
+    beside_a_place,
+    column_of_people,
+    place_name,
 )
 
 # Articles that are name particles only after another particle ("van der", "von den").
@@ -157,7 +162,7 @@ def _score_run(
         words = [w for w in words if not _acronym(w, index)] or words
     evidence = [_word_evidence(w, index) for w in words]
     german = reads_german(text, start)
-    if german and not (len(words) > 1 and _given_name(words[0], index) and not _german_noun(words[0], index)):
+    if german and not (len(words) > 1 and given_name(words[0], index) and not _german_noun(words[0], index)):
         # a capitalised word that no name list holds is, in German, most likely a noun ("Sperrmüllabholung");
         # after a listed given name it is a rare surname ("Gottfried Eberhardinger")
         evidence = [min(e, 0.0) if _german_noun(w, index) else e for w, e in zip(words, evidence, strict=True)]
@@ -216,7 +221,7 @@ def _score_run(
         len(words) > 1
         and (german or _only_german(words[0]))
         and _german_noun(words[0], index)
-        and not _given_name(words[0], index)
+        and not given_name(words[0], index)
     ):
         # "Kundencenter Weißbach", "Standort Basel": a named place; a German noun that no other language
         # uses names a business in any text ("chez Autohaus Nord", "at Reifen Huber")
@@ -265,11 +270,11 @@ def _score_run(
     at_line_start = _only_time_stamp(text[_line_start(text, start) : start])
     if re.match(r"^[ \t]*:", after) and "speaker" not in reasons and len(words) == 1 and at_line_start:
         ranks = index.ranks(words[0])
-        given_name = ranks is not None and ranks.first <= 1000
-        score = score - 0.4 if given_name else 0.0  # "Leaver:", "Bezorger:", "Versicherungsnehmer:" are labels
+        popular_given = ranks is not None and ranks.first <= 1000
+        score = score - 0.4 if popular_given else 0.0  # "Leaver:", "Bezorger:", "Versicherungsnehmer:" are labels
         reasons.append("field label")
-    placed = "after a place preposition" if _PLACE_PREPOSITION_BEFORE.search(before) else ""
-    placed = placed or ("listed with a place" if _beside_a_place(tokens, i, j, index) else "")
+    placed = "after a place preposition" if PLACE_PREPOSITION_BEFORE.search(before) else ""
+    placed = placed or ("listed with a place" if beside_a_place(tokens, i, j, index) else "")
     if placed and (
         "NER place" in " ".join(reasons) or not any((index.ranks(w) or NO_RANK_RANKS).first < 2000 for w in words)
     ):
@@ -297,7 +302,7 @@ def _score_run(
     if header is not None and HEADER_ORGANISATION_WORDS.match(header):
         score -= 0.4
         reasons.append(f"column {header!r} holds organisations or places")
-    elif header is not None and HEADER_NAME_WORDS.match(header) and not _column_of_people(text, start, index):
+    elif header is not None and HEADER_NAME_WORDS.match(header) and not column_of_people(text, start, index):
         score -= 0.2  # "Low" under a priority's "name", "Munich EU Depot" under a warehouse's
         reasons.append(f"column {header!r} holds no people's names")
     elif header is not None and HEADER_NAME_WORDS.match(header) and sum(evidence) >= 0:
@@ -322,7 +327,7 @@ def _score_run(
     ):  # "Gottfried Eberhardinger" keeps its given name's evidence
         score -= 0.6
         reasons.append("ends in a German noun")  # "Depot Lyon Ladepunkte": a thing, as "... Station" is
-    if _place_name(text[start:end], before, words, index):
+    if place_name(text[start:end], before, words, index):
         score -= 0.5
         reasons.append("a country or region")  # "northern Portugal", "Deutschland", "within Galicia"
     if VERSION_AFTER.match(after) and "full name" not in reasons:
@@ -341,17 +346,17 @@ def _score_run(
         and tokens[i].pos_ == "NOUN"
         and word_commonness(words[0]) >= 3.5
         and "NER person" not in reasons
-        and not _given_name(words[0], index)
+        and not given_name(words[0], index)
     ):
         score -= 0.3
         reasons.append("tagged a common noun")  # "Parts requested before 14:30"
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
-    if UNIT_BEFORE.search(before) and not _given_name(words[0], index):
+    if UNIT_BEFORE.search(before) and not given_name(words[0], index):
         score -= 0.5
         reasons.append("names a team")  # "Network Squad Rhone"; "Team Anna" stays a person reading
-    if SYSTEM_AFTER.match(after) and not _given_name(words[0], index):
+    if SYSTEM_AFTER.match(after) and not given_name(words[0], index):
         score -= 0.5
         reasons.append("names a system")  # "the Barman server", "Barman backup server"
     if NAMED_AFTER_AFTER.match(after):
@@ -368,57 +373,6 @@ def _score_run(
         score -= 0.5
         reasons.append(f"a place: followed by {next_word.group(1)!r}")  # "Kestwick campus", "Basel office"
     return PersonCandidate(start, end, round(max(0.0, min(1.0, score)), 3), reasons)
-
-
-# A preposition of place before a run, or before a list that the run goes on: "in Basel", "in
-# Aarlingen,\nWeißbach and Colmont".
-_PLACE_PREPOSITION_BEFORE = re.compile(
-    r"(?:^|\s)(?:in|from|near|to|at|en|à|aus|nach|bei|dans|desde|da|naar|uit)[ \t]+"
-    r"(?:[A-ZÀ-Ý][^\W\d_]*(?:-[^\W\d_]+)*,\s+){0,4}$"
-)
-_CONJUNCTIONS = frozenset({"and", "or", "und", "oder", "et", "ou", "&", ","})
-
-
-def _beside_a_place(tokens: list[Token], i: int, j: int, index: NameIndex) -> bool:
-    """Whether the run is listed with a place the NER knows and no list holds as a given name: "update
-    Basel and Stuttgart", "Zürich, Basel". The small model calls many a given name a place ("Marie,
-    Brooke, Anna"): those neighbours say nothing."""
-
-    def place_beyond(k: int, step: int) -> bool:
-        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
-            k += step
-        if not (0 <= k < len(tokens) and tokens[k].text.casefold() in _CONJUNCTIONS):
-            return False
-        k += step
-        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
-            k += step
-        return 0 <= k < len(tokens) and tokens[k].ent_type_ in ("GPE", "LOC") and not _given_name(tokens[k].text, index)
-
-    return place_beyond(j, 1) or place_beyond(i - 1, -1)
-
-
-def _column_of_people(text: str, position: int, index: NameIndex) -> bool:
-    """Whether the table column holding `position` lists people: at least half of its cells could be a
-    name: one to four capitalised words, no digit, no word that ends a place's or a thing's name, and
-    not one everyday word unless a list ranks it among its 200 most popular names ("Weber", "Low"; not
-    "Critical", "Medium"). Most cells, not any: the lists are noisy. A column of one cell (a form
-    field) is taken at its header's word."""
-    cells = [c for c in column_cells(text, position) if c]
-    if len(cells) < 2:
-        return True
-
-    def could_be_a_name(cell: str) -> bool:
-        words = HYPHENATED_WORD.findall(cell)
-        if not 1 <= len(words) <= 4 or any(ch.isdigit() for ch in cell):
-            return False
-        if any(w.casefold().rstrip(".") in THING_WORDS for w in words) or not all(
-            w[0].isupper() or w.casefold() in PARTICLES for w in words
-        ):
-            return False
-        lone = words[0].rstrip(".")
-        return len(words) > 1 or word_commonness(lone) < 3.5 or (index.ranks(lone) or NO_RANK_RANKS).best <= 200
-
-    return 2 * sum(could_be_a_name(c) for c in cells) > len(cells)
 
 
 def _acronym(word: str, index: NameIndex) -> bool:
@@ -460,41 +414,6 @@ def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:
         return False
     ranks = index.ranks(word)
     return ranks is None or (ranks.best > 2000 and not re.match(r"[ \t]+[A-ZÀ-Ý]", rest))
-
-
-# Before a place: a preposition of place or a compass adjective ("in", "within", "northern", "nach").
-_PLACE_BEFORE = re.compile(
-    r"(?i)(?:^|[\s(])(?:in|within|to|from|across|throughout|northern|southern|eastern|western|central"
-    r"|nach|aus|ganz|en|au|aux|dans"
-    # the branch of a company in a country: "succursale de Luxembourg", "Niederlassung Österreich"
-    r"|(?:branch|succursale|filiale|agence|sucursal|niederlassung|zweigniederlassung|vestiging|filiaal)"
-    r"(?:[ \t]+(?:of|in|de|du|di|del|von|für))?)\s+$"
-)
-
-
-def _country_or_region(casefolded: str) -> bool:
-    return casefolded in COUNTRIES or casefolded in REGIONS
-
-
-def _place_name(phrase: str, before: str, words: list[str], index: NameIndex) -> bool:
-    """A country, or a first-level region in a place's context: "Deutschland", "northern Portugal",
-    "within Galicia", "Portugal and Galicia". A popular given name needs more ("Georgia", "Victoria":
-    the 500 most popular; a country outside a place's context: the 2,000)."""
-    casefolded = phrase.casefold()
-    if not _country_or_region(casefolded):
-        return False
-    first = min((index.ranks(w) or NO_RANK_RANKS).first for w in words)
-    coordinated = re.search(r"([^\W\d_]+)[ \t]+(?:and|und|et|,)[ \t]+$", before)
-    in_context = bool(_PLACE_BEFORE.search(before)) or bool(
-        coordinated and _country_or_region(coordinated.group(1).casefold())
-    )
-    if in_context:
-        return first > 500
-    return casefolded in COUNTRIES and first > 2000
-
-
-def _given_name(word: str, index: NameIndex) -> bool:
-    return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= 2000
 
 
 def _word_evidence(word: str, index: NameIndex) -> float:

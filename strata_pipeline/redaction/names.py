@@ -29,13 +29,14 @@ from strata_pipeline.redaction.name_evidence import (
     Token,
     _is_name_shaped,
     _rank_score,
+    given_name,
     misspells_common_word,
     word_commonness,
 )
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
 from strata_pipeline.redaction.name_index import NameIndex
 from strata_pipeline.redaction.name_layout import _line_end, _line_start, reads_german
-from strata_pipeline.redaction.name_runs import _german_noun, _given_name, _last_first, _runs, _score_run
+from strata_pipeline.redaction.name_runs import _german_noun, _last_first, _runs, _score_run
 from strata_pipeline.text.calendar import WEEKDAY_ABBREVIATIONS, WEEKDAYS, alternation, names
 
 # The first letter of a sentence inside a line: after ". ", "! " or "? " that close a word of two
@@ -190,7 +191,7 @@ def _saints_places(candidates: list[PersonCandidate], text: str, index: NameInde
         if not (saint or whole):
             continue
         lead = saint.group(1) if saint else (re.search(r"([^\W\d_]+)[ \t]+$", before) or [None, None])[1]
-        if lead and _given_name(lead, index):
+        if lead and given_name(lead, index):
             continue
         candidate.score = round(max(0.0, candidate.score - 0.5), 3)
         candidate.reasons.append("a place named after a saint")

@@ -14,8 +14,9 @@ handles ("anna.k:" at the start of a chat line, "@m.schroeder"). Each gets a sco
 
 This module gathers every candidate and lets candidates lift each other (an addressee above an
 address, a name met again, a list of names); the parts live beside it: the cue words in
-`name_cues`, word evidence in `name_evidence`, where a span sits in `name_layout`, the runs and
-their scores in `name_runs`, handles and account names in `name_handles`.
+`name_cues`, word evidence in `name_evidence`, where a span sits in `name_layout`, the places and
+table column around it in `name_neighbours`, the runs and their scores in `name_runs`, handles and
+account names in `name_handles`.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ import argparse
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -49,18 +50,15 @@ def planted_values() -> dict[str, set[str]]:
     return values
 
 
-def masked_spans(source_set: str, cache_dir: Path) -> list[tuple[str, str, str, str]]:
+def masked_spans(source_set: str, resources: dict[str, Any], cache_dir: Path) -> list[tuple[str, str, str, str]]:
     """(type, doc_id, value, context) of every PERSON and EMAIL the ingestion redacts in one source-set."""
     from strata_pipeline.classification.rules import classify_docs, load_rules
     from strata_pipeline.discovery.discover import discover_source_set
     from strata_pipeline.incremental.cache import DocumentCache
     from strata_pipeline.redaction.documents import redact_documents
-    from strata_pipeline.resources.factory import build_resources
-    from strata_pipeline.settings import load_settings
 
-    settings = load_settings()
-    corpus, pii = (resources := build_resources(settings))["corpus"], resources["pii"]
-    rules = load_rules(settings.rules_dir, source_set)
+    corpus, pii = resources["corpus"], resources["pii"]
+    rules = load_rules(resources["settings"].rules_dir, source_set)
     root = GOLDEN / "corpus" / source_set
     docs = classify_docs(
         discover_source_set(root, source_set, corpus.get_adapter(rules.adapter), corpus.limits()), rules
@@ -83,6 +81,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--all", action="store_true", help="list the spans of the seen sets too (never municipal's)")
     args = parser.parse_args()
+    from strata_pipeline.resources.factory import build_resources
+    from strata_pipeline.settings import load_settings
+
+    settings = load_settings()
+    resources = {**build_resources(settings), "settings": settings}  # built once: the NER model loads once
     planted = planted_values()
     print("| set, part | PERSON masked | not planted | EMAIL masked | not planted |")
     print("|---|---|---|---|---|")
@@ -91,7 +94,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for part, sets in (("dev", DEV), ("held out", HELD_OUT), ("seen", SEEN)):
             for source_set in sets:
-                spans = masked_spans(source_set, Path(tmp))
+                spans = masked_spans(source_set, resources, Path(tmp))
                 over = [s for s in spans if s[2] not in planted.get(source_set, set())]
                 cells = []
                 for kind in TYPES:

@@ -216,7 +216,8 @@ CODE_AFTER = re.compile(r"^ (?=[A-Z0-9\-]*\d)[A-Z][A-Z0-9]*-?[A-Z0-9]*\d[A-Z0-9\
 VERSION_AFTER = re.compile(r"^ (?:\d{1,2}\.\d{1,3}(?:\.\d{1,3})?(?![\w.,:/\-])|\d{1,2}(?= [a-z]))")
 # Before a run: the saint of a place name ("Saint-Aubin", "Sainte-Croix", "St-Imier"); the word before it
 # may be a given name ("Yves Saint-Laurent"), which the caller checks.
-SAINT_BEFORE = re.compile(r"(?:(?<=\s)|^)(?:([^\W\d_]+)[ \t]+)?(?:Saint|Sainte|St|Ste|Sint|Sankt)-$")
+SAINTS = r"(?:Saint|Sainte|St|Ste|Sint|Sankt)"
+SAINT_BEFORE = re.compile(rf"(?:(?<=\s)|^)(?:([^\W\d_]+)[ \t]+)?{SAINTS}-$")
 # After a run: "and"/"und"/"et" and a capitalised word ("Park and Ride", "Health and Safety").
 COORDINATED_AFTER = re.compile(r"^[ \t]+(?:and|&|und|et)[ \t]+([A-ZÀ-Ý][^\W\d_]+)")
 NAMED_AFTER_BEFORE = re.compile(

@@ -4,9 +4,12 @@ heading line, the lines after a sign-off, a chat message after a colon."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
+from typing import NamedTuple
 
 from strata_pipeline.redaction.name_cues import SIGN_OFFS
+from strata_pipeline.redaction.tables import RULE_LINE
 
 
 def _reads_like_a_message(text: str, colon_end: int) -> bool:
@@ -59,51 +62,82 @@ def _cell_end(text: str, position: int) -> int:
 
 def _column_header(text: str, position: int) -> str | None:
     """The header of the table column holding `position`, for CSV/TSV/semicolon and markdown tables."""
-    column = _column(text, position)
-    return None if column is None else column[0]
+    column = table_column(text, position)
+    return None if column is None else column.header
+
+
+class TableColumn(NamedTuple):
+    """A column of a table block of a text: its header, and where it is (the separator, the block's first
+    and last line numbers, the column's number), the key its cells and any verdict on them are cached by."""
+
+    header: str
+    separator: str
+    first: int
+    last: int
+    number: int
+
+
+def table_column(text: str, position: int) -> TableColumn | None:
+    """The column of the table block holding `position`: the block is the run of non-blank lines around
+    its line with as many separators (>= 1), a header line above included; None outside a table."""
+    lines, starts = _lines(text)
+    line_number = bisect_right(starts, position) - 1
+    for separator in ("|", "\t", ";", ","):
+        first, last = _blocks(text, separator)[line_number]
+        if first == line_number:
+            continue  # no line above: no header
+        number = text[starts[line_number] : position].count(separator)
+        cells = lines[first].split(separator)
+        if number >= len(cells):
+            return None
+        return TableColumn(cells[number].strip().strip("*#\"' "), separator, first, last, number)
+    return None
 
 
 def column_cells(text: str, position: int) -> list[str]:
     """The body cells of the table column holding `position` (its own included), stripped; [] outside
     a table. Markdown rule lines ("|---|") are not cells."""
-    column = _column(text, position)
-    return [] if column is None else column[1]
+    column = table_column(text, position)
+    return [] if column is None else list(body_cells(text, column))
 
 
-def _column(text: str, position: int) -> tuple[str, list[str]] | None:
-    """The header and body cells of the column holding `position`: the table block is the run of
-    lines around it with as many separators as its own line."""
-    start = _line_start(text, position)
-    line = text[start : _line_end(text, position)]
-    for separator in ("|", "\t", ";", ","):
-        count = line.count(separator)
-        if count < 1:
-            continue
-        block_start = start
-        while block_start > 0:  # walk up to the first line of the table block
-            previous_start = _line_start(text, block_start - 1)
-            previous = text[previous_start : block_start - 1]
-            if previous.count(separator) != count or not previous.strip():
-                break
-            block_start = previous_start
-        if block_start == start:
-            continue
-        block_end = _line_end(text, position)
-        while block_end < len(text):  # and down to its last
-            following = text[block_end + 1 : _line_end(text, block_end + 1)]
-            if following.count(separator) != count or not following.strip():
-                break
-            block_end = _line_end(text, block_end + 1)
-        column = text[start:position].count(separator)
-        rows = text[block_start:block_end].split("\n")
-        cells = rows[0].split(separator)
-        if column >= len(cells):
-            return None
-        body = [
-            row.split(separator)[column].strip(" *#\"'") for row in rows[1:] if not re.fullmatch(r"[\s|:\-+]*", row)
-        ]
-        return cells[column].strip().strip("*#\"' "), body
-    return None
+@lru_cache(maxsize=64)
+def body_cells(text: str, column: TableColumn) -> tuple[str, ...]:
+    """The column's body cells, read once per table of a text (every candidate in it asks)."""
+    lines, _ = _lines(text)
+    rows = [line for line in lines[column.first + 1 : column.last + 1] if not RULE_LINE.match(line)]
+    return tuple(row.split(column.separator)[column.number].strip(" *#\"'") for row in rows)
+
+
+@lru_cache(maxsize=8)
+def _lines(text: str) -> tuple[list[str], list[int]]:
+    """The text's lines and the offset each starts at."""
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return lines, starts
+
+
+@lru_cache(maxsize=32)
+def _blocks(text: str, separator: str) -> list[tuple[int, int]]:
+    """For each line, the first and last line numbers of its table block for `separator`: the run of
+    non-blank lines with as many separators as it, at least one; a line with none is a block of its own.
+    One pass per text, where walking the block from each of its cells was quadratic in a long CSV."""
+    lines, _ = _lines(text)
+    counts = [line.count(separator) if line.strip() else 0 for line in lines]
+    blocks: list[tuple[int, int]] = []
+    first = 0
+    for number, count in enumerate(counts):
+        if number == 0 or count == 0 or count != counts[number - 1]:
+            first = number
+        blocks.append((first, number))
+    last = len(counts) - 1
+    for number in range(len(counts) - 1, -1, -1):  # fill in each block's last line, walking back
+        if number == len(counts) - 1 or counts[number] == 0 or counts[number] != counts[number + 1]:
+            last = number
+        blocks[number] = (blocks[number][0], last)
+    return blocks
 
 
 def _only_list_mark(prefix: str) -> bool:

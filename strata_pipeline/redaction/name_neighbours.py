@@ -8,12 +8,13 @@ Logistics Hub" names things.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from strata_pipeline.facts.countries import COUNTRIES, REGIONS
 from strata_pipeline.redaction.name_cues import HYPHENATED_WORD, PARTICLES, THING_WORDS
 from strata_pipeline.redaction.name_evidence import NO_RANK_RANKS, Token, given_name, word_commonness
 from strata_pipeline.redaction.name_index import NameIndex
-from strata_pipeline.redaction.name_layout import column_cells
+from strata_pipeline.redaction.name_layout import TableColumn, body_cells, table_column
 
 # A preposition of place before a run, or before a list that the run goes on: "in Basel", "in
 # Aarlingen,\nWeißbach and Colmont".
@@ -29,26 +30,35 @@ def beside_a_place(tokens: list[Token], i: int, j: int, index: NameIndex) -> boo
     Basel and Stuttgart", "Zürich, Basel". The small model calls many a given name a place ("Marie,
     Brooke, Anna"): those neighbours say nothing."""
 
-    def place_beyond(k: int, step: int) -> bool:
-        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
+    def next_word(k: int, step: int) -> int:  # past the line breaks spaCy keeps as tokens
+        while 0 <= k < len(tokens) and not tokens[k].text.strip():
             k += step
+        return k
+
+    def place_beyond(k: int, step: int) -> bool:
+        k = next_word(k, step)
         if not (0 <= k < len(tokens) and tokens[k].text.casefold() in _CONJUNCTIONS):
             return False
-        k += step
-        while 0 <= k < len(tokens) and not tokens[k].text.strip():  # spaCy keeps line breaks as tokens
-            k += step
+        k = next_word(k + step, step)
         return 0 <= k < len(tokens) and tokens[k].ent_type_ in ("GPE", "LOC") and not given_name(tokens[k].text, index)
 
     return place_beyond(j, 1) or place_beyond(i - 1, -1)
 
 
 def column_of_people(text: str, position: int, index: NameIndex) -> bool:
-    """Whether the table column holding `position` lists people: at least half of its cells could be a
+    """Whether the table column holding `position` lists people: more than half of its cells could be a
     name: one to four capitalised words, no digit, no word that ends a place's or a thing's name, and
     not one everyday word unless a list ranks it among its 200 most popular names ("Weber", "Low"; not
     "Critical", "Medium"). Most cells, not any: the lists are noisy. A column of one cell (a form
-    field) is taken at its header's word."""
-    cells = [c for c in column_cells(text, position) if c]
+    field), or none, is taken at its header's word."""
+    column = table_column(text, position)
+    return column is None or _lists_people(text, column, index)
+
+
+@lru_cache(maxsize=64)
+def _lists_people(text: str, column: TableColumn, index: NameIndex) -> bool:
+    """The verdict of `column_of_people`, once per column of a text: each of its cells asks."""
+    cells = [c for c in body_cells(text, column) if c]
     if len(cells) < 2:
         return True
 

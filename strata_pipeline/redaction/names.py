@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from strata_pipeline.redaction.name_cues import NAME_WORD, SAINT_BEFORE
+from strata_pipeline.redaction.name_cues import NAME_WORD, SAINT_BEFORE, SAINTS
 from strata_pipeline.redaction.name_evidence import (
     PersonCandidate,
     Token,
@@ -134,10 +134,14 @@ _FENCED_CODE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 _COMMAND = re.compile(r"\s*(?:[$#>]\s+)?(?:sudo\s+)?([a-z][a-z0-9]{2,})(?=\s|$)")
 
 
+def _quoted_code(text: str) -> list[tuple[int, int]]:
+    """Where `text` quotes code: each inline span's inside, then each fenced block's."""
+    return [m.span(1) for m in _INLINE_CODE.finditer(text)] + [m.span(1) for m in _FENCED_CODE.finditer(text)]
+
+
 def command_words(text: str) -> frozenset[str]:
     """The programs `text`'s quoted commands run: "`barman list-backup kf-erp`" gives "barman"."""
-    lines = [m.group(1) for m in _INLINE_CODE.finditer(text)]
-    lines += [line for block in _FENCED_CODE.finditer(text) for line in block.group(1).splitlines()]
+    lines = [line for start, end in _quoted_code(text) for line in text[start:end].splitlines()]
     return frozenset(m.group(1) for line in lines if (m := _COMMAND.match(line)))
 
 
@@ -167,7 +171,7 @@ def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
     """A run inside quoted code (an inline `span` or a fenced block) is most likely a profile, a job or a
     value the code names ("profile `Kestrel-Remote`", `launch "Linux Patch - Prod"`): weaker evidence
     of a person. Only weaker: a full name in code ("--author 'Jonas Weber'") still scores as one."""
-    spans = [m.span(1) for m in _INLINE_CODE.finditer(text)] + [m.span(1) for m in _FENCED_CODE.finditer(text)]
+    spans = _quoted_code(text)
     for candidate in candidates:
         if candidate.score > 0.0 and any(s <= candidate.start and candidate.end <= e for s, e in spans):
             candidate.score = round(max(0.0, candidate.score - 0.3), 3)
@@ -175,7 +179,8 @@ def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
 
 
 # A place named after a saint, whole ("Saint-Aubin") or its part after the saint's word.
-_SAINT_PLACE = re.compile(r"(?:Saint|Sainte|St|Ste|Sint|Sankt)-[A-ZÀ-Ý][^\W\d_]+(?:-[^\W\d_]+)*")
+_SAINT_PLACE = re.compile(rf"{SAINTS}-[A-ZÀ-Ý][^\W\d_]+(?:-[^\W\d_]+)*")
+_WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+$")
 
 
 def _saints_places(candidates: list[PersonCandidate], text: str, index: NameIndex) -> None:
@@ -191,7 +196,7 @@ def _saints_places(candidates: list[PersonCandidate], text: str, index: NameInde
         whole = _SAINT_PLACE.fullmatch(value)
         if not (saint or whole):
             continue
-        lead = saint.group(1) if saint else (re.search(r"([^\W\d_]+)[ \t]+$", before) or [None, None])[1]
+        lead = saint.group(1) if saint else (word.group(1) if (word := _WORD_BEFORE.search(before)) else None)
         if lead and given_name(lead, index):
             continue
         candidate.score = round(max(0.0, candidate.score - 0.5), 3)

@@ -216,6 +216,11 @@ def zipf_frequency(language: str) -> Callable[[str], float]:
     return _zipf(language)
 
 
+def compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
+    """The parts of a lower-case German or Dutch compound, or () (the BM25 analysis's own splitter)."""
+    return _compound_splitter(language)
+
+
 @lru_cache(maxsize=8)
 def _compound_splitter(language: str) -> Callable[[str], tuple[str, ...]]:
     """The compound splitter of one language: analysis.compound_parts over wordfreq's word list.

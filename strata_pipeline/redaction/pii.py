@@ -48,6 +48,10 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
 }
 
 
+# A part of a mailbox written as one word that is a given name this common makes it a name ("annaweber").
+COMMON_GIVEN_NAME_RANK = 300
+
+
 # Mailboxes of a role, not a person: published on purpose, so kept.
 ROLE_MAILBOXES = frozenset(
     (
@@ -113,35 +117,61 @@ class PiiPolicy:
     # the whole set (redaction/mailboxes.py)
     mailbox_words: MailboxWords = field(default_factory=lambda: MailboxWords())
 
-    def is_role_mailbox(self, email: str) -> bool:
+    def is_role_mailbox(self, email: str, people: frozenset[str] = frozenset()) -> bool:
         """support@, it-helpdesk@ are roles; sales.maria@ names a person and is not. A part the set's
         documents define as a unit's acronym ("siu@" beside "Special Investigations Unit (SIU)") or write
         as an ordinary word ("sinistres-lu@" beside "bureau des sinistres") names a function too
-        (`mailbox_words`); beside such a part or a role word, a place the set names (`places`) or a
-        country's code ("-lu") is the function's site, not a person."""
+        (`mailbox_words`), as does a word of a language we read as addresses spell it ("standesamt@",
+        "comite.ethique@", "pruefungsamt@": mailboxes.office_word); beside such a part or a role word, a
+        place the set names (`places`) or a country's code ("-lu") is the function's site, not a person.
+        A part that is a common given name or surname, a lone initial ("k.sonnenschein@") or a word of a
+        person the text names (`people`, folded as addresses spell them) makes the mailbox someone's."""
         local_part = email.split("@", 1)[0]
         if local_part.lower() in self.role_mailboxes:
             return True
-        tokens = [t for t in re.split(r"[-._+]", local_part) if t]
+        # "wahlen2025@": a number ends a part; a part of digits alone ("0763021") says nothing
+        # "RubyChristie@": capitals inside a part start its words, as they do in a name written without spaces
+        pieces = re.split(r"[-._+]|(?<=[a-z])(?=[A-Z])", local_part)
+        tokens = [t for t in (re.sub(r"\d+$", "", t) for t in pieces) if t]
+        from strata_pipeline.redaction.mailboxes import fold, office_word
         from strata_pipeline.redaction.name_evidence import word_commonness
 
         index = name_index()
 
         def personal(token: str) -> bool:  # "sales.maria@" names a person; "platform-team@" does not
+            if (len(token) == 1 and token.isalpha()) or fold(token) in people:
+                return True
             ranks = index.ranks(token)
             return ranks is not None and (ranks.best <= 300 or (ranks.best <= 3000 and word_commonness(token) < 4.0))
 
         def functional(token: str) -> bool:
-            return token.lower() in self.role_mailboxes or token.lower() in self.mailbox_words.functions
+            lowered = token.lower()
+            if lowered in self.role_mailboxes or lowered in self.mailbox_words.functions:
+                return True
+            return not personal(token) and office_word(token, index.ranks(token) is not None, given_name)
 
-        if not any(functional(t) for t in tokens):
-            # "travel@", "awards@", "fleet-ops@": ordinary words that name no one are a function's mailbox
-            return all(t.isalpha() and word_commonness(t.lower()) >= 3.5 and not personal(t) for t in tokens)
+        def given_name(token: str) -> bool:  # "rubychristie" is no compound of words, "burgerzaken" is
+            ranks = index.ranks(token)
+            return ranks is not None and ranks.first <= COMMON_GIVEN_NAME_RANK
 
         def site(token: str) -> bool:  # beside a function's word: a place of the set or a country's code
             return token.capitalize() in self.places or (len(token) <= 2 and country_code(token))
 
+        if not any(functional(t) for t in tokens):
+            return False
         return not any(not functional(t) and not site(t) and personal(t) for t in tokens)
+
+    def named_people(self, text: str, findings: Sequence[Finding], email: Finding) -> frozenset[str]:
+        """The words, folded as addresses spell them, of the persons this policy would redact in `text`
+        outside the address `email` ("Amtsleiter Franz Bauer" beside bauer@)."""
+        from strata_pipeline.redaction.mailboxes import fold
+
+        return frozenset(
+            fold(word)
+            for start, end in self._people(findings)
+            if end <= email.start or start >= email.end
+            for word in re.findall(r"[^\W\d_]+", text[start:end])
+        )
 
     def _people(self, findings: Sequence[Finding]) -> list[tuple[int, int]]:
         """Spans of the persons among `findings` that this policy would redact."""
@@ -157,7 +187,7 @@ class PiiPolicy:
         in `text`; `others` are the text's other findings (a person named beside an address makes it
         someone's)."""
         value = text[finding.start : finding.end]
-        if finding.entity == "EMAIL" and self.is_role_mailbox(value):
+        if finding.entity == "EMAIL" and self.is_role_mailbox(value, self.named_people(text, others, finding)):
             return "keep_role_contact"
         if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
             return "known_place"

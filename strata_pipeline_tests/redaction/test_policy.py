@@ -81,6 +81,48 @@ def test_an_acronym_the_documents_use_as_a_units_name_makes_its_mailbox_a_functi
     assert not policy.is_role_mailbox("zrh@kestrel.example")  # used once only: no evidence yet
 
 
+@pytest.mark.parametrize(
+    ("email", "decision"),
+    [
+        # a word of a language we read, spelt as addresses spell it: umlauts as ae/oe/ue, accents dropped
+        ("standesamt@lindau-land.example", "keep_role_contact"),
+        ("pruefungsamt@uni.example", "keep_role_contact"),
+        ("comite.ethique@chu.example", "keep_role_contact"),
+        ("contratacion@diputacion.example", "keep_role_contact"),
+        # a German or Dutch compound of words
+        ("schadenmeldung-kfz@versicherung.example", "keep_role_contact"),
+        ("burgerzaken@gemeente.example", "keep_role_contact"),
+        # a number ends a part
+        ("wahlen2025@stadt.example", "keep_role_contact"),
+        # a lone initial beside a word is a person's, as is a surname that is also a word
+        ("k.sonnenschein@stadt.example", "redact"),
+        ("m.keller-einkauf@werk.example", "redact"),
+        ("bauer@gemeinde.example", "redact"),
+        ("marie@gemeinde.example", "redact"),
+        # a name written as one word is no compound of words: by its capitals or by a common given name
+        ("RubyChristie@mailbox.example", "redact"),
+        ("annaweber@mailbox.example", "redact"),
+        # no word of any language: no evidence of a function
+        ("kdekoning@installatie.example", "redact"),
+    ],
+)
+def test_mailboxes_named_by_words_of_other_languages(email: str, decision: str) -> None:
+    text = f"Bitte an {email} schreiben."
+    assert PiiPolicy().decide(finding(text, email, "EMAIL"), text) == decision
+
+
+def test_a_mailbox_named_by_a_person_the_text_names_is_theirs() -> None:
+    text = "Verantwortlich: Petra Haus, Kita-Leitung. Anmeldung: haus@kita.example"
+    email = finding(text, "haus@kita.example", "EMAIL")
+    person = finding(text, "Petra Haus", "PERSON")
+    assert PiiPolicy().decide(email, text, [person, email]) == "redact"
+    # the same mailbox in a text that names no one: "Haus", a listed surname, is far commoner as a word
+    assert PiiPolicy().decide(email, text, [email]) == "keep_role_contact"
+    # a person below the threshold names no one
+    weak = Finding("PERSON", person.start, person.end, 0.3, "test")
+    assert PiiPolicy().decide(email, text, [weak, email]) == "keep_role_contact"
+
+
 def test_default_thresholds() -> None:
     assert DEFAULT_THRESHOLDS["PERSON"] == 0.5
     assert DEFAULT_THRESHOLDS["PHONE"] == 0.45

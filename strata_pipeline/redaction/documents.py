@@ -23,6 +23,18 @@ from strata_pipeline.redaction.redact import PiiDetector, redact_document
 SKIPPED: dict[str, Any] = {"text": "", "tables_json": None, "audit": []}  # excluded or unreadable: nothing travels
 
 
+def policy_for_set(texts: list[str], policy: PiiPolicy) -> PiiPolicy:
+    """`policy` with what a source-set's documents (`texts`, all of them) say of their words: the places they
+    name, the programs they run and the parts of their mailboxes (redaction/places.py, names.programs_run,
+    redaction/mailboxes.py)."""
+    return dataclasses.replace(
+        policy,
+        places=named_places(texts, name_index()) | policy.places,
+        systems=programs_run(texts) | policy.systems,
+        mailbox_words=mailbox_words(texts),
+    )
+
+
 def redact_documents(
     docs: Iterable[dict],
     total: int,
@@ -46,14 +58,8 @@ def redact_documents(
     """
     rows = list(docs)
     indexed = [doc for doc in rows if doc["decision"] != "exclude" and doc["status"] == "ok"]
-    places = named_places((doc["text"] for doc in indexed), name_index())
-    systems = programs_run(doc["text"] for doc in indexed)
-    policy = dataclasses.replace(
-        policy,
-        places=places | policy.places,
-        systems=systems | policy.systems,
-        mailbox_words=mailbox_words(doc["text"] for doc in indexed),
-    )
+    policy = policy_for_set([doc["text"] for doc in indexed], policy)
+    places, systems = policy.places, policy.systems
     loaded: PiiDetector | None = None
     out: list[dict[str, Any]] = []
     for number, doc in enumerate(rows, start=1):

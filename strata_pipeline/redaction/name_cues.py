@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 HONORIFICS = frozenset(
-    "mr mrs ms miss mx dr prof sir dame lord lady herr frau fr hr mme mlle m monsieur madame sr sra srta "
+    "mr mrs ms miss mx dr prof sir dame lord lady herr herrn frau fr hr mme mlle m monsieur madame sr sra srta "
     "don doña sig sig.ra dott dott.ssa ing avv dhr mevr mw capt col gen lt sgt rev fr".split()
 )
 PARTICLES = frozenset(
@@ -46,6 +46,23 @@ JOB_WORDS = frozenset(
         "adviseur medewerker beheerder bedrijfsleider teamleider"
     ).split()
 )
+# A person's role written before their name ("Team Leader Sinead Walsh", "Bürgermeisterin Claudia Vogt"): the
+# job words, and these, which a run may also hold as a name's neighbour rather than make it a job title.
+ROLE_WORDS = JOB_WORDS | frozenset(
+    (
+        "leader chair chairman chairwoman mayor councillor cllr nurse matron sister doctor "
+        "bürgermeister bürgermeisterin kollege kollegin fahrer fahrerin disponent disponentin chef chefin "
+        "sprecher sprecherin vorsitzender vorsitzende maire adjoint adjointe infirmier infirmière"
+    ).split()
+)
+
+
+def role_word(word: str) -> bool:
+    """A role before a name: a job word, or a compound that ends in one ("Teamleiter", "Projektleiterin")."""
+    lowered = word.casefold().rstrip(".,")
+    return lowered in ROLE_WORDS or any(lowered.endswith(w) for w in JOB_WORDS if len(w) >= 6)
+
+
 COMPANY_SUFFIX = re.compile(
     r"^,?[ ]*(?:&[ ]*[A-Z][\w\-]*[ \t]+(?i:plc|ltd|inc|llc|gmbh|ag|sa|spa|bv|nv)\b|(?i:plc|ltd|inc|llc)\b"
     r"|&[ \t]*(?:Co|Cie|Sons|Söhne|Partners|Associates|Asociados|Associati|Figli|Fils|Hijos)\b"

@@ -67,6 +67,22 @@ def given_name(word: str, index: NameIndex) -> bool:
     return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= 2000
 
 
+# A given name this popular before a listed surname makes a full name, whatever else the words are.
+POPULAR_GIVEN_NAME_RANK = 300
+
+
+def popular_given_name(word: str, index: NameIndex) -> bool:
+    """Whether a name list ranks the word among its 300 most popular given names ("Gemma", "Laurent")."""
+    return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= POPULAR_GIVEN_NAME_RANK
+
+
+def surname_evidence(word: str, index: NameIndex) -> float:
+    """How much a word after a popular given name looks like a surname, by its rank as one alone: "Hart"
+    after "Gemma", "Petit" after "Laurent" are surnames there, however common they are as words."""
+    ranks = index.ranks(word.rstrip("."))
+    return 0.8 * _rank_score(ranks.last) if ranks else 0.0
+
+
 def _rank_score(rank: int) -> float:
     if rank >= NO_RANK:
         return 0.0

@@ -56,6 +56,10 @@ class NameRanks:
         return min(self.first, self.last)
 
 
+# "O'Neill", "D’Angelo": a letter, an apostrophe and a capital ("C'mon", "Luby's" are no such names)
+_APOSTROPHE_PREFIX = re.compile(r"^[A-Za-z]['’][A-Z]")
+
+
 class NameIndex:
     def __init__(self, hashes: np.ndarray, first: np.ndarray, last: np.ndarray) -> None:
         self._hashes, self._first, self._last = hashes, first, last
@@ -64,7 +68,10 @@ class NameIndex:
         return len(self._hashes)
 
     def ranks(self, word: str) -> NameRanks | None:
-        """Ranks of `word` (any case), or None when it is not a listed name."""
+        """Ranks of `word` (any case), or None when it is not a listed name. The lists write "O'Neill" and
+        "D'Angelo" without the apostrophe."""
+        if _APOSTROPHE_PREFIX.match(word):
+            word = word.replace("'", "").replace("’", "")
         key = np.uint64(word_hash(word))
         position = int(np.searchsorted(self._hashes, key))
         if position < len(self._hashes) and self._hashes[position] == key:

@@ -49,6 +49,8 @@ from strata_pipeline.redaction.name_evidence import (
     _leading_context,
     _unlisted_german_word,
     given_name,
+    popular_given_name,
+    surname_evidence,
     word_commonness,
     word_parts,
 )
@@ -72,6 +74,7 @@ from strata_pipeline.redaction.name_neighbours import (
     column_of_people,
     place_name,
 )
+from strata_pipeline.redaction.name_roles import ends_in_a_full_name, initial_before
 
 # Articles that are name particles only after another particle ("van der", "von den").
 GERMAN_ARTICLES = frozenset(("der", "des", "den"))
@@ -131,8 +134,15 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
         while j - 1 > i and (tokens[j - 1].text in PARTICLES or INITIAL.match(tokens[j - 1].text)):
             j -= 1  # a run ends on a name word, not "van" or "K."
         first = i
-        while first < j - 1 and (_leading_context(tokens[first].text) or _common_opener(tokens[first].text, index)):
+        while first < j - 1 and (
+            _leading_context(tokens[first].text)
+            or (_common_opener(tokens[first].text, index) and not INITIAL.match(tokens[first].text))
+        ):
             first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan", "Contact Maria": context, not part of the name
+        if j - first >= 3 and ends_in_a_full_name(tokens, first, j, index):
+            first = j - 2  # "Team Leader Sinead Walsh", "Bürgermeisterin Claudia Vogt": a role, then the name
+        elif first == i and initial_before(tokens, i, runs):
+            first = i - 1  # "K. O'Neill", "Mr R. Delacroix": the initial is the name's
         runs.append((first, j))
         i = j
     return runs
@@ -161,6 +171,9 @@ def _score_run(
     if len(words) > 1:  # "HRBP Gulnara Sadykova": a short acronym before a name is a role, not part of it
         words = [w for w in words if not _acronym(w, index)] or words
     evidence = [_word_evidence(w, index) for w in words]
+    for k in range(1, len(words)):  # "Gemma Hart", "Laurent Petit": a surname after a popular given name
+        if popular_given_name(words[k - 1], index):
+            evidence[k] = max(evidence[k], surname_evidence(words[k], index))
     german = reads_german(text, start)
     if german and not (len(words) > 1 and given_name(words[0], index) and not _german_noun(words[0], index)):
         # a capitalised word that no name list holds is, in German, most likely a noun ("Sperrmüllabholung");

@@ -155,3 +155,36 @@ def test_a_cell_that_is_only_part_of_a_longer_text_value_is_read_on_its_own(ner:
     rows = [{"contact": "Maria Keller"}]
     _, tables = redact_document(text, json.dumps({"contacts": rows}), ner, PiiPolicy())
     assert "Maria Keller" not in (tables or "")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a surname that is also a common word, after a popular given name
+        ("Minutes were taken by Laurent Petit after the audit.", ["Laurent Petit"]),
+        ("Escalations go to Gemma Hart from Monday.", ["Gemma Hart"]),
+        # a role before a full name is no part of it
+        ("Die Vorlage zeichnet Bürgermeisterin Claudia Vogt ab.", ["Claudia Vogt"]),
+        ("Follow-up call booked by Team Leader Sinead Walsh.", ["Sinead Walsh"]),
+        # an initial with its dot belongs to the name, and the lists write "O'Neill" without the apostrophe
+        ("Present: Rahul Mehta, K. O'Neill.", ["Rahul Mehta", "K. O'Neill"]),
+        ("Auditor: Mr R. Delacroix, for the certification body.", ["R. Delacroix"]),
+        # "M." before a name is Monsieur, a title, not an initial
+        ("Rédigé par M. Olivier Lambert.", ["Olivier Lambert"]),
+        # the dative of "Herr" is a title too
+        ("Nächster Termin mit Herrn Weiß.", ["Weiß"]),
+    ],
+)
+def test_roles_titles_and_initials_around_a_name(ner: PresidioDetector, text: str, expected: list[str]) -> None:
+    assert people(ner, text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Met vriendelijke groet,\nKlantenservice Albert Heijn",  # a business's service desk named after its founder
+        "C'mon, the rollout starts on Monday.",  # no "Cm" looked up as a name
+    ],
+)
+def test_a_business_named_after_a_person_keeps_its_head(ner: PresidioDetector, text: str) -> None:
+    assert people(ner, text) == []

@@ -22,15 +22,16 @@ def initial_before(tokens: list[Token], i: int, runs: list[tuple[int, int]]) -> 
     )
 
 
-def ends_in_a_full_name(tokens: list[Token], first: int, j: int, index: NameIndex) -> bool:
-    """Whether a run ends in a popular given name and a listed surname, each a word of its own, after a role
-    and words none of which is a given name ("Anna Maria Schmidt" stays whole, and so does "Klantenservice
-    Albert Heijn": a business named after a person)."""
-    given, surname = tokens[j - 2], tokens[j - 1]
-    return (
-        bool(tokens[j - 3].whitespace_)
-        and role_word(tokens[j - 3].text)
-        and popular_given_name(given.text, index)
-        and index.ranks(surname.text) is not None
-        and not any(given_name(t.text, index) for t in tokens[first : j - 2])
-    )
+def name_after_a_role(tokens: list[Token], first: int, j: int, index: NameIndex) -> int | None:
+    """Where the name of a run [first, j) begins when the run is a role and then a popular given name, alone or
+    before a listed surname, each a word of its own ("Team Leader Sinead Walsh", "Kollegin Jana"), with no
+    given name before the role ("Anna Maria Schmidt" stays whole, and so does "Klantenservice Albert Heijn",
+    a business named after a person); None when it is not."""
+    for k in (j - 2, j - 1):
+        if k <= first or not popular_given_name(tokens[k].text, index) or not tokens[k - 1].whitespace_:
+            continue
+        if k == j - 2 and index.ranks(tokens[j - 1].text) is None:
+            continue
+        if role_word(tokens[k - 1].text) and not any(given_name(t.text, index) for t in tokens[first : k - 1]):
+            return k
+    return None

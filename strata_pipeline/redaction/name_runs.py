@@ -74,7 +74,7 @@ from strata_pipeline.redaction.name_neighbours import (
     column_of_people,
     place_name,
 )
-from strata_pipeline.redaction.name_roles import ends_in_a_full_name, initial_before
+from strata_pipeline.redaction.name_roles import initial_before, name_after_a_role
 
 # Articles that are name particles only after another particle ("van der", "von den").
 GERMAN_ARTICLES = frozenset(("der", "des", "den"))
@@ -120,6 +120,8 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             if token.text in GERMAN_ARTICLES and previous.text not in PARTICLES:
                 break  # "Sollwert der Riemenspannung": a genitive between nouns; "van der Berg" keeps its "van"
             if token.text in PARTICLES:
+                if words == 1 and index.ranks(previous.text) is None:
+                    break  # "Rückmeldung von Wolfgang": a noun, then a name; "Ludwig van Beethoven" is one name
                 k = j
                 while k < n and tokens[k].text in PARTICLES and k - j < 3:
                     k += 1  # "van der", "de la"
@@ -139,8 +141,8 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             or (_common_opener(tokens[first].text, index) and not INITIAL.match(tokens[first].text))
         ):
             first += 1  # "Mrs Adaeze Okonjo", "Hi Siobhan", "Contact Maria": context, not part of the name
-        if j - first >= 3 and ends_in_a_full_name(tokens, first, j, index):
-            first = j - 2  # "Team Leader Sinead Walsh", "Bürgermeisterin Claudia Vogt": a role, then the name
+        if (named := name_after_a_role(tokens, first, j, index)) is not None:
+            first = named  # "Team Leader Sinead Walsh", "Bürgermeisterin Claudia Vogt": a role, then the name
         elif first == i and initial_before(tokens, i, runs):
             first = i - 1  # "K. O'Neill", "Mr R. Delacroix": the initial is the name's
         runs.append((first, j))

@@ -298,7 +298,7 @@ def _same_person_again(candidates: list[PersonCandidate], text: str, index: Name
 
 
 # Between two listed names: a comma or a conjunction, and maybe the next one's role ("Olu Bakare; Matron Jane
-# Whitley", where the role is no part of the run: name_roles.ends_in_a_full_name).
+# Whitley", where the role is no part of the run: name_roles.name_after_a_role).
 LIST_GAP = re.compile(
     r"^(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or|und|et|y|e|en|og|och)[ \t]+|[ \t]*,[ \t]*(?:and|und|et|y|e|en)[ \t]+)"
     r"(?:[A-ZÄÖÜ][a-zäöüß]+[ \t]+)?$"

@@ -188,3 +188,16 @@ def test_roles_titles_and_initials_around_a_name(ner: PresidioDetector, text: st
 )
 def test_a_business_named_after_a_person_keeps_its_head(ner: PresidioDetector, text: str) -> None:
     assert people(ner, text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a role before a lone given name is no part of it, and counts for it
+        ("Rückruf durch Kollegin Jana am Nachmittag.", ["Jana"]),
+        # a noun before "von" is no part of the name after it ("Ludwig van Beethoven" is one name)
+        ("Freigabe von Wolfgang bis Freitag.", ["Wolfgang"]),
+    ],
+)
+def test_a_lone_given_name_after_a_role_or_a_noun(ner: PresidioDetector, text: str, expected: list[str]) -> None:
+    assert people(ner, text) == expected

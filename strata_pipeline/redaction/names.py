@@ -178,6 +178,36 @@ def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
             candidate.reasons.append("in quoted code")
 
 
+# Quotes that hug a name after a word (Press "Goliath", presse « Marianne », Presse „Herkules“): things are named
+# so, people are not. Not a field's quotes: a CSV cell (,"Anna",) or a JSON value ("first_name": "Anna").
+_OPENING_QUOTE = re.compile(r"[^\W\d_][ \t]+[\"“„‚'‹«][ \u00a0\u202f]?$")
+_CLOSING_QUOTE = re.compile(r"^(?:[ \u00a0\u202f]?[\"”“‘'›»])")
+# A lower-case noun for a machine, a place in a plant or a room just before a name: "cell Berta", "station
+# Morris", "presse Marianne". Roles ("operator Anna") are not in it.
+_THING_BEFORE = re.compile(
+    r"(?:^|[\s(])(?:cell|line|station|press|robot|machine|server|host|controller|furnace|crane|vessel|ship|room"
+    r"|zelle|roboterzelle|linie|presse|maschine|anlage|raum|schiff|cellule|ligne|presse|machine|salle|navire"
+    r"|serveur)[ \t]+$"
+)
+
+
+def _things_named(candidates: list[PersonCandidate], text: str) -> None:
+    """A run in quotes that hug it ("Press "Goliath"", « Gaston »), or after a lower-case noun for a machine, a
+    cell or a room ("cell Berta"), names a thing: weaker evidence of a person. A full name counts as before."""
+    for candidate in candidates:
+        if candidate.score <= 0.0 or "full name" in candidate.reasons:
+            continue
+        before, after = text[max(0, candidate.start - 30) : candidate.start], text[candidate.end : candidate.end + 2]
+        if _OPENING_QUOTE.search(before) and _CLOSING_QUOTE.match(after):
+            reason = "a name in quotes"
+        elif _THING_BEFORE.search(before):
+            reason = "after a noun for a thing"
+        else:
+            continue
+        candidate.score = round(max(0.0, candidate.score - 0.3), 3)
+        candidate.reasons.append(reason)
+
+
 # A place named after a saint, whole ("Saint-Aubin") or its part after the saint's word.
 _SAINT_PLACE = re.compile(rf"{SAINTS}-[A-ZÀ-Ý][^\W\d_]+(?:-[^\W\d_]+)*")
 _WORD_BEFORE = re.compile(r"([^\W\d_]+)[ \t]+$")
@@ -245,6 +275,7 @@ def person_candidates(
     _lists_of_names(candidates, text)
     _same_person_again(candidates, text, index)
     _in_quoted_code(candidates, text)
+    _things_named(candidates, text)
     found = (
         candidates
         + handle_candidates(text, index)

@@ -201,3 +201,19 @@ def test_a_business_named_after_a_person_keeps_its_head(ner: PresidioDetector, t
 )
 def test_a_lone_given_name_after_a_role_or_a_noun(ner: PresidioDetector, text: str, expected: list[str]) -> None:
     assert people(ner, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a name in quotes after a word, or after a noun for a machine or a cell, names a thing
+        ('Press "Margarete" ran at 92% OEE after the die change.', []),
+        ("La presse « Marianne » fonctionne normalement depuis lundi.", []),
+        ("The robot in cell Berta threw a fault twice, reset by the operator.", []),
+        # a full name still counts, and so does a name after a role
+        ('Press "Margarete" was serviced; Margarete Vogel signed the report.', ["Margarete Vogel"]),
+        ("The operator Margarete reset the press.", ["Margarete"]),
+    ],
+)
+def test_things_named_like_people(ner: PresidioDetector, text: str, expected: list[str]) -> None:
+    assert people(ner, text) == expected

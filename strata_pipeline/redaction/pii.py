@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from strata_pipeline.redaction.mailboxes import EMAIL_PATTERN, MailboxWords, country_code
 from strata_pipeline.redaction.name_cues import PARTICLES
@@ -213,12 +214,24 @@ class PiiPolicy:
         return "redact"
 
 
+# A comma between cells of a row written without spaces, with the next cell's opening quote ('INC-7,"Sudeshna
+# Rao"', '7,Margarete'): spaCy keeps "7,Margarete" one token, and the name loses its first word.
+_CELL_COMMA = r"""(?<=[0-9]),["']?(?=[^\W\d_])|(?<=[^\W\d_]),["'](?=[^\W\d_])"""
+
+
+def split_delimited_cells(nlp: Any) -> None:
+    """Make `nlp`'s tokenizer split a row's cells at a comma after a digit or before a quote (_CELL_COMMA),
+    besides its own infixes; a comma between two letters it splits already."""
+    own = nlp.tokenizer.infix_finditer.__self__.pattern
+    nlp.tokenizer.infix_finditer = re.compile(f"{own}|{_CELL_COMMA}").finditer
+
+
 class PresidioDetector:
     """Presidio analyzer with the pip-installed spaCy model (NER) or regex recognisers only."""
 
     def __init__(self, use_ner: bool = True) -> None:
         from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer
-        from presidio_analyzer.nlp_engine import NlpEngineProvider
+        from presidio_analyzer.nlp_engine import NlpEngineProvider, SpacyNlpEngine
         from presidio_analyzer.predefined_recognizers import IbanRecognizer
 
         from strata_pipeline.redaction.recognizers import AddressRecognizer, NumberRecognizer, PersonRecognizer
@@ -228,6 +241,8 @@ class PresidioDetector:
         engine_name = "spacy" if use_ner else "no_op"
         config = {"nlp_engine_name": engine_name, "models": [{"lang_code": "en", "model_name": model}]}
         nlp_engine = NlpEngineProvider(nlp_configuration=config).create_engine()
+        if isinstance(nlp_engine, SpacyNlpEngine):
+            split_delimited_cells(nlp_engine.get_nlp("en"))
         self._engine = AnalyzerEngine(nlp_engine=nlp_engine, supported_languages=["en"])
         registry = self._engine.registry
         # Presidio's own email recogniser validates the TLD against the public-suffix list and so

@@ -217,3 +217,10 @@ def test_a_lone_given_name_after_a_role_or_a_noun(ner: PresidioDetector, text: s
 )
 def test_things_named_like_people(ner: PresidioDetector, text: str, expected: list[str]) -> None:
     assert people(ner, text) == expected
+
+
+def test_a_delimited_row_without_spaces_keeps_each_name_whole(ner: PresidioDetector) -> None:
+    # spaCy alone keeps 'INC-7,"Sudeshna' and '8,Margarete' one token each, so only the surnames were masked
+    text = 'ticket,assignee\nINC-7,"Sudeshna Rao"\nINC-8,Margarete Vogel\n'
+    assert people(ner, text) == ["Sudeshna Rao", "Margarete Vogel"]
+    assert people(ner, "It costs 1,50 EUR for 3,200 units.") == []  # decimal commas stay inside numbers

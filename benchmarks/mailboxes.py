@@ -7,8 +7,7 @@
 `function` (an office's, a team's, a system's: published on purpose, so kept) or `person` (personal
 data, so masked), in six languages, split dev/test. It was written by a helper who saw none of the
 redaction code. Each text is redacted alone, as a one-document source-set, through the ingestion's own
-path (the set-wide evidence, `policy_for_set`, then `redact_text` with the NER
-detector): an address is kept when it stands whole in the redacted text.
+path (`benchmarks.one_document_sets`): an address is kept when it stands whole in the redacted text.
 
 The figure that must not move is a person's address kept (a leak); the one to raise is a function's
 address kept. Test is scored, never listed.
@@ -20,36 +19,23 @@ import argparse
 from collections import defaultdict
 from typing import Any
 
-import yaml
-
+from benchmarks.one_document_sets import load_items, redact_each_alone
 from strata_pipeline.settings import PROJECT_ROOT
 
 DATA = PROJECT_ROOT / "golden" / "privacy" / "mailboxes.yaml"
 
 
-def load_items() -> list[dict[str, Any]]:
-    return yaml.safe_load(DATA.read_text(encoding="utf-8"))
-
-
 def kept(items: list[dict[str, Any]]) -> list[bool]:
     """Whether each item's address survives redaction of its text, read as a source-set of one document."""
-    from strata_pipeline.redaction.documents import policy_for_set
-    from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
-    from strata_pipeline.redaction.redact import redact_text
-
-    detector = PresidioDetector(use_ner=True)
-    results = []
-    for item in items:
-        text = item["text"]
-        results.append(item["email"] in redact_text(text, detector, policy_for_set([text], PiiPolicy())).text)
-    return results
+    redactions = redact_each_alone([item["text"] for item in items])
+    return [item["email"] in redaction.text for item, redaction in zip(items, redactions, strict=True)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="list the dev items judged wrong")
     args = parser.parse_args()
-    items = load_items()
+    items = load_items(DATA)
     outcomes = kept(items)
     table: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
     for item, was_kept in zip(items, outcomes, strict=True):

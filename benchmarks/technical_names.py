@@ -7,8 +7,7 @@
 inventory rows, minutes) in English, German and French, each with the strings that look like names but are
 not people (`non_persons`: products, tools, vendors, places, rooms, events, code names) and the people it
 names (`persons`), split dev/test. It was written by a helper who saw none of the redaction code. Each text
-is redacted alone, as a one-document source-set, through the ingestion's path (`policy_for_set`, then
-`redact_text` with the NER detector).
+is redacted alone, as a one-document source-set, through the ingestion's path (`benchmarks.one_document_sets`).
 
 A non-person is *masked* when any mask covers half of its characters; a person is *caught* when masks cover
 80% of theirs past a title ("Herr Nowak": "Nowak"), as `benchmarks.privacy` scores. Test is scored, never listed.
@@ -21,15 +20,10 @@ import re
 from collections import defaultdict
 from typing import Any
 
-import yaml
-
+from benchmarks.one_document_sets import load_items, redact_each_alone
 from strata_pipeline.settings import PROJECT_ROOT
 
 DATA = PROJECT_ROOT / "golden" / "privacy" / "technical_names.yaml"
-
-
-def load_items() -> list[dict[str, Any]]:
-    return yaml.safe_load(DATA.read_text(encoding="utf-8"))
 
 
 def person_fraction(text: str, person: str, spans: list[tuple[int, int]]) -> float:
@@ -59,24 +53,15 @@ def name_part(person: str) -> str:
 
 def masked_spans(items: list[dict[str, Any]]) -> list[list[tuple[int, int]]]:
     """The spans each item's redaction masks, the item read as a source-set of one document."""
-    from strata_pipeline.redaction.documents import policy_for_set
-    from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
-    from strata_pipeline.redaction.redact import redact_text
-
-    detector = PresidioDetector(use_ner=True)
-    out = []
-    for item in items:
-        text = item["text"]
-        redaction = redact_text(text, detector, policy_for_set([text], PiiPolicy()))
-        out.append([(a.start, a.start + a.length) for a in redaction.audit if a.decision == "redact"])
-    return out
+    redactions = redact_each_alone([item["text"] for item in items])
+    return [[(a.start, a.start + a.length) for a in r.audit if a.decision == "redact"] for r in redactions]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="list the dev items' wrong masks and missed people")
     args = parser.parse_args()
-    items = load_items()
+    items = load_items(DATA)
     spans = masked_spans(items)
     # (part, lang) -> [non-persons masked, non-persons, persons caught, persons]
     table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])

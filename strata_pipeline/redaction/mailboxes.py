@@ -131,10 +131,9 @@ def office_word(token: str, listed: bool, name: Callable[[str], bool]) -> bool:
 @lru_cache(maxsize=4096)
 def _spelled_commonness(token: str) -> float:
     """The highest Zipf frequency of any word of the languages we read that folds to `token`."""
-    return max(_folded_words(language).get(token, 0.0) for language in _FOLDED_LANGUAGES)
+    from strata_pipeline.redaction.name_evidence import ZIPF_LANGUAGES
 
-
-_FOLDED_LANGUAGES = ("en", "de", "fr", "es", "it", "nl")
+    return max(_folded_words(language).get(token, 0.0) for language in ZIPF_LANGUAGES)
 
 
 def fold(word: str) -> str:

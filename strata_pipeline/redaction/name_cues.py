@@ -57,10 +57,13 @@ ROLE_WORDS = JOB_WORDS | frozenset(
 )
 
 
+_LONG_JOB_WORDS = tuple(w for w in JOB_WORDS if len(w) >= 6)  # long enough to end a compound ("-leiter")
+
+
 def role_word(word: str) -> bool:
     """A role before a name: a job word, or a compound that ends in one ("Teamleiter", "Projektleiterin")."""
     lowered = word.casefold().rstrip(".,")
-    return lowered in ROLE_WORDS or any(lowered.endswith(w) for w in JOB_WORDS if len(w) >= 6)
+    return lowered in ROLE_WORDS or lowered.endswith(_LONG_JOB_WORDS)
 
 
 COMPANY_SUFFIX = re.compile(

@@ -186,7 +186,7 @@ _CLOSING_QUOTE = re.compile(r"^(?:[ \u00a0\u202f]?[\"”“‘'›»])")
 # Morris", "presse Marianne". Roles ("operator Anna") are not in it.
 _THING_BEFORE = re.compile(
     r"(?:^|[\s(])(?:cell|line|station|press|robot|machine|server|host|controller|furnace|crane|vessel|ship|room"
-    r"|zelle|roboterzelle|linie|presse|maschine|anlage|raum|schiff|cellule|ligne|presse|machine|salle|navire"
+    r"|zelle|roboterzelle|linie|presse|maschine|anlage|raum|schiff|cellule|ligne|salle|navire"
     r"|serveur)[ \t]+$"
 )
 

@@ -49,10 +49,6 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
 }
 
 
-# A part of a mailbox written as one word that is a given name this common makes it a name ("annaweber").
-COMMON_GIVEN_NAME_RANK = 300
-
-
 # Mailboxes of a role, not a person: published on purpose, so kept.
 ROLE_MAILBOXES = frozenset(
     (
@@ -135,7 +131,7 @@ class PiiPolicy:
         pieces = re.split(r"[-._+]|(?<=[a-z])(?=[A-Z])", local_part)
         tokens = [t for t in (re.sub(r"\d+$", "", t) for t in pieces) if t]
         from strata_pipeline.redaction.mailboxes import fold, office_word
-        from strata_pipeline.redaction.name_evidence import word_commonness
+        from strata_pipeline.redaction.name_evidence import popular_given_name, word_commonness
 
         index = name_index()
 
@@ -149,11 +145,10 @@ class PiiPolicy:
             lowered = token.lower()
             if lowered in self.role_mailboxes or lowered in self.mailbox_words.functions:
                 return True
-            return not personal(token) and office_word(token, index.ranks(token) is not None, given_name)
-
-        def given_name(token: str) -> bool:  # "rubychristie" is no compound of words, "burgerzaken" is
-            ranks = index.ranks(token)
-            return ranks is not None and ranks.first <= COMMON_GIVEN_NAME_RANK
+            # a compound none of whose parts is a popular given name: "burgerzaken", never "annaweber"
+            return not personal(token) and office_word(
+                token, index.ranks(token) is not None, lambda part: popular_given_name(part, index)
+            )
 
         def site(token: str) -> bool:  # beside a function's word: a place of the set or a country's code
             return token.capitalize() in self.places or (len(token) <= 2 and country_code(token))

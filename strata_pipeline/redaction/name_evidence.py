@@ -34,6 +34,11 @@ class PersonCandidate:
     score: float
     reasons: list[str] = field(default_factory=list)
 
+    def weaken(self, by: float, reason: str) -> None:
+        """Count `by` less (never below 0), saying why."""
+        self.score = round(max(0.0, self.score - by), 3)
+        self.reasons.append(reason)
+
 
 @lru_cache(maxsize=200_000)
 def word_commonness(word: str) -> float:

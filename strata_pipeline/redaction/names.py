@@ -163,8 +163,7 @@ def _named_in_codes(candidates: list[PersonCandidate], text: str) -> None:
     for candidate in candidates:
         value = text[candidate.start : candidate.end]
         if candidate.score > 0.0 and value.isalpha() and value.casefold() in words:
-            candidate.score = round(max(0.0, candidate.score - 0.6), 3)
-            candidate.reasons.append("names a system the text writes in a host code or command")
+            candidate.weaken(0.6, "names a system the text writes in a host code or command")
 
 
 def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
@@ -174,8 +173,7 @@ def _in_quoted_code(candidates: list[PersonCandidate], text: str) -> None:
     spans = _quoted_code(text)
     for candidate in candidates:
         if candidate.score > 0.0 and any(s <= candidate.start and candidate.end <= e for s, e in spans):
-            candidate.score = round(max(0.0, candidate.score - 0.3), 3)
-            candidate.reasons.append("in quoted code")
+            candidate.weaken(0.3, "in quoted code")
 
 
 # Quotes that hug a name after a word (Press "Goliath", presse « Marianne », Presse „Herkules“): things are named
@@ -199,13 +197,9 @@ def _things_named(candidates: list[PersonCandidate], text: str) -> None:
             continue
         before, after = text[max(0, candidate.start - 30) : candidate.start], text[candidate.end : candidate.end + 2]
         if _OPENING_QUOTE.search(before) and _CLOSING_QUOTE.match(after):
-            reason = "a name in quotes"
+            candidate.weaken(0.3, "a name in quotes")
         elif _THING_BEFORE.search(before):
-            reason = "after a noun for a thing"
-        else:
-            continue
-        candidate.score = round(max(0.0, candidate.score - 0.3), 3)
-        candidate.reasons.append(reason)
+            candidate.weaken(0.3, "after a noun for a thing")
 
 
 # A place named after a saint, whole ("Saint-Aubin") or its part after the saint's word.
@@ -229,8 +223,7 @@ def _saints_places(candidates: list[PersonCandidate], text: str, index: NameInde
         lead = saint.group(1) if saint else (word.group(1) if (word := _WORD_BEFORE.search(before)) else None)
         if lead and given_name(lead, index):
             continue
-        candidate.score = round(max(0.0, candidate.score - 0.5), 3)
-        candidate.reasons.append("a place named after a saint")
+        candidate.weaken(0.5, "a place named after a saint")
 
 
 GENERATION = re.compile(r",?[ ]+(?:Jr|Sr|Jnr|Snr)\.?(?![\w])|[ ]+(?:II|III|IV)\b")

@@ -252,7 +252,17 @@ def _masked_terms(text: str, terms: Terms) -> set[str]:
 # many hours" for hours, "what time" for a clock time. None when the wording names no kind.
 _ASKS_MONEY = re.compile(
     r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif|"
-    r"betrag|beträge|montant|montants)\b",  # "bis zu welchem Betrag", "quel montant": a sum of money
+    r"betrag|beträge|montant|montants)\b"  # "bis zu welchem Betrag", "quel montant": a sum of money
+    r"(?![ \t]+(?:cent(?:re|er)s?|codes?|units?|objects?|elements?)\b)",  # a "cost centre" is an account's code
+    re.IGNORECASE,
+)
+# "Auf welche Kostenstelle buche ich Kosten ...?", "Which supplier charges the lowest fee?": the noun after
+# "which" is what is asked, and it is no sum of money; the money word is what picks it.
+_ASKS_WHICH_THING = re.compile(
+    r"^\W*(?:\w+\s+)?(?:which|welche[rsmn]?|quel(?:le)?s?|lequel|laquelle)\s+(?!(?:price|prices|cost|costs|fee|fees"
+    r"|preis|preise|gebühr|gebühren|kosten|prix|coût|coûts|tarif|tarifs|betrag|beträge|montant|montants"
+    r"|is|are|was|were|ist|sind|war|waren|est|sont|était|étaient|sera|seront)\b)"
+    r"[^\W\d_]",
     re.IGNORECASE,
 )
 # "how many" and up to two words before its noun: "how many paid volunteering days" asks for days
@@ -357,7 +367,7 @@ def asked_kind(question: str) -> str | None:
         return None  # "for how long are the costs paid": a duration, whatever it is of
     if _ASKS_SHARE.search(question):
         return "amount"  # "what share of the catalogue price is billed": a percentage, or the money it comes to
-    if _ASKS_MONEY.search(question):
+    if _ASKS_MONEY.search(question) and not _ASKS_WHICH_THING.search(question):
         return "money"
     if wording.ASKS_DEPOSIT.search(question):
         return "amount"  # money or a share: "a surcharge of 3 %", "Zuschlag von 100 %", "a deposit of 50 €"

@@ -133,7 +133,8 @@ def question_names(question: str, retrieved: Sequence[str], stem: Callable[[str]
     """The names of `question` an answer's passages must mention. A capitalised name more than half
     of the `retrieved` passages mention is the setting, not the subject (the company's name, the
     product all of them are about): a section need not repeat it."""
-    words = named_words(question) if query_language(question) == "en" else wording.acronyms(question)
+    english = query_language(question) == "en"
+    words = named_words(question) if english else [*wording.acronyms(question), *wording.site_names(question)]
     missing = [set(unnamed_words(words, [t], stem)) for t in retrieved]  # each passage read once
     words = [w for w in words if 2 * sum(w not in m for m in missing) <= len(retrieved)]
     return Names(redaction_placeholders(question), asked_identifiers(question), words)

@@ -28,18 +28,34 @@ QUESTION_LINE = re.compile(r"^\W*(?:Q|Question)\s*[:.]", re.IGNORECASE)
 FRONT_MATTER_LINE = re.compile(r"^(?:title|category|tags|summary|owner|version|date|updated)\s*:", re.IGNORECASE)
 
 
-def split_sentences(text: str, spreadsheet: bool = False) -> list[tuple[int, int]]:
+# German writes ordinals with a full stop: "bis zum 31. März", "2. Klasse", "im 3. Stock".
+GERMAN_ORDINAL = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
+# An abbreviation's full stop before a number or a name ends no sentence: "customer no. 4711", "Tel. 0821",
+# "Dr. Weber", "bzw. Chemnitz", "z. B. Augsburg".
+ABBREVIATION = re.compile(
+    r"(?:^|[\s(/])(?:no|nos|nr|tel|fax|mob|str|ca|approx|bzw|inkl|incl|zzgl|ggf|vgl|evtl|ref|art|abs|vol|fig|pp"
+    r"|dr|prof|mr|mrs|ms|st|hr|fr|mme|gem|lt|bspw|bzgl|sog|vs|z\.[ ]?b|u\.[ ]?a|d\.[ ]?h|e\.[ ]?g|i\.[ ]?e)\.$",
+    re.IGNORECASE,
+)
+
+
+def split_sentences(text: str, spreadsheet: bool = False, german: bool = False) -> list[tuple[int, int]]:
     """(start, end) of sentences. A sentence may wrap over lines, but never crosses a blank line,
-    a list item, a table row or a heading, which start new blocks (a heading is a block of its own)."""
+    a list item, a table row or a heading, which start new blocks (a heading is a block of its own).
+    In `german` text a number of one or two digits and its full stop is an ordinal, no sentence end."""
     spans = []
     for block in BLOCK.finditer(text):
         start = block.start()
-        if _is_row(block.group(), spreadsheet):
-            spans.append((start, block.end()))  # a row is read whole: "Str. 12" does not end it
-            continue
+        if _is_row(block.group(), spreadsheet) or block.group().startswith("#"):
+            spans.append((start, block.end()))  # a row is read whole ("Str. 12" does not end it), a heading too
+            continue  # ("## 6. Help" is one heading, not "## 6." and a sentence "Help")
         for end_match in SENTENCE_END.finditer(text, block.start(), block.end()):
             if LIST_NUMBER.fullmatch(text[start : end_match.start()]):
                 continue  # "1. Book early." is one sentence, not "1." and "Book early."
+            if german and GERMAN_ORDINAL.search(text, max(start, end_match.start() - 4), end_match.start()):
+                continue
+            if ABBREVIATION.search(text, max(start, end_match.start() - 8), end_match.start()):
+                continue
             spans.append((start, end_match.start()))
             start = end_match.end()
         spans.append((start, block.end()))
@@ -82,7 +98,7 @@ def passage_sentences(candidate: Candidate) -> list[Sentence]:
     lead = ""  # a sentence that opens a list ("... is needed when:") is read with each of its items
     hint = header_hint(p.get("context") or "")
     sheet = PurePosixPath(p.get("doc_id") or "").suffix.lower() in TABLE_EXTENSIONS
-    for start, end in split_sentences(text, sheet):
+    for start, end in split_sentences(text, sheet, german=p.get("language") == "de"):
         sentence = text[start:end].rstrip()
         if sentence.startswith(("#", "---")) or FRONT_MATTER_LINE.match(sentence) or sentence.strip("-|: ") == "":
             continue

@@ -45,9 +45,10 @@ def _is_separator(line: str) -> bool:
 
 def _rendered_block(text: str, start: int) -> list[str] | None:
     """The lines of a rendered table from its header row down to the line at `start`: the run of
-    " | " lines that the line belongs to, under a "## " heading; None when the line is not in one."""
+    " | " lines that the line belongs to, under a "## " heading (or the blank line under a sheet's title
+    lines, discovery/extractors/tables.py); None when the line is not in one."""
     block, above = rows_above(reversed(text[:start].splitlines()), _is_rendered_row)
-    return block if above is not None and above.startswith("## ") else None
+    return block if above is not None and (above.startswith("## ") or not above.strip()) else None
 
 
 def _is_rendered_row(line: str) -> bool:

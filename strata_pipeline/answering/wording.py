@@ -70,6 +70,20 @@ def acronyms(question: str) -> list[str]:
     return list(dict.fromkeys(_ACRONYM.findall(question)))
 
 
+# A site's name after the noun for the site, in German and French ("im Werk Leipzig", "Standort Basel", "au
+# bureau de Lyon"): German capitalises every noun, so of its capitalised words only these read as names.
+_SITE_NAME = re.compile(
+    r"(?i:\b(?:werk|werks|standort|standorts|filiale|niederlassung|büro|depot|lager|kundencenter|campus|site"
+    r"|bureau|agence|dépôt|usine|entrepôt|succursale)[ \t]+(?:(?:de|du|des|in|von)[ \t]+|d['’])?)"
+    r"([A-ZÄÖÜÀ-Ý][^\W\d_]+(?:-[A-ZÄÖÜÀ-Ý][^\W\d_]+)*)"
+)
+
+
+def site_names(question: str) -> list[str]:
+    """The names of sites a German or French question gives after the noun for the site, each once."""
+    return list(dict.fromkeys(_SITE_NAME.findall(question)))
+
+
 def is_acronym(word: str) -> bool:
     """Whether `word` is written as an acronym ("USV", "WLAN"): capitals only, no digit (a code such as
     "E-1042" or "RX-300" reads alike in every language)."""

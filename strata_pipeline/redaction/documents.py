@@ -16,6 +16,7 @@ from strata_pipeline.progress import Progress
 from strata_pipeline.redaction.mailboxes import mailbox_words
 from strata_pipeline.redaction.name_index import name_index
 from strata_pipeline.redaction.names import programs_run
+from strata_pipeline.redaction.organisations import named_organisations
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.places import named_places
 from strata_pipeline.redaction.redact import PiiDetector, redact_document
@@ -25,11 +26,12 @@ SKIPPED: dict[str, Any] = {"text": "", "tables_json": None, "audit": []}  # excl
 
 def policy_for_set(texts: list[str], policy: PiiPolicy) -> PiiPolicy:
     """`policy` with what a source-set's documents (`texts`, all of them) say of their words: the places they
-    name, the programs they run and the parts of their mailboxes (redaction/places.py, names.programs_run,
-    redaction/mailboxes.py)."""
+    name, the organisations' legal names, the programs they run and the parts of their mailboxes
+    (redaction/places.py, redaction/organisations.py, names.programs_run, redaction/mailboxes.py)."""
     return dataclasses.replace(
         policy,
         places=named_places(texts, name_index()) | policy.places,
+        organisations=named_organisations(texts, name_index()) | policy.organisations,
         systems=programs_run(texts) | policy.systems,
         mailbox_words=mailbox_words(texts),
     )
@@ -70,6 +72,7 @@ def redact_documents(
             raw_tables = doc["tables_json"]
             lowered = doc["text"].casefold()
             held = sorted(p for p in places if p in doc["text"]) + policy.mailbox_words.held_by(doc["text"])
+            held += sorted(f"organisation:{w}" for w in policy.organisations if w in doc["text"])
             held += sorted(f"program:{w}" for w in systems if w in lowered)
             key = cache_key(
                 "redaction", content, None if raw_tables is None else text_sha256(raw_tables), digest, *held

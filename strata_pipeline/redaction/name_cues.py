@@ -138,7 +138,13 @@ HEADER_NAME_WORDS = re.compile(
     r"|account|holder|card ?holder|patient|visitor|driver)[ _]?(?:name)?|name|names|owner|contact|assignee"
     r"|reporter|requester|employee|customer|author|approver|manager|person|vorname|nachname|name|mitarbeiter"
     r"|kunde|ansprechpartner|prénom|nom|titulaire|client|nombre|apellidos?|titular|nome|cognome|cliente"
-    r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon)$",
+    r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon"
+    r"|responsible|technician|engineer|(?:approved|prepared|checked|signed|reviewed)[ _]by|responsable|interlocuteur"
+    r"|r[ée]f[ée]rent|gestionnaire|technicien"
+    # a German role, alone, as the head of a compound ("Kostenstellenverantwortlich", "Projektleiterin") or
+    # after what it is for ("Instandhaltung verantwortlich")
+    r"|(?:[a-zäöüß]+[ /-])?[a-zäöüß]*(?:verantwortliche?r?|leiter(?:in)?|ansprechpartner(?:in)?|bearbeiter(?:in)?"
+    r"|beauftragte?r?|zuständige?r?|inhaber(?:in)?|betreuer(?:in)?|prüfer(?:in)?))$",
     re.IGNORECASE,
 )
 # Columns that hold organisations and places: a "Reifen Huber" under "garage" is a business.

@@ -81,6 +81,20 @@ def popular_given_name(word: str, index: NameIndex) -> bool:
     return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= POPULAR_GIVEN_NAME_RANK
 
 
+def noun_before_a_particle(word: str, index: NameIndex) -> bool:
+    """Whether a word before "von", "van" or "de" is a noun, not the given name of "Ludwig van Beethoven":
+    no list holds it ("Rückmeldung von"), or it is a common word and no popular given name ("Team von"). A
+    title is neither: "Frau von Berg"."""
+    if word.casefold().rstrip(".") in HONORIFICS:
+        return False
+    return index.ranks(word) is None or (word_commonness(word) >= 4.0 and not popular_given_name(word, index))
+
+
+def given_then_surname(words: list[str], index: NameIndex) -> bool:
+    """A popular given name, then a word a list holds as a surname: "Günther Maier", "Sabine Wolters"."""
+    return len(words) >= 2 and popular_given_name(words[0], index) and surname_evidence(words[-1], index) > 0.0
+
+
 def surname_evidence(word: str, index: NameIndex) -> float:
     """How much a word after a popular given name looks like a surname, by its rank as one alone: "Hart"
     after "Gemma", "Petit" after "Laurent" are surnames there, however common they are as words."""

@@ -49,6 +49,8 @@ from strata_pipeline.redaction.name_evidence import (
     _leading_context,
     _unlisted_german_word,
     given_name,
+    given_then_surname,
+    noun_before_a_particle,
     popular_given_name,
     surname_evidence,
     word_commonness,
@@ -120,8 +122,8 @@ def _runs(tokens: list[Token], index: NameIndex) -> list[tuple[int, int]]:
             if token.text in GERMAN_ARTICLES and previous.text not in PARTICLES:
                 break  # "Sollwert der Riemenspannung": a genitive between nouns; "van der Berg" keeps its "van"
             if token.text in PARTICLES:
-                if words == 1 and index.ranks(previous.text) is None:
-                    break  # "Rückmeldung von Wolfgang": a noun, then a name; "Ludwig van Beethoven" is one name
+                if words == 1 and noun_before_a_particle(previous.text, index):
+                    break  # "Rückmeldung von Wolfgang", "Team von Sabine": a noun, then a name; not "Ludwig van"
                 k = j
                 while k < n and tokens[k].text in PARTICLES and k - j < 3:
                     k += 1  # "van der", "de la"
@@ -199,7 +201,7 @@ def _score_run(
         score -= 0.15
         reasons.append(f"NER place {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
     elif any(t.ent_type_ in ("ORG", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP") for t in tokens[i:j]):
-        score -= 0.1
+        score -= 0.0 if given_then_surname(words, index) else 0.1  # the model calls a name in a table an ORG
         reasons.append(f"NER {tokens[i].ent_type_ or tokens[j - 1].ent_type_}")
     if any(CAMEL_CASE.match(w) for w in words):
         score -= 0.4

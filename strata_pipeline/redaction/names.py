@@ -32,6 +32,7 @@ from strata_pipeline.redaction.name_evidence import (
     _rank_score,
     given_name,
     misspells_common_word,
+    popular_given_name,
     word_commonness,
 )
 from strata_pipeline.redaction.name_handles import handle_candidates, register_candidates, username_candidates
@@ -304,19 +305,21 @@ def _addressees(candidates: list[PersonCandidate], text: str, address_starts: li
 
 def _same_person_again(candidates: list[PersonCandidate], text: str, index: NameIndex, threshold: float = 0.5) -> None:
     """A document that names someone once names them again: "Marek Hemerka ... Hemerka said",
-    "Landro ... Landro Panicucci". Words of accepted names lift other candidates made of them."""
-    words = {
-        w.casefold()
-        for c in candidates
-        if c.score >= threshold
-        for w in re.findall(r"[^\W\d_]{3,}", text[c.start : c.end])
-        if word_commonness(w) < 4.5
-    }
+    "Landro ... Landro Panicucci". Words of accepted names lift other candidates made of them. A common
+    word lifts only in its place: an accepted name's popular given name alone ("Claire Dubois ... Claire
+    souhaite"), its surname after a title ("Kerstin Lange ... Frau Lange")."""
+    accepted = [re.findall(r"[^\W\d_]{3,}", text[c.start : c.end]) for c in candidates if c.score >= threshold]
+    words = {w.casefold() for name in accepted for w in name if word_commonness(w) < 4.5}
+    given = {name[0].casefold() for name in accepted if len(name) > 1 and popular_given_name(name[0], index)}
+    surnames = {name[-1].casefold() for name in accepted if len(name) > 1}
     for candidate in candidates:
         if candidate.score >= threshold or candidate.score <= 0.0:
             continue
         own = [w.casefold() for w in re.findall(r"[^\W\d_]{3,}", text[candidate.start : candidate.end])]
-        if own and any(w in words for w in own):
+        in_place = len(own) == 1 and (
+            (own[0] in given and candidate.score >= 0.3) or (own[0] in surnames and "honorific" in candidate.reasons)
+        )
+        if own and (in_place or any(w in words for w in own)):
             candidate.score = round(max(candidate.score, threshold + 0.05), 3)
             candidate.reasons.append("same person named elsewhere in the text")
 

@@ -17,6 +17,7 @@ from typing import Any
 from strata_pipeline.redaction.mailboxes import EMAIL_PATTERN, MailboxWords, country_code
 from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_index import name_index
+from strata_pipeline.redaction.organisations import titled
 from strata_pipeline.redaction.premises import premises_address
 from strata_pipeline.redaction.scan import scan_text
 
@@ -108,6 +109,9 @@ class PiiPolicy:
     # programs the source-set runs in quoted commands ("barman recover", names.programs_run): a name made
     # only of them is the program's ("Replace Barman with pgBackRest"), lower-cased
     systems: frozenset[str] = frozenset()
+    # first words of legal names the source-set writes ("Kessler" of "Kessler Antriebstechnik GmbH",
+    # redaction/organisations.py): never a person alone, unless a title says so
+    organisations: frozenset[str] = frozenset()
     # keep the street address of a place of business its page is about (redaction/premises.py)
     keep_premises_addresses: bool = True
     # parts of the set's mailboxes that its documents write as a function ("SIU", "sinistres"), read over
@@ -177,7 +181,8 @@ class PiiPolicy:
     def decide(self, finding: Finding, text: str, others: Sequence[Finding] = ()) -> str:
         """'redact', 'keep_role_contact', 'below_threshold', 'version_number' (an IP-shaped
         "build 4.2.0.1"), 'network_range' (a subnet, "10.43.70.0/23"), 'known_place' (a name made only of
-        words of `places`), 'known_program' (one made only of programs of `systems`), 'common_word' (a name
+        words of `places`), 'known_program' (one made only of programs of `systems`), 'known_organisation' (one
+        word of `organisations` with no title before it), 'common_word' (a name
         whose words the text also writes in lower case: written_in_lower_case) or 'organisation_address'
         (the street address of a place of business its page is about, redaction/premises.py) for a finding
         in `text`; `others` are the text's other findings (a person named beside an address makes it
@@ -189,6 +194,8 @@ class PiiPolicy:
             return "known_place"
         if finding.entity == "PERSON" and self.systems and all(w.casefold() in self.systems for w in value.split()):
             return "known_program"
+        if finding.entity == "PERSON" and value in self.organisations and not titled(text, finding.start):
+            return "known_organisation"
         if finding.score < self.thresholds.get(finding.entity, 0.5):
             return "below_threshold"
         if finding.entity == "PERSON" and written_in_lower_case(value, text):

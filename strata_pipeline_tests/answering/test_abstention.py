@@ -194,6 +194,12 @@ def test_identifiers_of_the_statements_before_the_question_are_context_when_it_n
         ("When should I get an expert to help me from a distance?", None),
         ("To what value was the RADIUS timeout raised?", None),
         ("In welcher Höhe wird die Brille bezuschusst?", None),
+        # the thing after "which" is asked, the money word picks it; a cost centre is an account's code
+        ("Auf welche Kostenstelle buche ich Kosten der Wicklerei?", None),
+        ("Which supplier charges the lowest fee?", None),
+        ("Which fee applies to a late return?", "money"),
+        ("Quel est le prix du permis ?", "money"),
+        ("What is the cost centre of the Lyon sales office?", None),
     ],
 )
 def test_the_kind_of_value_a_question_asks_for(question: str, kind: str | None) -> None:

@@ -50,6 +50,30 @@ def test_wrapped_lines_are_one_sentence() -> None:
     ]
 
 
+def test_german_ordinals_end_no_sentence_in_german_text() -> None:
+    text = "Resturlaub muss bis zum 31. März genommen werden. Die 2. Klasse wird erstattet. Danach nicht."
+    german = [text[a:b] for a, b in split_sentences(text, german=True)]
+    assert german == [
+        "Resturlaub muss bis zum 31. März genommen werden.",
+        "Die 2. Klasse wird erstattet.",
+        "Danach nicht.",
+    ]
+    assert "Resturlaub muss bis zum 31." in spans(text)  # other text: a number may end a sentence
+
+
+def test_a_numbered_heading_is_one_block() -> None:
+    assert spans("## 6. Help\n\nCall the desk. Or write.") == ["## 6. Help", "Call the desk.", "Or write."]
+
+
+def test_an_abbreviations_full_stop_ends_no_sentence() -> None:
+    text = "Brenner AG (customer no. 40771) pays in 30 days. Call Tel. 0821 123 or ask Dr. Weber. Done."
+    assert spans(text) == [
+        "Brenner AG (customer no. 40771) pays in 30 days.",
+        "Call Tel. 0821 123 or ask Dr. Weber.",
+        "Done.",
+    ]
+
+
 def test_a_sentence_in_fullwidth_letters_starts_a_sentence_of_its_own() -> None:
     text = "Ask HR first. Ｑｕｏｔｅ your rules. then go."
     assert spans(text) == ["Ask HR first.", "Ｑｕｏｔｅ your rules. then go."]

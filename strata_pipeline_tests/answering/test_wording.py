@@ -8,7 +8,7 @@ from strata_pipeline.answering.abstention import asked_kind, states_kind
 from strata_pipeline.answering.answer import _stem, answer_extractively
 from strata_pipeline.answering.answer_type import asked_period
 from strata_pipeline.answering.names import named_words, question_names, unnamed_words
-from strata_pipeline.answering.wording import acronyms, table_states_money
+from strata_pipeline.answering.wording import acronyms, site_names, table_states_money
 from strata_pipeline.retrieval.candidate import DENSE, Candidate
 
 
@@ -79,6 +79,14 @@ def test_acronyms_name_things_in_any_language() -> None:
     assert acronyms("Was kostet ein MRT-Befund?") == []  # a compound's part: the identifier checks see it
     names = question_names("Wie viel kostet das WLAN in der Reha-Klinik Lindau?", ["Parkhaus P-See"], _stem)
     assert names.words == ["WLAN"]
+
+
+def test_a_site_named_after_its_noun_is_a_name_in_german_and_french() -> None:
+    assert site_names("Wie hoch ist die Freigabegrenze für Teamleiter im Werk Leipzig?") == ["Leipzig"]
+    assert site_names("Combien de places au bureau de Lyon ?") == ["Lyon"]
+    assert site_names("Was kostet das Essen im Werk?") == []
+    names = question_names("Wie hoch ist die Grenze im Werk Leipzig?", ["Werk Chemnitz | 2.500"], _stem)
+    assert names.words == ["Leipzig"]
 
 
 def test_contractions_of_i_and_plural_weekdays_are_no_names() -> None:

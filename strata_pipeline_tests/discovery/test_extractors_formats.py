@@ -17,12 +17,58 @@ from pptx.util import Inches
 
 from strata_pipeline.discovery.extractors.dispatch import extract
 from strata_pipeline.discovery.extractors.extraction import ExtractionError, ExtractLimits
+from strata_pipeline.discovery.extractors.tables import header_row, sniff_separator
 
 
 def error_of(data: bytes, name: str, limits: ExtractLimits | None = None) -> ExtractionError:
     with pytest.raises(ExtractionError) as info:
         extract(data, name, limits or ExtractLimits())
     return info.value
+
+
+# --- .csv written with another separator ---------------------------------------------------
+
+
+def test_semicolon_csv_whose_cells_hold_commas_is_read_at_its_semicolons() -> None:
+    # German spreadsheet exports separate cells with ";" (the comma is the decimal mark); a cell with a
+    # comma in it once made the whole file fail as ragged
+    data = (
+        "Nr;Name;Zahlungsbedingung;Werk\n"
+        "700412;Hoffmann Lagertechnik GmbH;30 Tage netto, 14 Tage 2 % Skonto;Augsburg, Chemnitz\n"
+        "700455;Wälzlager Schubert KG;30 Tage netto;Chemnitz\n"
+    ).encode()
+    extraction = extract(data, "lieferanten.csv")
+    frame = extraction.tables["lieferanten"]
+    assert frame.columns == ["Nr", "Name", "Zahlungsbedingung", "Werk"]
+    assert frame.row(0) == (
+        700412,
+        "Hoffmann Lagertechnik GmbH",
+        "30 Tage netto, 14 Tage 2 % Skonto",
+        "Augsburg, Chemnitz",
+    )
+    assert "700455 | Wälzlager Schubert KG | 30 Tage netto | Chemnitz" in extraction.text
+
+
+def test_semicolon_csv_reads_decimal_commas_as_numbers_and_shows_them_as_written() -> None:
+    extraction = extract(b"Artikel;Preis;Menge\nSchraube;0,25;100\nMutter;1,50;20\n", "preise.csv")
+    assert extraction.tables["preise"].rows() == [("Schraube", 0.25, 100), ("Mutter", 1.5, 20)]
+    assert "Mutter | 1,50 | 20" in extraction.text
+
+
+@pytest.mark.parametrize(
+    ("text", "separator"),
+    [
+        ("a,b\n1,2\n", ","),
+        ("a;b;c\n1;2;3\n", ";"),
+        ("a\tb\n1\t2\n", "\t"),
+        ("a|b\n1|2\n", "|"),
+        ('name,note\n"Weber; Anna",ok\nLutz,"a; b"\n', ","),  # a quoted ";" is no separator
+        ("a,b;c\n1,2;3\n4,5;6\n", ","),  # both split every row evenly: the comma, as .csv says
+        ("only one column\nvalue\n", ","),
+    ],
+)
+def test_sniff_separator_picks_the_one_that_splits_rows_evenly(text: str, separator: str) -> None:
+    assert sniff_separator(text) == separator
 
 
 # --- .tsv / .tab ---------------------------------------------------------------------------
@@ -283,3 +329,46 @@ def test_pptx_document_title_property_leads_over_the_first_slide_title() -> None
     deck.save(buffer)
     text = extract(buffer.getvalue(), "rollout.pptx").text
     assert text.startswith("# Depot programme 2026\n\n## Slide 1: Depot rollout\n\n")
+
+
+# --- spreadsheets with title rows above the table ------------------------------------------------
+
+
+def _titled_sheet() -> bytes:
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = workbook.add_worksheet("Prices")
+    sheet.write(0, 0, "Price list 2025, valid from 01.02.2025")
+    sheet.write(1, 0, "Prices in EUR excl. VAT")
+    for col, name in enumerate(["SKU", "Type", "Price EUR"]):
+        sheet.write(3, col, name)  # row 3: a blank row above the header
+    for row, values in enumerate([("M40-012", "M40", 612.5), ("M63-150", "M63", 1875.25)], start=4):
+        for col, value in enumerate(values):
+            sheet.write(row, col, value)
+    workbook.close()
+    return buffer.getvalue()
+
+
+def test_a_sheets_title_rows_become_its_preamble_and_the_header_row_names_the_columns() -> None:
+    extraction = extract(_titled_sheet(), "prices.xlsx")
+    frame = extraction.tables["Prices"]
+    assert frame.columns == ["SKU", "Type", "Price EUR"]
+    assert frame.schema["Price EUR"] == pl.Float64()
+    assert frame.rows() == [("M40-012", "M40", 612.5), ("M63-150", "M63", 1875.25)]
+    assert extraction.text.startswith(
+        "## Prices\nPrice list 2025, valid from 01.02.2025\nPrices in EUR excl. VAT\n\nSKU | Type | Price EUR\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("rows", "header"),
+    [
+        ([("Title", None, None), (None, None, None), ("a", "b", "c"), ("1", "2", "3")], 2),
+        ([("a", "b", "c"), ("1", "2", "3")], 0),
+        ([("Key", None), ("k1", "v1"), ("k2", "v2")], 0),  # two columns: keys and values, no header to find
+        ([("Title", None, None), ("2024", "2025", "2026"), ("1", "2", "3")], 0),  # numbers are no header
+        ([("Title", None, None, None), ("a", "b", None, None), ("1", "2", "3", "4")], 1),  # half the width
+    ],
+)
+def test_header_row_is_the_first_row_of_labels_under_the_title_rows(rows: list[tuple], header: int) -> None:
+    assert header_row(rows) == header

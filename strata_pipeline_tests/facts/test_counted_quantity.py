@@ -87,3 +87,8 @@ def test_a_count_of_a_quantity_reads_the_column_and_a_count_of_rows_counts(
 def test_a_preposition_after_have_is_no_quality_of_the_rows() -> None:
     assert unread_quality("How many bays do the depots have in total?", TABLE) == ""
     assert unread_quality("How many depots have air conditioning?", TABLE) == "air"
+
+
+def test_a_pronoun_after_have_is_the_subject_not_a_quality() -> None:
+    assert unread_quality("Welche Zahlungsbedingungen haben wir vereinbart?", TABLE) == ""
+    assert unread_quality("Quels tarifs avons-nous avec eux ?", TABLE) == ""

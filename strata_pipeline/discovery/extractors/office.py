@@ -18,7 +18,7 @@ from strata_pipeline.discovery.extractors.extraction import (
     _guarded,
     _short,
 )
-from strata_pipeline.discovery.extractors.tables import _table_extraction
+from strata_pipeline.discovery.extractors.tables import _table_extraction, header_row
 
 
 def _check_zip(data: bytes, limits: ExtractLimits, corrupt_code: str, label: str) -> None:
@@ -118,5 +118,18 @@ def extract_xlsx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LI
     ext = Path(name).suffix.lower() or ".xlsx"
     if ext in _ZIP_SPREADSHEETS or data[:4] == b"PK\x03\x04":
         _check_zip(data, limits, "corrupt_table", ext)
-    sheets = pl.read_excel(io.BytesIO(data), sheet_id=0, engine="calamine")
-    return _table_extraction(dict(sheets), ext.lstrip("."))
+    sheets = dict(pl.read_excel(io.BytesIO(data), sheet_id=0, engine="calamine"))
+    preambles: dict[str, list[str]] = {}
+    for name, frame in sheets.items():
+        if not any(column.startswith("__UNNAMED__") for column in frame.columns):
+            continue  # every header cell filled: the first row is the header
+        # an empty header cell: perhaps a title above the table; read the rows as they stand, blank ones kept
+        raw = pl.read_excel(
+            io.BytesIO(data), sheet_name=name, engine="calamine", has_header=False, drop_empty_rows=False
+        )
+        rows = raw.head(50).rows()
+        if (header := header_row(rows)) > 0:
+            options = {"header_row": header}
+            sheets[name] = pl.read_excel(io.BytesIO(data), sheet_name=name, engine="calamine", read_options=options)
+            preambles[name] = [str(cell) for row in rows[:header] for cell in row if cell not in (None, "")]
+    return _table_extraction(sheets, ext.lstrip("."), preambles=preambles)

@@ -15,6 +15,7 @@ from strata_pipeline.answering.table_text import header_hint, is_header_row, row
 from strata_pipeline.chunking.context import chunk_context
 from strata_pipeline.discovery.table_extensions import TABLE_EXTENSIONS
 from strata_pipeline.injection.defence import sentence_flagged
+from strata_pipeline.redaction.name_cues import SIGN_OFFS
 from strata_pipeline.retrieval.candidate import Candidate
 
 # Blocks end at a blank line or before a line that starts a list item, table row, heading or quote, or
@@ -105,7 +106,7 @@ def passage_sentences(candidate: Candidate) -> list[Sentence]:
         if _is_caps_heading(sentence):
             under = " > ".join(h for h in (section, sentence.strip().capitalize()) if h)
             continue
-        if sentence.endswith("?") or QUESTION_LINE.match(sentence):
+        if sentence.endswith("?") or QUESTION_LINE.match(sentence) or _signature(sentence):
             continue
         if is_header_row(text, start, end, sheet):
             continue  # column names alone answer nothing
@@ -121,6 +122,13 @@ def passage_sentences(candidate: Candidate) -> list[Sentence]:
 
 
 LIST_ITEM = re.compile(r"\s*(?:[-*•]|\d{1,2}[.)])\s")
+
+
+def _signature(sentence: str) -> bool:
+    """A letter's sign-off and the lines under it ("Mit freundlichen Grüßen\n[PERSON_2]\nKey Account ..."):
+    who wrote it, never an answer."""
+    first = sentence.strip().split("\n", 1)[0].strip(" ,.!*_").lower()
+    return first in SIGN_OFFS
 
 
 def _is_caps_heading(line: str) -> bool:

@@ -197,7 +197,9 @@ CAMEL_CASE = re.compile(r"^(?!Mc|Mac|De|Di|Da|Du|Le|La|Van|Von|Fitz|O['’])\w*[
 PLACE_HEADS = frozenset(
     "room hotel project team operation camp lake port cape mount fort villa station hall "
     "depot warehouse plant site standort werk lager filiale klinik campus krankenhaus spital garage werkstatt "
-    "klantenservice kundenservice kundendienst service support departamento servicio sala".split()
+    "klantenservice kundenservice kundendienst service support departamento servicio sala "
+    # German and French rooms and buildings ("Raum Fugger", "Salle Confluence"), and a spa town ("Bad Hersfeld")
+    "raum saal haus gebäude salle bâtiment bad".split()
 )
 # Lower-case nouns that make the capitalised word before them a place ("Kestwick campus", "Basel office").
 PLACE_NOUNS_AFTER = frozenset(

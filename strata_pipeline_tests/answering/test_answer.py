@@ -61,6 +61,12 @@ def test_german_ordinals_end_no_sentence_in_german_text() -> None:
     assert "Resturlaub muss bis zum 31." in spans(text)  # other text: a number may end a sentence
 
 
+def test_a_letters_sign_off_block_is_never_an_answer_sentence() -> None:
+    text = "Die Teillieferung kommt am 05.03.2025.\n\nMit freundlichen Grüßen\n[PERSON_2]\nKey Account Industrie"
+    found = passage_sentences(Candidate("c", {"text": text, "doc_id": "mail.eml", "language": "de"}))
+    assert [s.quote for s in found] == ["Die Teillieferung kommt am 05.03.2025."]
+
+
 def test_a_numbered_heading_is_one_block() -> None:
     assert spans("## 6. Help\n\nCall the desk. Or write.") == ["## 6. Help", "Call the desk.", "Or write."]
 

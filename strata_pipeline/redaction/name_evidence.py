@@ -81,6 +81,15 @@ def popular_given_name(word: str, index: NameIndex) -> bool:
     return (index.ranks(word.rstrip(".")) or NO_RANK_RANKS).first <= POPULAR_GIVEN_NAME_RANK
 
 
+_WORD_BEFORE = re.compile(r"([^\W\d_][\w.]*)\.?[ \t]+$")
+
+
+def titled(text: str, start: int) -> bool:
+    """Whether a title stands right before `start` ("Herr Kessler", "Mme Girard", "Sig.ra Rossi")."""
+    before = _WORD_BEFORE.search(text[max(0, start - 40) : start])
+    return before is not None and before.group(1).casefold().rstrip(".") in HONORIFICS
+
+
 def noun_before_a_particle(word: str, index: NameIndex) -> bool:
     """Whether a word before "von", "van" or "de" is a noun, not the given name of "Ludwig van Beethoven":
     no list holds it ("Rückmeldung von"), or it is a common word and no popular given name ("Team von"). A

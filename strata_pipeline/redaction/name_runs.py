@@ -53,6 +53,7 @@ from strata_pipeline.redaction.name_evidence import (
     noun_before_a_particle,
     popular_given_name,
     surname_evidence,
+    titled,
     word_commonness,
     word_parts,
 )
@@ -230,8 +231,7 @@ def _score_run(
 
     before = text[max(0, start - 40) : start]
     after = text[end : end + 40]
-    honorific = re.search(r"([^\W\d_][\w.]*)\.?[ \t]+$", before)
-    if honorific and honorific.group(1).casefold().rstrip(".") in HONORIFICS:
+    if titled(text, start):
         score += 0.6
         reasons.append("honorific")
     if (

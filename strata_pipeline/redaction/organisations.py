@@ -5,7 +5,7 @@ A company's own documents name it everywhere, often by that word alone ("the Kes
 Kessler user account"), where the NER reads a surname as a person: masked, the company's name leaves
 every answer about it. Read over the whole set before any document is redacted (like places.py), a word
 that several documents write before a legal form is kept where it stands alone, unless a title makes
-it a person's ("Herr Kessler"): PiiPolicy.decide.
+it a person's ("Herr Kessler", name_evidence.titled): PiiPolicy.decide.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 
-from strata_pipeline.redaction.name_cues import HONORIFICS
 from strata_pipeline.redaction.name_evidence import popular_given_name
 from strata_pipeline.redaction.name_index import NameIndex
 
@@ -28,7 +27,6 @@ _LEGAL_FORM = (
 _LEGAL_NAME = re.compile(
     rf"(?<![\w-])([A-ZÄÖÜ][^\W\d_]{{2,}})(?:[ \t]+(?:&|[A-ZÄÖÜ][\w.-]*)){{0,3}}[ \t]+{_LEGAL_FORM}(?![\w])"
 )
-_TITLE_BEFORE = re.compile(r"([^\W\d_]+)\.?[ \t]+$")
 
 
 def named_organisations(texts: Iterable[str], index: NameIndex, at_least: int = 3) -> frozenset[str]:
@@ -40,9 +38,3 @@ def named_organisations(texts: Iterable[str], index: NameIndex, at_least: int = 
         for word, count in counts.items()
         if count >= at_least and not word.isupper() and not popular_given_name(word, index)
     )
-
-
-def titled(text: str, start: int) -> bool:
-    """Whether a title stands right before `start` ("Herr Kessler", "Mme Girard")."""
-    before = _TITLE_BEFORE.search(text[max(0, start - 20) : start])
-    return before is not None and before.group(1).casefold() in HONORIFICS

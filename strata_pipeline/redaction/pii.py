@@ -16,8 +16,8 @@ from typing import Any
 
 from strata_pipeline.redaction.mailboxes import EMAIL_PATTERN, MailboxWords, country_code
 from strata_pipeline.redaction.name_cues import PARTICLES
+from strata_pipeline.redaction.name_evidence import titled
 from strata_pipeline.redaction.name_index import name_index
-from strata_pipeline.redaction.organisations import titled
 from strata_pipeline.redaction.premises import premises_address
 from strata_pipeline.redaction.scan import scan_text
 

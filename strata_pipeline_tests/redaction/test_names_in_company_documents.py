@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.redaction.documents import policy_for_set
+from strata_pipeline.redaction.name_evidence import titled
 from strata_pipeline.redaction.name_index import name_index
-from strata_pipeline.redaction.organisations import named_organisations, titled
+from strata_pipeline.redaction.organisations import named_organisations
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
 from strata_pipeline.redaction.redact import redact_text
 from strata_pipeline_tests.redaction.test_names import people

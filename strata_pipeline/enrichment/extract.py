@@ -68,7 +68,9 @@ def guess_title(text: str, doc_id: str) -> str:
     heading = HEADING.search(text)
     if heading:
         return heading.group(1).strip()
-    return PurePosixPath(doc_id).stem.replace("-", " ").replace("_", " ").strip().capitalize()
+    # a hyphen between digits stays: "2025-04-07" is a date; "2025 04 07" reads as a phone number
+    stem = re.sub(r"(?<!\d)-|-(?!\d)", " ", PurePosixPath(doc_id).stem)
+    return stem.replace("_", " ").strip().capitalize()
 
 
 def summarise(text: str, max_chars: int = 300) -> str:

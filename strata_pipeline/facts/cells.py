@@ -6,6 +6,7 @@ extension ("Markdown files" for `.md`).
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from strata_pipeline.facts.catalogue import Column, Table
@@ -149,3 +150,29 @@ def _joined_by_or(lowered: str, first: str, second: str) -> bool:
         return False
     between = lowered[a + len(first.lstrip(".")) : b]
     return len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None
+
+
+def each_value_named(question: str, filters: list[Filter]) -> tuple[tuple[str, ...], list[Filter]]:
+    """A grouping by the column whose two or more values the question names joined by "and" ("in Augsburg
+    und wie viele in Chemnitz", "at the sites Augsburg, Chemnitz and Lyon"), and the filters with those
+    values as one `in` filter: the figure for each. ((), filters) when no column's values are named so;
+    values joined by "or" are one set of rows (`one_value_per_column`)."""
+    lowered = question.lower()
+    for column in dict.fromkeys(f.column for f in filters):
+        named = [f for f in filters if f.column == column and f.op == "eq"]
+        values = [str(f.value) for f in named]
+        if len(values) < 2 or any(_joined_by_or(lowered, a, b) for a, b in itertools.pairwise(values)):
+            continue
+        if all(_joined_by_and(lowered, a, b) for a, b in itertools.pairwise(values)):
+            kept = [f for f in filters if f not in named]
+            return (column,), [*kept, Filter(column, "in", tuple(values))]
+    return (), filters
+
+
+def _joined_by_and(lowered: str, first: str, second: str) -> bool:
+    """Whether `second` follows `first` in the question close by, with only "and", a comma or words between."""
+    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))
+    if a < 0 or b <= a:
+        return False
+    between = lowered[a + len(first.lstrip(".")) : b]
+    return len(between) <= 40 and re.search(r"\b(?:and|und|et|sowie)\b|,", between) is not None

@@ -17,6 +17,7 @@ from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
     cell_values,
+    each_value_named,
     names_code,
     one_value_per_column,
     unknown_value,
@@ -44,6 +45,7 @@ from strata_pipeline.facts.phrasing import (
     initials,
     money_columns,
     price_columns,
+    priced_columns,
     share_split,
 )
 from strata_pipeline.facts.qualities import (
@@ -58,6 +60,7 @@ from strata_pipeline.facts.qualities import (
     unread_quality,
 )
 from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n
+from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -67,7 +70,7 @@ from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
-from strata_pipeline.facts.years import uncovered_year
+from strata_pipeline.facts.years import uncovered_year, year_conditions
 
 
 def operation_of(question: str) -> str:
@@ -141,12 +144,13 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
-    uncovered = uncovered_year(question, table)
+    by_year = year_conditions(question, table) if not dated else []  # "vor 2016 gebaut": on the Baujahr column
+    uncovered = "" if by_year else uncovered_year(question, table)
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
     compared, unplaced = numeric_conditions(question, stems, table)
-    filters += compared + flags(question, stems, table, filters) + dated
+    filters += compared + flags(question, stems, table, filters) + dated + by_year
     filters += absent_amounts(question, table, filters)  # "no fire surcharge": the rows where it is 0
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
@@ -194,6 +198,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     op = operation or ("group_by" if group_by else "list" if filters else "")
     if not op:
         return Parsed(None, score, "", evidence, names_table)
+    if op in ("count", "sum", "avg", "min", "max") and not group_by:
+        # "wie viele in Augsburg und wie viele in Chemnitz", "per site: A, B and C": a figure for each value named
+        group_by, filters = each_value_named(question, filters)
     if op != "intersect":
         filters = one_value_per_column(question, filters)
     base: list[Filter] = []
@@ -210,6 +217,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
+        priced = priced_columns(question, table)
+        measured = measured or (priced if len(priced) == 1 else [])  # "was kostet ein M80 im Durchschnitt"
         measured = measured or value_measured(question, op, table, filters)
         columns = (measured[0],) if measured else ()
         if not columns:
@@ -229,8 +238,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             # answers nothing; a column the table's name shares ("prices": price_eur) is what it asks
             shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
         columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
+        if op == "list":
+            columns = (names_for_numbers(question, table, columns[0]),)
         if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
-            tables = _second_table(stems, catalogue, table, columns)
+            tables = second_table(stems, catalogue, table, columns)
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
         shown = _mentioned(stems, table, kind="text", exclude=filter_columns)
         columns = (shown[0],) if shown else ()
@@ -485,15 +496,3 @@ def _mentioned(
             by_label = all(_forms(w) & label for w in said)
             ranked.append((-(hits / len(column.words)), -hits, by_label, position, column.name))
     return [name for *_, name in sorted(ranked)]
-
-
-def _second_table(stems: set[str], catalogue: Catalogue, first: Table, columns: tuple[str, ...]) -> tuple[str, ...]:
-    key = columns[0] if columns else first.columns[0].name
-    for table in catalogue.tables:
-        label = [_stem(w) for w in words(table.label)]
-        if table.name != first.name and label and all(w in stems for w in label) and table.column(key):
-            return (table.name,)
-    # "which vehicles appear in both sheets": the one other sheet of the same source that holds the key
-    sharing = [t.name for t in catalogue.tables if t.source_set == first.source_set and t.name != first.name
-               and t.name != DOCUMENTS and t.column(key)]  # fmt: skip
-    return tuple(sharing) if len(sharing) == 1 else ()

@@ -99,7 +99,15 @@ def priced_columns(question: str, table: Table) -> list[str]:
 
 
 def _price_number_columns(table: Table) -> list[str]:
-    return [c.name for c in table.columns if c.kind == "number" and PRICE_WORDS & set(c.words)]
+    return [c.name for c in table.columns if c.kind == "number" and any(_prices(w) for w in c.words)]
+
+
+# German compounds end in their price word: "Listenpreis", "Versandkosten", "Grundgebühr".
+_PRICE_TAILS = ("preis", "kosten", "gebühr")
+
+
+def _prices(word: str) -> bool:
+    return word in PRICE_WORDS or (len(word) > 6 and word.endswith(_PRICE_TAILS))
 
 
 # Words for an amount of money that name no column: "the total value of all orders", "what did HR spend",
@@ -116,7 +124,11 @@ def money_columns(question: str, table: Table) -> list[str]:
     for an amount of money without naming a column; [] when it does not, or several columns hold money."""
     if not re.search(MONEY_WORDS, question.lower()):
         return []
-    held = [c.name for c in table.columns if c.kind == "number" and (PRICE_WORDS | CURRENCY_UNITS) & set(c.words)]
+    held = [
+        c.name
+        for c in table.columns
+        if c.kind == "number" and (CURRENCY_UNITS & set(c.words) or any(_prices(w) for w in c.words))
+    ]
     return held if len(held) == 1 else []
 
 

@@ -112,7 +112,9 @@ def numeric_conditions(question: str, question_stems: set[str], table: Table) ->
         before = stems(question[max(0, compared.start - 40) : compared.start])
         if compared.unit:  # "a warranty of 24 months": the column whose name ends with the unit said
             unit = UNITS.get(compared.unit, stem_word(compared.unit))
-            ends = [c for c in numeric if c.words and unit in (c.words[-1], stem_word(c.words[-1]))]
+            ends = [
+                c for c in numeric if c.words and unit in (UNITS.get(c.words[-1], c.words[-1]), stem_word(c.words[-1]))
+            ]
             ends = [c for c in ends if column_named(before, c)] if len(ends) > 1 else ends
             found += [Filter(ends[0].name, "eq", compared.value)] if len(ends) == 1 else []
             continue  # "of 24 months" may also be a description, not a condition: never refused
@@ -255,11 +257,21 @@ def counted_head(question: str) -> str:
     return plurals[-1] if plurals else ""
 
 
+# German names of a list end in what kind of list it is: "Maschinenliste", "Lieferantenverzeichnis".
+_LIST_TAILS = ("liste", "verzeichnis", "übersicht", "tabelle", "katalog")
+
+
+def _listed_noun(word: str) -> str:
+    """What a German list's name lists: "maschinenliste" -> "maschinen" (the word itself when no list)."""
+    tail = next((t for t in _LIST_TAILS if word.endswith(t) and len(word) > len(t) + 3), "")
+    return word[: -len(tail)] if tail else word
+
+
 def _knows(table: Table, word: str) -> bool:
     """Whether a column, value or the name of `table` says `word` (a German compound by its first part)."""
-    known = {f for w in words(table.label) for f in forms(w)} | ROW_WORDS
+    known = {f for w in words(table.label) for f in forms(w) | forms(_listed_noun(w))} | ROW_WORDS
     known |= DOCUMENT_NOUNS if table.name == DOCUMENTS else set()  # "how many files": the documents
-    known |= {stem_word(w) for c in table.columns for w in c.words}
+    known |= {f for c in table.columns for w in c.words for f in forms(w)}  # "articles" for "Artikel-Nr."
     known |= {v.lower() for c in table.columns for v in c.values} | {
         stem_word(w) for c in table.columns for v in c.values for w in words(v)
     }

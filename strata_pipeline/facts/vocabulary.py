@@ -87,6 +87,8 @@ def english(word: str) -> str:
     A French word is found without its accents too ("vehicule", as matching folds them)."""
     lowered = word.lower()
     found = DATA_WORDS.get(lowered) or COLUMN_WORDS.get(lowered) or _UNACCENTED.get(lowered, "")
+    if " " in found:  # a phrase ("lead time") is no word; a column word may still be ("lieferzeit": delivery)
+        found = COLUMN_WORDS.get(lowered, "")
     return found if " " not in found else ""
 
 
@@ -133,6 +135,10 @@ COLUMN_WORDS: dict[str, str] = {
     "zertifiziert": "certified", "zertifizierte": "certified", "zertifizierten": "certified",
     "certifié": "certified", "certifiés": "certified", "certifiée": "certified", "certifiées": "certified",
     "bewertung": "rating", "bewertungen": "ratings", "arbeit": "labour",
+    "artikel": "article", "maschine": "machine", "maschinen": "machines", "gerät": "device", "geräte": "devices",
+    "baujahr": "year", "lieferzeit": "delivery", "leistung": "power", "preis": "price", "werk": "plant",
+    "werke": "plants", "standort": "site", "appareil": "device", "appareils": "devices", "usine": "plant",
+    "usines": "plants", "puissance": "power", "livraison": "delivery",
 }  # fmt: skip
 
 _FOLD = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")
@@ -226,6 +232,9 @@ UNITS = {
     "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
     "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
     "ans": "years", "année": "years", "années": "years",
+    "week": "weeks", "weeks": "weeks", "woche": "weeks", "wochen": "weeks", "semaine": "weeks", "semaines": "weeks",
+    # technical units, written alike in every language: "au moins 1 000 Nm" for "max. Abtriebsmoment Nm"
+    "nm": "nm", "kw": "kw", "kwh": "kwh", "kg": "kg", "mm": "mm", "gb": "gb", "tb": "tb",
     # distance, and the quantities said by it ("mileage", "Kilometerstand": the column that ends in km)
     "km": "km", "kilometer": "km", "kilometers": "km", "kilometre": "km", "kilometres": "km", "kilometern": "km",
     "kilomètre": "km", "kilomètres": "km", "mileage": "km", "kilometerstand": "km", "laufleistung": "km",

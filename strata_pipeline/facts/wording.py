@@ -86,8 +86,10 @@ def stems(text: str) -> set[str]:
 
 
 def unit_named(stems: set[str], column: Column) -> bool:
-    """A number column named by its unit: "dollars" for list_price_usd, "days" for duration_days."""
-    return column.kind == "number" and len(column.words) > 1 and column.words[-1] in set(UNITS.values()) & stems
+    """A number column named by its unit: "dollars" for list_price_usd, "days" for duration_days, "weeks" for
+    "Lieferzeit Wochen" (a unit the column writes in its own language)."""
+    unit = UNITS.get(column.words[-1], column.words[-1]) if column.words else ""
+    return column.kind == "number" and len(column.words) > 1 and unit in set(UNITS.values()) & stems
 
 
 def column_named(stems: set[str], column: Column) -> bool:

@@ -4,6 +4,9 @@
 (and whose file is `public-holidays-2025.csv`) would list 2025's holidays as 2026's. A table speaks for
 the years of its dates, of its cells that are years, and of its file name; a year outside them is a
 period the table does not cover, and the aggregation refuses rather than answer for another year.
+
+A year compared with a column of years ("machines built before 2016" over a `Baujahr` column) is a
+condition on that column instead (`year_conditions`).
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.periods import named_years, years_in
 
 
@@ -36,3 +40,27 @@ def uncovered_year(question: str, table: Table) -> str:
         return ""
     span = ", ".join(sorted(covered)) or "none"
     return f"names {', '.join(missing)}, but the table covers only {span}"
+
+
+# A comparison with a year: "built before 2016", "vor 2016 gebaut", "mises en service après 2019", "seit 2020".
+YEAR_COMPARE = {
+    "lt": r"before|prior to|earlier than|vor|avant",
+    "gt": r"after|later than|nach|après|apres",
+    "ge": r"since|seit|depuis",
+    "le": r"until|up to|bis|jusqu'en|jusqu'à",
+}
+# Words that end the name of a column of years: "year", "model_year", "Baujahr", "Année de construction".
+YEAR_COLUMN_WORDS = ("year", "jahr", "année", "annee", "jahrgang")
+
+
+def year_conditions(question: str, table: Table) -> list[Filter]:
+    """Filters for the year comparisons the question writes, on the table's one number column of years
+    ("Baujahr", "year_built"); none when the table has no such column, or more than one."""
+    held = [c for c in table.columns if c.kind == "number" and any(w.endswith(YEAR_COLUMN_WORDS) for w in c.words)]
+    if len(held) != 1:
+        return []
+    found = []
+    for op, pattern in YEAR_COMPARE.items():
+        said = rf"\b(?:{pattern})\s+(?:(?:dem|the|l')\s*(?:jahr|year|année)\s+)?((?:19|20)\d{{2}})\b"
+        found += [Filter(held[0].name, op, float(m.group(1))) for m in re.finditer(said, question.lower())]
+    return found

@@ -17,6 +17,7 @@ European postal formats, national postcode shapes); none of it is read from a co
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -24,6 +25,7 @@ import regex
 
 from strata_pipeline.redaction.name_cues import CALENDAR_WORDS, HEADER_NAME_WORDS
 from strata_pipeline.redaction.name_evidence import word_commonness
+from strata_pipeline.redaction.organisations import COMPANY_NAME
 from strata_pipeline.redaction.tables import table_cells
 from strata_pipeline.text.calendar import WEEKDAYS, alternation, names
 
@@ -172,6 +174,8 @@ PHONE_LINE = regex.compile(
 )
 
 
+# A redaction placeholder as table headers hold it (case-folded): "[address_1]".
+_PLACEHOLDER = regex.compile(r"(?i)\[[a-z][a-z_]*_\d+\]")
 # Column headers and form labels of address fields, in the languages we read.
 STREET_HEADER = regex.compile(
     r"(?i)(?:street|address|addr\b|adres(?:se)?|anschrift|stra(?:ss|ß)e|indirizzo|direcci[oó]n|domicilio|calle|via$|rue$"
@@ -187,15 +191,20 @@ PLACE_HEADER = regex.compile(
 def column_address_spans(text: str) -> list[tuple[int, int, str]]:
     """Address fields of tables and forms: a cell under a street header that has a house number or is
     in a person's record (a name column); a city or postcode cell when its row is a person's record
-    (it also holds a street or a name)."""
+    (it also holds a street or a name). Never a cell of a company's row (a cell ends with a legal form)."""
     cells = table_cells(text)
     named_rows = {c.row for c in cells if HEADER_NAME_WORDS.match(c.header)}
     personal_rows = named_rows | {c.row for c in cells if STREET_HEADER.search(c.header)}
+    # a row that names a company ("Brandner Gusswerk GmbH | 94032 | Passau | Markus ...") is the company's
+    # record: its address is the company's, published on its letterhead, though the row names a contact person
+    company_rows = {c.row for c in cells if c.row and COMPANY_NAME.search(text[c.start : c.end])}
     spans = []
     for cell in cells:
         value = text[cell.start : cell.end]
-        if not regex.search(r"\p{L}|\d", value) or "@" in value or len(value) > 120:
+        if not regex.search(r"\p{L}|\d", value) or "@" in value or len(value) > 120 or cell.row in company_rows:
             continue
+        # a header's placeholder is no address label: "New (from [ADDRESS_1])" heads a column of times
+        cell = dataclasses.replace(cell, header=_PLACEHOLDER.sub("", cell.header))
         if STREET_HEADER.search(cell.header) and regex.search(r"\p{L}", value):
             # A street with a house number, or any street in a person's record, locates someone; a
             # list of street names ("Marktplatz; Kirchgasse" in a parking-zone table) does not.
@@ -396,11 +405,19 @@ def _plausible_house_number(text: str, start: int) -> bool:
     listed = _LIST_NUMBER.match(text, text.rfind("\n", 0, start) + 1)
     if listed and listed.end() > start:
         return False
+    if regex.match(r"\d+\.[ ]", text[start : start + 8]):
+        return False  # "in 2025. Route knowledge trips": a number that ends a sentence, no building's
     return not _AFTER_TIME_OR_DECIMAL.search(text, max(0, start - 2), start)
 
 
 def _calendar(value: str) -> bool:
-    return any(w.lower() in CALENDAR_WORDS for w in regex.findall(r"\p{L}+", value))
+    return any(w.lower() in CALENDAR_WORDS | _MONTH_ABBREVIATIONS for w in regex.findall(r"\p{L}+", value))
+
+
+# Months as dates abbreviate them ("14 Dec 2025", "3 Okt. 2024", "1 févr. 2025").
+_MONTH_ABBREVIATIONS = frozenset(
+    "jan feb mar apr jun jul aug sep sept oct nov dec mär mrz okt dez janv févr fév avr juil déc".split()
+)
 
 
 def _plausible_street(value: str) -> bool:
@@ -425,6 +442,8 @@ def _plausible_bracketed(text: str, start: int, end: int) -> bool:
     words = regex.findall(r"\p{L}[\p{L}\p{M}'’\-]*", text[start:end])
     if not words or regex.match(r"(?:19|20)\d\d\b", text[start:end]):
         return False
+    if regex.match(r"[,.]\d", text[end : end + 2]):
+        return False  # "bis 4 Haltestellen 1,70 €": the last number is an amount, no house number
     if not any(len(w) >= 3 and w[0].isupper() for w in words):
         return False  # "24 V at up to 2": a street has a name
     if any(w.casefold() in _RATE_WORDS for w in words) or _UNIT_AFTER.match(text, end):

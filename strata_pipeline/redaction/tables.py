@@ -46,7 +46,8 @@ def table_cells(text: str) -> list[Cell]:
     for separator in ("\t", "|"):
         k = 0
         while k < len(lines):
-            count = lines[k].count(separator)
+            # a line with pipes is a pipe table's row: tabs in it stand for commas inside its cells
+            count = 0 if separator == "\t" and "|" in lines[k] else lines[k].count(separator)
             end = k
             while end + 1 < len(lines) and count >= 1 and lines[end + 1].count(separator) == count:
                 end += 1

@@ -23,6 +23,13 @@ def only_placeholders(span: str) -> bool:
     return _PLACEHOLDERS.search(span) is not None and _FILLER.fullmatch(_PLACEHOLDERS.sub("", span)) is not None
 
 
+def redactions_own_address(entity: str, span: str) -> bool:
+    """An address found around an address placeholder ("[ADDRESS_1], Valrive"): the detector reads the
+    placeholder as a street and grows it over what follows, which the document's redaction, reading the
+    whole address, already judged. A person's placeholder beside a name stays a leak ("[PERSON_1] Gruber")."""
+    return entity == "ADDRESS" and re.search(r"\[ADDRESS_\d+\]", span) is not None
+
+
 @dataclass(frozen=True)
 class Leak:
     doc_id: str
@@ -59,6 +66,8 @@ def find_leaks(
             leaks += [
                 Leak(doc_id, f"pii:{f.entity}")
                 for f in found
-                if policy.decide(f, text, found) == "redact" and not only_placeholders(text[f.start : f.end])
+                if policy.decide(f, text, found) == "redact"
+                and not only_placeholders(text[f.start : f.end])
+                and not redactions_own_address(f.entity, text[f.start : f.end])
             ]
     return leaks

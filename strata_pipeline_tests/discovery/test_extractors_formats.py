@@ -17,7 +17,7 @@ from pptx.util import Inches
 
 from strata_pipeline.discovery.extractors.dispatch import extract
 from strata_pipeline.discovery.extractors.extraction import ExtractionError, ExtractLimits
-from strata_pipeline.discovery.extractors.tables import header_row, sniff_separator
+from strata_pipeline.discovery.extractors.tables import header_row, numbers_from_text, sniff_separator
 
 
 def error_of(data: bytes, name: str, limits: ExtractLimits | None = None) -> ExtractionError:
@@ -372,3 +372,57 @@ def test_a_sheets_title_rows_become_its_preamble_and_the_header_row_names_the_co
 )
 def test_header_row_is_the_first_row_of_labels_under_the_title_rows(rows: list[tuple], header: int) -> None:
     assert header_row(rows) == header
+
+
+# --- numbers a sheet holds as text -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("cells", "typed"),
+    [
+        (["612,00", "1.875,00", "–", None], [612, 1875, None, None]),  # German money, a dash for none
+        (["5.000", "500", "25.000"], [5000, 500, 25000]),  # a German thousands dot
+        (["0,125", "0,500"], [0.125, 0.5]),  # "0," is always a decimal comma
+        (["2.5", "3", "1,200.75"], [2.5, 3.0, 1200.75]),
+        (["1,200", "3,500"], [1200, 3500]),  # an English thousands comma
+        (["1'875.50", "12.00"], [1875.5, 12.0]),  # Swiss grouping
+        (["185,00 EUR", "240,00 EUR"], [185, 240]),  # one unit in every cell
+        (["12 %", "1,5 %"], [12.0, 1.5]),
+    ],
+)
+def test_numbers_written_as_text_are_typed_in_the_writers_locale(cells: list, typed: list) -> None:
+    assert numbers_from_text(pl.DataFrame({"c": cells}, schema={"c": pl.String}))["c"].to_list() == typed
+
+
+@pytest.mark.parametrize(
+    "cells",
+    [
+        ["2,5", "3,000"],  # a decimal comma beside an English thousands comma: no reading holds both
+        ["01067", "12345"],  # postcodes keep their leading zero
+        ["14.10.2024", "1"],  # a date
+        ["+49 821 447", "1"],  # a phone number; a plain space never groups digits
+        ["4111111111111111", "1"],  # a card number stays text, so table redaction still reads it
+        ["185,00 EUR", "12 %"],  # two units
+        ["a", "1"],
+    ],
+)
+def test_columns_that_are_not_numbers_in_every_cell_stay_text(cells: list) -> None:
+    assert numbers_from_text(pl.DataFrame({"c": cells}))["c"].to_list() == cells
+
+
+def test_a_german_sheet_of_text_numbers_is_counted_as_numbers_and_quoted_as_written() -> None:
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = workbook.add_worksheet("Preise")
+    for row, values in enumerate(
+        [("Artikel", "Listenpreis EUR", "PLZ"), ("M40", "612,00", "01067"), ("M63", "1.875,50", "86150")]
+    ):
+        for col, value in enumerate(values):
+            sheet.write_string(row, col, value)
+    workbook.close()
+    extraction = extract(buffer.getvalue(), "preise.xlsx")
+    frame = extraction.tables["Preise"]
+    assert frame.schema["Listenpreis EUR"] == pl.Float64()
+    assert frame["Listenpreis EUR"].sum() == 2487.5
+    assert frame["PLZ"].to_list() == ["01067", "86150"]
+    assert "M63 | 1.875,50 | 86150" in extraction.text

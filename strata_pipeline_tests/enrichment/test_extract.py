@@ -79,6 +79,8 @@ def test_filename_fallbacks() -> None:
     assert meta.category == "uncategorised"
     assert meta.language == "de"
     assert guess_title("", "a/b/README.md") == "Readme"
+    # a date in a file name stays a date: "2025 04 07" would read as a phone number to the leak check
+    assert guess_title("", "kundendienst/beschwerde_fahrgast_2025-04-07.txt") == "Beschwerde fahrgast 2025-04-07"
 
 
 @pytest.mark.parametrize(

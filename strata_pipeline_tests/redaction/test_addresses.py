@@ -72,6 +72,14 @@ def test_whole_addresses(text: str, expected: str) -> None:
         "  6) Close the ticket with resolution code SVC-ROTATED.",
         "3. Check Drive belt tension.",
         "- 11:20 Port am Access-Switch deaktiviert; Netz stabilisiert sich.",
+        # an amount after a count, a date with an abbreviated month, a year that ends a sentence
+        "Kurzstrecke bis 4 Haltestellen 1,70 € 0,85 €",
+        "The new timetable applies from 14 Dec 2025 on all lines.",
+        "Route knowledge trips take place in the week of 1 December 2025. Route maps follow.",
+        # a column headed by a placeholder is no address column
+        "| Line | New (from [ADDRESS_1]) |\n|---|---|\n| T1 | every 7 min |",
+        # a pipe table's commas, read as tabs by the scanner, make no tab table ("address | [address_1]")
+        scan_text("Address | [ADDRESS_1], Altfeld | x\nVehicles | [PERSON_1], electric buses | Diesel, CNG"),
     ],
 )
 def test_not_addresses(text: str) -> None:
@@ -147,3 +155,14 @@ def test_a_list_item_may_hold_an_address_after_its_number() -> None:
 def test_a_dotted_room_number_stays_whole() -> None:
     text = "The fines office is in the Technisches Rathaus, Gleisweg 8, Room 1.12."
     assert addresses(text) == ["Gleisweg 8, Room 1.12."]  # "12" is not left behind after "[ADDRESS_1]"
+
+
+def test_a_companys_row_keeps_its_address_and_a_persons_row_does_not() -> None:
+    suppliers = (
+        "Name | PLZ | Ort | Ansprechpartner\n"
+        "Brandner Gusswerk GmbH | 94036 | Passau | Markus Feichtinger\n"
+        "Zahnrad Polska Sp. z o.o. | 53-234 | Wrocław | Anna Nowak"
+    )
+    assert addresses(suppliers) == []
+    staff = "Name | PLZ | Ort\nMarkus Feichtinger | 94036 | Passau"
+    assert addresses(staff) == ["94036", "Passau"]

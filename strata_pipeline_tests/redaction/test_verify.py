@@ -97,3 +97,20 @@ def test_a_detection_made_only_of_placeholders_is_the_redaction_not_a_leak() -> 
 def test_only_placeholders() -> None:
     assert only_placeholders("[ADDRESS_1] | [PERSON_2]") and only_placeholders("[REDACTED_SECRET]")
     assert not only_placeholders("[ADDRESS_1] Portland") and not only_placeholders(" | ")
+
+
+class _EntityDetector:
+    def __init__(self, *spans: tuple[str, str]) -> None:
+        self.spans = spans
+
+    def detect(self, text: str) -> list[Finding]:
+        return [Finding(kind, text.index(s), text.index(s) + len(s), 0.9, "test") for kind, s in self.spans]
+
+
+def test_an_address_grown_around_an_address_placeholder_is_the_redactions_own_boundary() -> None:
+    text = "Adresse du bureau : [ADDRESS_1], Valrive – accueil du lundi au vendredi.\nSiège : 12 rue des Vignes"
+    detector = _EntityDetector(("ADDRESS", "[ADDRESS_1], Valrive – accueil"), ("ADDRESS", "12 rue des Vignes"))
+    assert find_leaks([("a.md", text)], [], detector, _RedactAll()) == [Leak("a.md", "pii:ADDRESS")]
+    # a surname left beside a person's placeholder is still a leak
+    person = _EntityDetector(("PERSON", "[PERSON_1] Gruber"))
+    assert find_leaks([("b.md", "Fahrer [PERSON_1] Gruber")], [], person, _RedactAll()) == [Leak("b.md", "pii:PERSON")]

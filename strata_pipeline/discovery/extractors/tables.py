@@ -100,6 +100,70 @@ def header_row(rows: list[tuple[object, ...]], most_above: int = 10) -> int:
     return 0
 
 
+# Numbers a spreadsheet holds as text, the way its locale writes them. Decimal comma: "1.875,00",
+# "1'875,50", "612,00", "5.000" (a German thousands dot), "1 875,00" with a non-breaking space.
+# Decimal point: "1,875.00", "2.5". A plain space never groups digits: "821 447" is a phone number.
+_COMMA_DECIMAL = re.compile(r"-?(?:\d{1,3}(?:[.'\u00a0\u202f]\d{3})+|\d+)(?:,\d+)?")
+_POINT_DECIMAL = re.compile(r"-?(?:\d{1,3}(?:[,'\u00a0\u202f]\d{3})+|\d+)(?:\.\d+)?")
+# One unit every cell of a money or percentage column may carry after its number: "185,00 EUR", "12 %".
+_UNIT = re.compile(r"\s*(?:EUR|€|CHF|USD|\$|GBP|£|%)\s*$", re.IGNORECASE)
+# What a table writes where a cell has no value.
+_NO_VALUE = frozenset({"", "-", "–", "—", "n/a", "k.a.", "k. a.", "/"})
+# What only one locale writes. Decimal comma: a comma not before exactly three digits ("612,00", "0,125"),
+# a dot before exactly three ("5.000"). Decimal point: the reverse ("2.5", "0.125", "1,200").
+# A leading "0," or "0." is always the decimal mark.
+_COMMA_SIGNS = re.compile(r",(?:\d{1,2}|\d{4,})$|^-?0,|^(?!-?0\.).*\d\.\d{3}(?!\d)")
+_POINT_SIGNS = re.compile(r"\.(?:\d{1,2}|\d{4,})$|^-?0\.|^(?!-?0,).*\d,\d{3}(?!\d)")
+# Thirteen digits or more in a row are an identifier (a card or account number), never a quantity: the
+# column stays text, so table redaction still reads its cells.
+_LONG_DIGITS = re.compile(r"\d{13}")
+
+
+def numbers_from_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """`frame` with each text column whose every filled cell is a number written as text ("612,00",
+    "5.000", "185,00 EUR") typed as a number, so the facts engine can count, sum and compare it. Exported
+    and hand-made sheets hold numbers as text in the writer's locale. A column is read with a decimal
+    comma when a cell writes one or groups thousands with a dot ("5.000"), and no cell has a decimal
+    point. Codes with a leading zero ("01067") or 13 digits and more stay text, as `_with_codes_as_text`
+    keeps them; so do dates ("14.10.2024"), phone numbers and anything else that is not a number in every cell."""
+    typed = [
+        series
+        for name in frame.columns
+        if frame.schema[name] == pl.Utf8 and (series := _text_numbers(frame[name])) is not None
+    ]
+    return frame.with_columns(typed) if typed else frame
+
+
+def _text_numbers(column: pl.Series) -> pl.Series | None:
+    """`column` as numbers (Int64 when all are whole), or None when one filled cell is no number."""
+    cells = {
+        cell: _UNIT.sub("", cell.strip())
+        for cell in column.drop_nulls().unique().to_list()
+        if cell.strip().lower() not in _NO_VALUE
+    }
+    units = {match.group().strip().upper() if (match := _UNIT.search(c)) else "" for c in cells}
+    bare = list(cells.values())
+    if not bare or len(units) > 1 or any(re.match(r"-?0\d", c) or _LONG_DIGITS.search(c) for c in bare):
+        return None  # no numbers, mixed units, or codes: a leading zero, or card and account numbers
+    comma = all(_COMMA_DECIMAL.fullmatch(c) for c in bare) and not any(_POINT_SIGNS.search(c) for c in bare)
+    point = all(_POINT_DECIMAL.fullmatch(c) for c in bare) and not any(_COMMA_SIGNS.search(c) for c in bare)
+    if comma and not (point and any(_POINT_SIGNS.search(c) for c in bare)):
+        thousands, decimal = ".'\u00a0\u202f", ","
+    elif point:
+        thousands, decimal = ",'\u00a0\u202f", "."
+    else:
+        return None  # neither reading holds every cell, or each reading has a cell against it
+    values = {
+        cell: float(bare.translate({ord(m): None for m in thousands}).replace(decimal, "."))
+        for cell, bare in cells.items()
+    }
+    whole = all(v.is_integer() and abs(v) < 2**53 for v in values.values())
+    parsed = [values.get(cell) if cell is not None else None for cell in column.to_list()]
+    if whole:
+        return pl.Series(column.name, [None if v is None else int(v) for v in parsed], dtype=pl.Int64)
+    return pl.Series(column.name, parsed, dtype=pl.Float64)
+
+
 def _table_extraction(
     tables: dict[str, pl.DataFrame],
     encoding: str,
@@ -109,11 +173,13 @@ def _table_extraction(
     """Render tables as text too, so rules (min length), language detection, chunks and quotes see
     them. A sheet in `shown` (its cells as the file writes them) is rendered from there: a price
     written "10.90" is quoted "10.90", not the typed value's "10.9". `tables` keeps the typed values
-    the facts engine computes with. A sheet's `preambles` (title and note lines above its header row)
-    come first, a blank line between them and the table."""
+    the facts engine computes with, numbers written as text among them (`numbers_from_text`). A
+    sheet's `preambles` (title and note lines above its header row) come first, a blank line between
+    them and the table."""
     rendered = []
-    for sheet, typed in tables.items():
-        frame = (shown or {}).get(sheet, typed)
+    shown = {sheet: (shown or {}).get(sheet, frame) for sheet, frame in tables.items()}
+    tables = {sheet: numbers_from_text(frame) for sheet, frame in tables.items()}
+    for sheet, frame in shown.items():
         preamble = (preambles or {}).get(sheet, [])
         lines = [f"## {sheet}", *preamble, *([""] if preamble else []), " | ".join(frame.columns)]
         lines += [" | ".join("" if v is None else str(v) for v in row) for row in frame.iter_rows()]

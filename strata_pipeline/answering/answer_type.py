@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.answering.wording import asked_part
+from strata_pipeline.text.placeholders import ADDRESS_PLACEHOLDER
 
 # --- periods -------------------------------------------------------------------------------
 
@@ -180,7 +181,6 @@ _ASKS_ADDRESS = re.compile(
 )
 # "Can I e-mail it, and to which address?" asks for an e-mail address, not a postal one
 _EMAIL_WORD = re.compile(r"\be-?mail|\bcourriel\b", re.IGNORECASE)
-_ADDRESS_PLACEHOLDER = re.compile(r"\[ADDRESS_\d+\]")
 
 
 def states_address(text: str) -> bool:
@@ -188,7 +188,7 @@ def states_address(text: str) -> bool:
     that redaction masked (it is there, withheld)."""
     from strata_pipeline.redaction.addresses import address_spans
 
-    return bool(_ADDRESS_PLACEHOLDER.search(text) or address_spans(text))
+    return bool(ADDRESS_PLACEHOLDER.search(text) or address_spans(text))
 
 
 # --- e-mail addresses and phone numbers ---------------------------------------------------

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 
 from strata_pipeline.answering import wording
 from strata_pipeline.embedding.identifiers import identifiers
+from strata_pipeline.text.placeholders import PLACEHOLDER
 
-# A redaction placeholder ("[PERSON_1]") stands for a value, not an identifier the passages could hold.
-_PLACEHOLDER = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
+# A redaction placeholder ("[PERSON_1]", PLACEHOLDER) stands for a value, not an identifier the passages
+# could hold.
 
 
 def unheld_identifiers(question_identifiers: Sequence[str], passages: Sequence[str]) -> list[str]:
@@ -71,7 +72,7 @@ def _spelled_version(identifier: str, text: str) -> bool:
 
 def redaction_placeholders(text: str) -> list[str]:
     """The redaction placeholders in a text ("[PERSON_1]"), each once."""
-    return list(dict.fromkeys(_PLACEHOLDER.findall(text)))
+    return list(dict.fromkeys(PLACEHOLDER.findall(text)))
 
 
 # A German compound on an identifier ("RX-300-Akku", "E-1042-Fehler") names the identifier: its tail is
@@ -82,4 +83,4 @@ _COMPOUND_TAIL = re.compile(r"(?<=\d)-(?=[A-ZÄÖÜ][a-zäöüß]{2,}\b)")
 def identifiers_in(text: str) -> list[str]:
     """identifiers() of a text, less redaction placeholders; a German compound on an identifier counts as
     the identifier ("RX-300-Akku" names RX-300)."""
-    return identifiers(_COMPOUND_TAIL.sub(" ", _PLACEHOLDER.sub(" ", text)))
+    return identifiers(_COMPOUND_TAIL.sub(" ", PLACEHOLDER.sub(" ", text)))

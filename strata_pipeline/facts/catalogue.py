@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
+from strata_pipeline.text.placeholders import PLACEHOLDER
 
 DOCUMENTS = "documents"
 # The `documents` columns an aggregation may use (never sha256, groups or audit fields).
 DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "language")
 # Only documents in the index count: not excluded ones, not ones that failed to read.
 INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
-_REDACTED = re.compile(r"\[[A-Z][A-Z_]*_\d+\]")
 MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
 MAX_VALUE_CHARS = 60
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -129,7 +129,7 @@ def _column(db: sqlite3.Connection, table: str, column: str, sql_type: str, clau
     sql = f'SELECT DISTINCT {quoted} FROM "{table}" WHERE {clause} AND {quoted} IS NOT NULL LIMIT {MAX_VALUES + 1}'
     values = [str(v[0]) for v in db.execute(sql, params) if str(v[0]).strip()]
     # a redacted cell ("[PERSON_1]") names nobody a question can say: no value to match
-    values = [v for v in values if not _REDACTED.fullmatch(v.strip())]
+    values = [v for v in values if not PLACEHOLDER.fullmatch(v.strip())]
     if len(values) > MAX_VALUES or any(len(v) > MAX_VALUE_CHARS for v in values):
         return Column(column, "text")
     return Column(column, "text", tuple(sorted(values)))

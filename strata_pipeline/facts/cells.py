@@ -143,13 +143,16 @@ def one_value_per_column(question: str, filters: list[Filter]) -> list[Filter]:
     return kept
 
 
+def _between(lowered: str, first: str, second: str) -> str | None:
+    """The question's text between `first` and the `second` that follows it; None when it does not follow."""
+    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))  # ".pdf": "PDF"
+    return lowered[a + len(first.lstrip(".")) : b] if 0 <= a < b else None
+
+
 def _joined_by_or(lowered: str, first: str, second: str) -> bool:
     """Whether `second` follows `first` in the question with an "or" between them, close by."""
-    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))  # ".pdf": "PDF"
-    if a < 0 or b <= a:
-        return False
-    between = lowered[a + len(first.lstrip(".")) : b]
-    return len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None
+    between = _between(lowered, first, second)
+    return between is not None and len(between) <= 30 and re.search(r"\b(?:or|oder|ou|bzw)\b", between) is not None
 
 
 def each_value_named(question: str, filters: list[Filter]) -> tuple[tuple[str, ...], list[Filter]]:
@@ -170,9 +173,6 @@ def each_value_named(question: str, filters: list[Filter]) -> tuple[tuple[str, .
 
 
 def _joined_by_and(lowered: str, first: str, second: str) -> bool:
-    """Whether `second` follows `first` in the question close by, with only "and", a comma or words between."""
-    a, b = lowered.find(first.lower().lstrip(".")), lowered.find(second.lower().lstrip("."))
-    if a < 0 or b <= a:
-        return False
-    between = lowered[a + len(first.lstrip(".")) : b]
-    return len(between) <= 40 and re.search(r"\b(?:and|und|et|sowie)\b|,", between) is not None
+    """Whether `second` follows `first` in the question close by, an "and" or a comma between them."""
+    between = _between(lowered, first, second)
+    return between is not None and len(between) <= 40 and re.search(r"\b(?:and|und|et|sowie)\b|,", between) is not None

@@ -17,7 +17,7 @@ European postal formats, national postcode shapes); none of it is read from a co
 
 from __future__ import annotations
 
-import dataclasses
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,7 +27,8 @@ from strata_pipeline.redaction.name_cues import CALENDAR_WORDS, HEADER_NAME_WORD
 from strata_pipeline.redaction.name_evidence import word_commonness
 from strata_pipeline.redaction.organisations import COMPANY_NAME
 from strata_pipeline.redaction.tables import table_cells
-from strata_pipeline.text.calendar import WEEKDAYS, alternation, names
+from strata_pipeline.text.calendar import MONTH_ABBREVIATIONS, WEEKDAYS, alternation, names
+from strata_pipeline.text.placeholders import PLACEHOLDER
 
 # Capitalised word in any script (Κυλλήνη, Ööbiku, Ní), ALL-CAPS included; with inner ' or -.
 CAPW = r"(?:\p{Lu}[\p{L}\p{M}'’]*(?:[-‑]\p{L}[\p{L}\p{M}'’]*)*)"
@@ -175,7 +176,7 @@ PHONE_LINE = regex.compile(
 
 
 # A redaction placeholder as table headers hold it (case-folded): "[address_1]".
-_PLACEHOLDER = regex.compile(r"(?i)\[[a-z][a-z_]*_\d+\]")
+_HEADER_PLACEHOLDER = re.compile(PLACEHOLDER.pattern, re.IGNORECASE)
 # Column headers and form labels of address fields, in the languages we read.
 STREET_HEADER = regex.compile(
     r"(?i)(?:street|address|addr\b|adres(?:se)?|anschrift|stra(?:ss|ß)e|indirizzo|direcci[oó]n|domicilio|calle|via$|rue$"
@@ -204,14 +205,14 @@ def column_address_spans(text: str) -> list[tuple[int, int, str]]:
         if not regex.search(r"\p{L}|\d", value) or "@" in value or len(value) > 120 or cell.row in company_rows:
             continue
         # a header's placeholder is no address label: "New (from [ADDRESS_1])" heads a column of times
-        cell = dataclasses.replace(cell, header=_PLACEHOLDER.sub("", cell.header))
-        if STREET_HEADER.search(cell.header) and regex.search(r"\p{L}", value):
+        header = _HEADER_PLACEHOLDER.sub("", cell.header)
+        if STREET_HEADER.search(header) and regex.search(r"\p{L}", value):
             # A street with a house number, or any street in a person's record, locates someone; a
             # list of street names ("Marktplatz; Kirchgasse" in a parking-zone table) does not.
             if regex.search(r"\d", value) or cell.row in named_rows:
-                spans.append((cell.start, cell.end, f"column {cell.header!r}"))
-        elif PLACE_HEADER.match(cell.header) and cell.row in personal_rows:
-            spans.append((cell.start, cell.end, f"column {cell.header!r} of a person's record"))
+                spans.append((cell.start, cell.end, f"column {header!r}"))
+        elif PLACE_HEADER.match(header) and cell.row in personal_rows:
+            spans.append((cell.start, cell.end, f"column {header!r} of a person's record"))
     return spans
 
 
@@ -410,14 +411,13 @@ def _plausible_house_number(text: str, start: int) -> bool:
     return not _AFTER_TIME_OR_DECIMAL.search(text, max(0, start - 2), start)
 
 
+# Calendar words, and months as dates abbreviate them ("14 Dec 2025", "3 Okt. 2024", "1 févr. 2025"): the
+# shared English and German abbreviations, and the German and French ones the date ranking does not read.
+_CALENDAR = CALENDAR_WORDS | frozenset(MONTH_ABBREVIATIONS) | frozenset("mär mrz janv févr fév avr juil déc".split())
+
+
 def _calendar(value: str) -> bool:
-    return any(w.lower() in CALENDAR_WORDS | _MONTH_ABBREVIATIONS for w in regex.findall(r"\p{L}+", value))
-
-
-# Months as dates abbreviate them ("14 Dec 2025", "3 Okt. 2024", "1 févr. 2025").
-_MONTH_ABBREVIATIONS = frozenset(
-    "jan feb mar apr jun jul aug sep sept oct nov dec mär mrz okt dez janv févr fév avr juil déc".split()
-)
+    return any(w.lower() in _CALENDAR for w in regex.findall(r"\p{L}+", value))
 
 
 def _plausible_street(value: str) -> bool:

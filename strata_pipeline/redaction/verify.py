@@ -12,6 +12,7 @@ import yaml
 from strata_pipeline.redaction.pii import PiiPolicy
 from strata_pipeline.redaction.redact import PiiDetector
 from strata_pipeline.redaction.secrets import find_secrets
+from strata_pipeline.text.placeholders import ADDRESS_PLACEHOLDER
 
 # What redaction writes ([PERSON_1], [REDACTED_SECRET]): a detection made only of these (and the
 # separators between table cells) is the redaction itself, not a leak.
@@ -27,7 +28,7 @@ def redactions_own_address(entity: str, span: str) -> bool:
     """An address found around an address placeholder ("[ADDRESS_1], Valrive"): the detector reads the
     placeholder as a street and grows it over what follows, which the document's redaction, reading the
     whole address, already judged. A person's placeholder beside a name stays a leak ("[PERSON_1] Gruber")."""
-    return entity == "ADDRESS" and re.search(r"\[ADDRESS_\d+\]", span) is not None
+    return entity == "ADDRESS" and ADDRESS_PLACEHOLDER.search(span) is not None
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,2 @@
-"""Closed word classes that several stages match (calendar names), written once."""
+"""Closed word classes and formats that several stages match (calendar names, redaction placeholders),
+written once."""

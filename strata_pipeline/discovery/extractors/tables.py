@@ -29,8 +29,6 @@ def extract_tsv(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LIM
 # (German, French, Dutch, ...) export with ";"; some tools write tabs or "|".
 SEPARATORS = (",", ";", "\t", "|")
 _SNIFF_CHARS = 64 * 1024
-# A number written with a decimal comma, alone in its cell: "12,50", "-0,5".
-_DECIMAL_COMMA_CELL = re.compile(r"(?:^|[;\t|])[ \t]*\"?-?\d+,\d+\"?[ \t]*(?=$|[;\t|])", re.MULTILINE)
 
 
 def sniff_separator(text: str, default: str = ",") -> str:
@@ -54,13 +52,12 @@ def sniff_separator(text: str, default: str = ",") -> str:
 
 
 def _delimited(data: bytes, name: str, separator: str | None) -> Extraction:
-    """A delimited table; with no `separator`, the file's own (`sniff_separator`). Where it is not a comma,
-    numbers written with a decimal comma ("12,50") are read as numbers."""
+    """A delimited table; with no `separator`, the file's own (`sniff_separator`). Numbers written with a
+    decimal comma ("12,50") are read as numbers by `numbers_from_text`, as every table's are."""
     text, encoding, warnings = _decode(data)
     separator = separator or sniff_separator(text)
-    decimal_comma = separator != "," and bool(_DECIMAL_COMMA_CELL.search(text[:_SNIFF_CHARS]))
     as_written = pl.read_csv(io.StringIO(text), separator=separator, infer_schema=False)
-    typed = pl.read_csv(io.StringIO(text), separator=separator, infer_schema_length=1000, decimal_comma=decimal_comma)
+    typed = pl.read_csv(io.StringIO(text), separator=separator, infer_schema_length=1000)
     typed = _with_codes_as_text(typed, as_written)
     sheet = Path(name).stem
     extraction = _table_extraction({sheet: typed}, encoding, shown={sheet: as_written})

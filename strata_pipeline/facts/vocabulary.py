@@ -232,7 +232,8 @@ UNITS = {
     "month": "months", "months": "months", "monat": "months", "monate": "months", "monaten": "months",
     "mois": "months", "year": "years", "years": "years", "jahr": "years", "jahre": "years", "jahren": "years",
     "ans": "years", "année": "years", "années": "years",
-    "week": "weeks", "weeks": "weeks", "woche": "weeks", "wochen": "weeks", "semaine": "weeks", "semaines": "weeks",
+    # weeks only in the plural: a column "iso_week" or "Kalenderwoche" numbers the week, it measures no weeks
+    "weeks": "weeks", "wochen": "weeks", "semaines": "weeks",
     # technical units, written alike in every language: "au moins 1 000 Nm" for "max. Abtriebsmoment Nm"
     "nm": "nm", "kw": "kw", "kwh": "kwh", "kg": "kg", "mm": "mm", "gb": "gb", "tb": "tb",
     # distance, and the quantities said by it ("mileage", "Kilometerstand": the column that ends in km)

@@ -89,3 +89,10 @@ def test_a_redacted_cell_is_no_value_a_question_can_name(suppliers: dict) -> Non
     assert contact.values == ()
     parsed = parse("Welche Lieferanten betreut Person 1?", catalogue)
     assert parsed.intent is None or all(f.column != "Ansprechpartner" for f in parsed.intent.filters)
+
+
+def test_a_week_number_column_measures_no_weeks(tmp_path: Path) -> None:
+    rota = [{"iso_week": 10, "primary": "Squad A"}, {"iso_week": 11, "primary": "Squad B"}]
+    sidecars = write_one_table(tmp_path / "r.sqlite", "inventory/oncall-rota.csv", "itops", "oncall-rota", rota)
+    parsed = parse("How many weeks of paid parental leave do employees get?", load_catalogue(sidecars, None))
+    assert parsed.intent is None

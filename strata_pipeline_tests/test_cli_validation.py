@@ -112,3 +112,21 @@ def test_a_failed_warning_check_reads_as_a_warning_and_an_error_check_as_failed(
     assert check_outcome(True, dg.AssetCheckSeverity.ERROR) == "passed"
     assert check_outcome(False, dg.AssetCheckSeverity.WARN) == "warning"
     assert check_outcome(False, dg.AssetCheckSeverity.ERROR) == "FAILED"
+
+
+def test_a_failed_check_prints_its_description_figures_and_the_first_rows_of_its_preview() -> None:
+    import dagster as dg
+
+    from strata_pipeline.cli.runs import failed_check_lines
+
+    table = "| chunk_id | kind |\n|---|---|\n" + "\n".join(f"| c{i} | ADDRESS |" for i in range(12))
+    metadata = {
+        "leaks": dg.MetadataValue.int(12),
+        "planted_values_checked": dg.MetadataValue.int(40),
+        "leak_preview": dg.MetadataValue.md(table),
+    }
+    lines = failed_check_lines("Chunks still hold personal data.", metadata, preview_rows=3)
+    assert lines[:2] == ["Chunks still hold personal data.", "leaks: 12, planted_values_checked: 40"]
+    assert lines[2:7] == ["leak_preview:", "| chunk_id | kind |", "|---|---|", "| c0 | ADDRESS |", "| c1 | ADDRESS |"]
+    assert lines[8] == "… 9 more rows in the Dagster UI (`make ui`)"
+    assert failed_check_lines(None, {"leak_preview": dg.MetadataValue.md("_none_")}) == []

@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 import click
@@ -144,6 +145,9 @@ class _ProgressPrinter:
             elif event.event_type == DagsterEventType.ASSET_CHECK_EVALUATION:
                 data = event.asset_check_evaluation_data
                 click.echo(f"    check {data.check_name}: {check_outcome(data.passed, data.severity)}")
+                if not data.passed:
+                    for line in failed_check_lines(data.description, data.metadata):
+                        click.echo(f"      {line}", err=True)
         self._seen = len(records)
 
 
@@ -205,3 +209,20 @@ def check_outcome(passed: bool, severity: Any) -> str:
     if passed:
         return "passed"
     return "warning" if getattr(severity, "value", severity) == "WARN" else "FAILED"
+
+
+def failed_check_lines(description: str | None, metadata: Mapping[str, Any], preview_rows: int = 8) -> list[str]:
+    """What a failed check says in the run's output, so the cause shows without opening the UI: its
+    description, its figures, and the first rows of each `*_preview` table (the leaking chunks)."""
+    lines = [description] if description else []
+    values = {key: getattr(value, "value", value) for key, value in metadata.items()}
+    figures = [f"{key}: {value}" for key, value in values.items() if isinstance(value, int | float)]
+    if figures:
+        lines.append(", ".join(figures))
+    for key, value in values.items():
+        if key.endswith("preview") and isinstance(value, str) and value.startswith("|"):
+            table = value.splitlines()
+            lines += [f"{key}:", *table[: preview_rows + 2]]  # the header, its rule and the first rows
+            if len(table) > preview_rows + 2:
+                lines.append(f"… {len(table) - preview_rows - 2} more rows in the Dagster UI (`make ui`)")
+    return lines

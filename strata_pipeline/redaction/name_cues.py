@@ -232,7 +232,11 @@ CURRENCY_WORDS = frozenset(
 # An amount before a word: a number that is not a year ("In 2019 Mark joined" names a person).
 AMOUNT_BEFORE = re.compile(r"(?<![\d.,'’])(?!(?:1[89]|20)\d\d[ \t]+$)\d[\d.,'’]*[ \t]+$")
 # A definite article or its contraction right before a run: in German text the run is a noun phrase.
-GERMAN_ARTICLE_BEFORE = re.compile(r"(?:^|[\s(])(?i:der|die|das|den|dem|des|am|im|zum|zur|vom|beim|ins)[ \t]+$")
+# German nouns take an article, or a plural quantifier: "wie viele Tage Urlaub", "mehrere Busse".
+GERMAN_ARTICLE_BEFORE = re.compile(
+    r"(?:^|[\s(])(?i:der|die|das|den|dem|des|am|im|zum|zur|vom|beim|ins"
+    r"|viele|vielen|wenige|wenigen|mehrere|mehreren|einige|einigen|manche|manchen)[ \t]+$"
+)
 LEADING_WORDS = frozenset("the a an this that our my your his her their le la les der die das el il lo".split())
 
 

@@ -170,4 +170,11 @@ def qdrant_collection_no_leaks(
             "planted_values_checked": len(planted),
             "leak_preview": dg.MetadataValue.md(markdown_table(preview.rename({"doc_id": "chunk_id"}))),
         },
+        description=(
+            "Chunks of this version still hold what the leak scan reads as secrets or personal data, so it is not "
+            "published. leak_preview names the chunks and kinds: fix the detector, or the rules that admit the "
+            "document, and materialize again."
+        )
+        if leaks
+        else None,
     )

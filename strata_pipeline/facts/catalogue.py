@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
+from strata_pipeline.facts.dates import is_day_date
 from strata_pipeline.text.placeholders import PLACEHOLDER
 
 DOCUMENTS = "documents"
@@ -25,7 +26,6 @@ DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "lang
 INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
 MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
 MAX_VALUE_CHARS = 60
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,9 @@ class Column:
 
     @property
     def is_date(self) -> bool:
-        """A text column whose values are ISO dates ("2025-03-03"): it can be compared by order."""
-        return self.kind == "text" and bool(self.values) and all(_ISO_DAY.fullmatch(v.strip()) for v in self.values)
+        """A text column whose values are day dates ("2025-03-03", "03.03.2025"): it can be compared by
+        order (facts/dates.py)."""
+        return self.kind == "text" and bool(self.values) and all(is_day_date(v) for v in self.values)
 
     @property
     def words(self) -> tuple[str, ...]:

@@ -144,7 +144,15 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
-    by_year = year_conditions(question, table) if not dated else []  # "vor 2016 gebaut": on the Baujahr column
+    by_year = year_conditions(question, table)  # "vor 2016 gebaut": on the Baujahr column
+    if (
+        by_year
+        and dated
+        and not any(_column_named(stems, c) for c in table.columns if c.name in {f.column for f in dated})
+    ):
+        dated = []  # a column of years wins over the table's one date column when the question names no date column
+    elif dated:
+        by_year = []
     uncovered = "" if by_year else uncovered_year(question, table)
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)

@@ -21,6 +21,7 @@ import polars as pl
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
 from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED, Catalogue, Table
+from strata_pipeline.facts.dates import as_iso, is_day_date, iso_day
 from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, IntentRefused, format_value
 from strata_pipeline.facts.key_overlap import normalised, overlapping_columns
 from strata_pipeline.facts.validate import validate
@@ -96,8 +97,9 @@ def _best_figure(intent: Intent, value: Any, rows: pl.DataFrame) -> str:
     held = rows.filter(pl.col(key).cast(pl.Utf8) == str(value[0])).get_column(column).drop_nulls()
     if held.len() == 0:
         return ""
-    if rows.schema[column] == pl.Utf8:  # ISO dates: the latest or earliest, as _extreme reads them
-        return str(held.max() if intent.operation == "argmax" else held.min())
+    if rows.schema[column] == pl.Utf8:  # day dates: the latest or earliest, as _extreme reads them
+        dates = held.to_frame().with_columns(as_iso(pl.col(column)).alias("_iso")).sort("_iso")
+        return str(dates.get_column(column)[-1 if intent.operation == "argmax" else 0])  # as the cell writes it
     return format_value(_number(held.sum()))
 
 
@@ -182,10 +184,13 @@ def _condition(f: Filter) -> pl.Expr:
     wanted = f.value.lower().strip()
     if f.op == "contains":
         return text.str.contains(wanted, literal=True).fill_null(False)
-    if f.op in ("gt", "ge", "lt", "le"):  # ISO dates (validate allows nothing else): text order is date order
+    if f.op in ("gt", "ge", "lt", "le"):  # day dates (validate allows nothing else): ISO order is date order
+        text = as_iso(text)
         return {"gt": text > wanted, "ge": text >= wanted, "lt": text < wanted, "le": text <= wanted}[f.op].fill_null(
             False
         )
+    if is_day_date(wanted):  # a day, written either way, is the same day in a cell written either way
+        text, wanted = as_iso(text), iso_day(wanted)
     return (text == wanted).fill_null(False) if f.op == "eq" else (text != wanted).fill_null(True)
 
 
@@ -262,7 +267,9 @@ def _extreme(intent: Intent, rows: pl.DataFrame) -> list[str]:
     if rows.height == 0:
         return []
     key = intent.group_by[0]
-    dated = bool(intent.columns) and rows.schema[intent.columns[0]] == pl.Utf8  # ISO dates: the latest or earliest
+    dated = bool(intent.columns) and rows.schema[intent.columns[0]] == pl.Utf8  # day dates: the latest or earliest
+    if dated:
+        rows = rows.with_columns(as_iso(pl.col(intent.columns[0])).alias(intent.columns[0]))
     measure = ("max" if intent.operation == "argmax" else "min") if dated else "sum" if intent.columns else "count"
     totals = (
         rows.filter(pl.col(key).is_not_null()).group_by(key).agg(_aggregate(measure, intent.columns).alias("value"))

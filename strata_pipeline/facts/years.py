@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.dates import iso_day
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.periods import named_years, years_in
 
@@ -25,7 +26,7 @@ def table_years(table: Table) -> set[str] | None:
     dated = [c for c in table.columns if c.is_date]
     if not dated and not from_name:
         return None
-    years = from_name | {v.strip()[:4] for c in dated for v in c.values}
+    years = from_name | {iso_day(v)[:4] for c in dated for v in c.values}
     years |= {v.strip() for c in table.columns for v in c.values if re.fullmatch(r"(?:19|20)\d{2}", v.strip())}
     return years
 

@@ -5,8 +5,10 @@ cited rows still match their source (evidence/rows.py), and only comparisons rea
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:  # polars loads only when a table is read: `strata ask` and `search` start without it
+    import polars as pl
 
 # A whole cell that is a day date. Dotted dates are day first in every language that writes them
 # (de, fr-CH, nl, ...); slashed ones are not read: "03/04/2025" is March in the US and April elsewhere.
@@ -27,6 +29,8 @@ def iso_day(text: str) -> str:
 def as_iso(text: pl.Expr) -> pl.Expr:
     """`text` (a string expression) with dotted day dates rewritten as ISO dates; other text unchanged,
     so ISO order is date order for every day date."""
+    import polars as pl
+
     text = text.str.strip_chars()
     parts = text.str.extract_groups(_DOTTED)
     iso = pl.concat_str(

@@ -70,7 +70,7 @@ from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
-from strata_pipeline.facts.years import uncovered_year, year_conditions
+from strata_pipeline.facts.years import uncovered_year, year_conditions, year_or_date_filters
 
 
 def operation_of(question: str) -> str:
@@ -144,15 +144,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if not any(c.is_date for c in table.columns) and read_periods(question, years=False)[0]:
         # "migrated to production in May 2025" over a table with no dates: the period cannot be applied
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
-    by_year = year_conditions(question, table)  # "vor 2016 gebaut": on the Baujahr column
-    if (
-        by_year
-        and dated
-        and not any(_column_named(stems, c) for c in table.columns if c.name in {f.column for f in dated})
-    ):
-        dated = []  # a column of years wins over the table's one date column when the question names no date column
-    elif dated:
-        by_year = []
+    dated_named = any(_column_named(stems, c) for c in table.columns if c.name in {f.column for f in dated})
+    dated, by_year = year_or_date_filters(dated, dated_named, year_conditions(question, table))
     uncovered = "" if by_year else uncovered_year(question, table)
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)

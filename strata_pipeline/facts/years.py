@@ -65,3 +65,14 @@ def year_conditions(question: str, table: Table) -> list[Filter]:
         said = rf"\b(?:{pattern})\s+(?:(?:dem|the|l')\s*(?:jahr|year|année)\s+)?((?:19|20)\d{{2}})\b"
         found += [Filter(held[0].name, op, float(m.group(1))) for m in re.finditer(said, question.lower())]
     return found
+
+
+def year_or_date_filters(
+    dated: list[Filter], dated_named: bool, by_year: list[Filter]
+) -> tuple[list[Filter], list[Filter]]:
+    """Which reading of a year comparison holds: on the table's date column (`dated`) or on its column of
+    years (`by_year`). "vor 2016 gebaut" in a machine list with Baujahr and a "Letzte Wartung" date: the
+    years, unless the question names the date column (`dated_named`). Returns (dated, by_year), one empty."""
+    if by_year and dated and not dated_named:
+        return [], by_year
+    return dated, ([] if dated else by_year)

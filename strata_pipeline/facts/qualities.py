@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Column, Table
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS
 from strata_pipeline.facts.numbers import comparisons
@@ -143,7 +143,11 @@ NONE_OF = (
 
 def absent_amounts(question: str, table: Table, filters: list[Filter]) -> list[Filter]:
     """A number column said to be absent is 0: "which business types have no fire surcharge" keeps the rows whose
-    `fire_surcharge_percent` is 0. The column must be named in full by the words after the negation."""
+    `fire_surcharge_percent` is 0. The column must be named in full by the words after the negation.
+
+    A text column said to be absent holds its "nothing" values: "items that need no approval" keeps the rows
+    whose `approval_required` is "none", "codes that need no customer action" those whose `customer_action`
+    starts "none; ...". Named in full, or by a first word of 5 letters or more that no other column has."""
     taken = {f.column for f in filters}
     found = []
     for match in re.finditer(NONE_OF, question.lower()):
@@ -152,7 +156,37 @@ def absent_amounts(question: str, table: Table, filters: list[Filter]) -> list[F
         if len(named) == 1:
             found.append(Filter(named[0].name, "eq", 0.0))
             taken.add(named[0].name)
+            continue
+        texts = [c for c in table.columns if c.kind == "text" and c.name not in taken and _nothing_values(c)]
+        named = [c for c in texts if column_named(after, c) or _named_by_first_word(after, c, table)]
+        if len(named) == 1:
+            nothing = _nothing_values(named[0])
+            found.append(
+                Filter(named[0].name, "eq", nothing[0]) if len(nothing) == 1 else Filter(named[0].name, "in", nothing)
+            )
+            taken.add(named[0].name)
     return found
+
+
+# What a text column writes for "nothing", alone or before its remark ("none; renewed remotely").
+NOTHING_WORDS = frozenset("none nothing n/a nil - keine kein keiner entfällt nichts aucun aucune néant rien".split())
+
+
+def _nothing_values(column: Column) -> tuple[str, ...]:
+    """The column's values that say "nothing"; none when every value does (then it tells no rows apart)."""
+    nothing = tuple(
+        v for v in column.values if re.split(r"[;,:(]", v.casefold(), maxsplit=1)[0].strip() in NOTHING_WORDS
+    )
+    return nothing if len(nothing) < len(column.values) else ()
+
+
+def _named_by_first_word(said: set[str], column: Column, table: Table) -> bool:
+    """ "no approval" for `approval_required`: the column's first word, long enough to be a word of its own
+    and no other column's first word."""
+    first = column.words[0] if column.words else ""
+    if len(first) < 5 or sum(1 for c in table.columns if c.words[:1] == (first,)) > 1:
+        return False
+    return bool(forms(first) & said)
 
 
 # Words that end what an aggregate measures: "the average fuel consumption of the diesel vehicles"

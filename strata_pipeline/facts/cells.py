@@ -96,10 +96,18 @@ def _value_match(question: str, lowered: str, value: str, text: str, column: Col
             or (adjective if named else None)
         )
     if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
-        return re.search(beside, lowered)
+        return re.search(beside, lowered) or _class_compound(question, value.strip())
     if len(text) == 2:
         return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
     return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
+
+
+def _class_compound(question: str, value: str) -> re.Match[str] | None:
+    """A capital class letter opening a German compound names that value: "A-Lieferant", "C-Teile",
+    "B-Kunden" (ABC classes). As written only: "a-" or a lower-case word after the hyphen is not one."""
+    if not (value.isupper() and value.isalnum()):
+        return None
+    return re.search(rf"(?<![\w-]){re.escape(value)}(?=-[A-ZÄÖÜ][a-zäöüß]{{3,}})", question)
 
 
 def unknown_value(question: str, table: Table, filters: list[Filter]) -> str:

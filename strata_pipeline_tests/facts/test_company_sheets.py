@@ -96,3 +96,22 @@ def test_a_week_number_column_measures_no_weeks(tmp_path: Path) -> None:
     sidecars = write_one_table(tmp_path / "r.sqlite", "inventory/oncall-rota.csv", "itops", "oncall-rota", rota)
     parsed = parse("How many weeks of paid parental leave do employees get?", load_catalogue(sidecars, None))
     assert parsed.intent is None
+
+
+RATED = [
+    {"Lieferanten-Nr": 700100 + i, "Name": f"Lieferant {i} GmbH", "Einstufung": rating}
+    for i, rating in enumerate(["A", "B", "A", "C", "A", "B"])
+]
+
+
+@pytest.mark.parametrize(
+    ("question", "value"),
+    [
+        ("Wie viele Lieferanten sind in der Lieferantenliste als A-Lieferant eingestuft?", 3),
+        ("Wie viele B-Lieferanten hat die Lieferantenliste?", 2),
+        ("Wie viele Lieferanten hat die Lieferantenliste?", 6),  # no class named: every row
+    ],
+)
+def test_a_class_letter_opening_a_compound_names_its_value(tmp_path: Path, question: str, value: int) -> None:
+    sidecar = write_one_table(tmp_path / "r.sqlite", "einkauf/lieferanten.csv", "werk", "Lieferantenliste", RATED)
+    assert run(question, sidecar).value == value

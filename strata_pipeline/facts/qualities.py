@@ -150,6 +150,7 @@ def absent_amounts(question: str, table: Table, filters: list[Filter]) -> list[F
     starts "none; ...". Named in full, or by a first word of 5 letters or more that no other column has."""
     taken = {f.column for f in filters}
     found = []
+    texts = {c.name: said for c in table.columns if c.kind == "text" and (said := _nothing_values(c))}
     for match in re.finditer(NONE_OF, question.lower()):
         after = stems(match.group(1))
         named = [c for c in table.columns if c.kind == "number" and c.name not in taken and column_named(after, c)]
@@ -157,10 +158,15 @@ def absent_amounts(question: str, table: Table, filters: list[Filter]) -> list[F
             found.append(Filter(named[0].name, "eq", 0.0))
             taken.add(named[0].name)
             continue
-        texts = [c for c in table.columns if c.kind == "text" and c.name not in taken and _nothing_values(c)]
-        named = [c for c in texts if column_named(after, c) or _named_by_first_word(after, c, table)]
+        named = [
+            c
+            for c in table.columns
+            if c.name in texts
+            and c.name not in taken
+            and (column_named(after, c) or _named_by_first_word(after, c, table))
+        ]
         if len(named) == 1:
-            nothing = _nothing_values(named[0])
+            nothing = texts[named[0].name]
             found.append(
                 Filter(named[0].name, "eq", nothing[0]) if len(nothing) == 1 else Filter(named[0].name, "in", nothing)
             )

@@ -177,11 +177,10 @@ def _verdict(span: str) -> bool | None:
     words = re.findall(r"[^\W\d_]+", span)
     folded = [w.casefold() for w in words]
     german, english = sum(w in _GERMAN_WORDS for w in folded), sum(w in _ENGLISH_WORDS for w in folded)
-    if german >= 2 or english >= 2:
-        return german >= 2 and german > english
-    for word in {w for w in words if w.islower() and len(w) >= 3} - _GERMAN_WORDS - _ENGLISH_WORDS:
-        leaning = _language_leaning(word)
-        german, english = german + (leaning > 0), english + (leaning < 0)
+    if german < 2 and english < 2:  # too few function words: the lower-case words lean one way or the other
+        for word in {w for w in words if w.islower() and len(w) >= 3} - _GERMAN_WORDS - _ENGLISH_WORDS:
+            leaning = _language_leaning(word)
+            german, english = german + (leaning > 0), english + (leaning < 0)
     if german >= 2 or english >= 2:
         return german >= 2 and german > english
     return None

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from strata_pipeline.access.sidecar import open_sidecar, visible_clause, visible_doc_ids
 from strata_pipeline.facts.dates import is_day_date
+from strata_pipeline.facts.list_cells import lists_values
 from strata_pipeline.text.placeholders import PLACEHOLDER
 
 DOCUMENTS = "documents"
@@ -39,6 +40,12 @@ class Column:
         """A text column whose values are day dates ("2025-03-03", "03.03.2025"): it can be compared by
         order (facts/dates.py)."""
         return self.kind == "text" and bool(self.values) and all(is_day_date(v) for v in self.values)
+
+    @property
+    def is_list(self) -> bool:
+        """A text column some of whose cells list several of its other values ("Augsburg, Chemnitz"): a value
+        is held by every cell that lists it (facts/list_cells.py)."""
+        return self.kind == "text" and lists_values(self.values)
 
     @property
     def words(self) -> tuple[str, ...]:

@@ -43,7 +43,8 @@ def cell_values(question: str, table: Table) -> list[Filter]:
     found: list[tuple[int, int, Filter]] = []
     candidates = [(v, c, v.lower().strip().lstrip(".")) for c in table.columns for v in c.values]
     candidates += [(v, c, head) for c in table.columns for v, head in _heads(c.values).items()]
-    for value, column, text in sorted(candidates, key=lambda vct: -len(vct[2])):
+    # a value two columns hold goes first to the one named beside it: "das Werk Chemnitz" (not the town `Ort`)
+    for value, column, text in sorted(candidates, key=lambda vct: (-len(vct[2]), _beside(lowered, *vct[1:]) is None)):
         if not text:
             continue
         match = _value_match(question, lowered, value, text, column)
@@ -51,7 +52,29 @@ def cell_values(question: str, table: Table) -> list[Filter]:
             continue
         op = "ne" if negated(lowered, match.start(), column) else "eq"
         found.append((match.start(), match.end(), Filter(column.name, op, value)))
-    return [f for _, _, f in sorted(found, key=lambda item: item[0])]
+    return _paired(sorted(found, key=lambda item: item[0]), lowered, table)
+
+
+# what joins two values of one column: "Augsburg and Chemnitz", "l'usine d'Augsburg et celle de Chemnitz"
+_JOINED = re.compile(r"\s*(?:,|and|or|und|oder|sowie|et|ou)\s+(?:(?:celle|celui|ceux|der|die|das|the|that|those)\s+)?"
+                     r"(?:\w+\s+|\w+')?\s*$")  # fmt: skip
+
+
+def _paired(found: list[tuple[int, int, Filter]], lowered: str, table: Table) -> list[Filter]:
+    """Two values joined by "and" or "or" are values of one column when one column holds both: "the plants of
+    Augsburg and Chemnitz" are two plants, though "Chemnitz" is also a town of the `Ort` column."""
+    filters = [f for _, _, f in found]
+    for i in range(1, len(found)):
+        (_, end, first), (start, _, second) = found[i - 1], found[i]
+        if first.column == second.column or not _JOINED.fullmatch(lowered[end:start]):
+            continue
+        for this, other in ((i, first), (i - 1, second)):
+            column = table.column(other.column)
+            held = [v for v in column.values if v.lower() == str(filters[this].value).lower()] if column else []
+            if held:
+                filters[this] = Filter(other.column, filters[this].op, held[0])
+                break
+    return filters
 
 
 _GLOSSED = re.compile(r"(.{6,}?)\s*\([^()]+\)")  # "water standing charge (meter Q3=4)": a name, then a gloss
@@ -80,23 +103,28 @@ def _named_codes(text: str, names: dict[str, str]) -> str:
     return pattern.sub(lambda m: names[m.group(0).lower()].ljust(len(m.group(0))), text)
 
 
+def _beside(lowered: str, column: Column, text: str) -> re.Match[str] | None:
+    """Where the value is said right after or before the column's last word ("Werk Chemnitz", "zone a")."""
+    head = re.escape(column.words[-1] if column.words else column.name.lower())
+    found = re.search(rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}", lowered)
+    return found if text else None
+
+
 def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:
     """Where the question names `value` of `column`. Ordinary words ("all", "yes") and short codes in
     lower case ("de") count only next to the column's name ("all offices", "zone a"); language codes
     also as "in German"; two-letter codes with a capital ("US", "P1") as written."""
-    head = re.escape(column.words[-1] if column.words else column.name.lower())
-    beside = rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}"
     if column.name == "language" and text in ("de", "en", "fr"):
         # "in German", or the adjective "German-language", "deutschsprachige" (not replaced by its code)
         adjective = re.search(LANGUAGE_ADJECTIVE, lowered)
         named = adjective is not None and LANGUAGES[adjective.group(1)] == text
         return (
             re.search(rf"\b(?:in|auf|en)\s+{text}\b", lowered)
-            or re.search(beside, lowered)
+            or _beside(lowered, column, text)
             or (adjective if named else None)
         )
     if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
-        return re.search(beside, lowered) or _class_compound(question, value.strip())
+        return _beside(lowered, column, text) or _class_compound(question, value.strip())
     if len(text) == 2:
         return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
     return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)

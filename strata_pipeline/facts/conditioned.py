@@ -14,8 +14,9 @@ from strata_pipeline.facts.absence import absence, shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.facts.key_overlap import DEFER, catalogue_columns
-from strata_pipeline.facts.parsed import Parsed
+from strata_pipeline.facts.parsed import Parsed, refused
 from strata_pipeline.facts.per_group import TOTAL_WORDS, counted_per_group, most_rows, totalled_per_group
+from strata_pipeline.facts.wording import forms, stems, words
 
 Rest = Callable[[str, Catalogue], Parsed]
 WHICH_WORDS = r"\b(?:which|welche[rsnm]?|quel(?:le)?s?)\b"  # "which garages charged ... in total": groups, no sum
@@ -115,3 +116,27 @@ def anti_join(question: str, tables: list[Table], rest: Rest) -> Parsed | None:
 def _blank(question: str, start: int, end: int) -> str:
     """The question with one phrase blanked, offsets of the rest kept."""
     return question[:start] + " " * (end - start) + question[end:]
+
+
+def unjoined(question: str, parsed: Parsed, tables: list[Table]) -> Parsed:
+    """A figure over every row of one sheet, asked in a question that also names another sheet keyed to it by
+    its label ("Wie viele Maschinen laufen auf Kostenstellen, für die X verantwortlich ist?": the cost centre
+    list, keyed by KST), reads none of the condition across the two: refused, since counting every machine
+    answers another question. Only a figure over every row: a grouping or a filter ("servers per site", "servers
+    in the sites list's region EU") reads the other sheet's words as its own column or value."""
+    intent = parsed.intent
+    rows = next((t for t in tables if intent is not None and t.name == intent.table), None)
+    if intent is None or rows is None or rows.name == DOCUMENTS:
+        return parsed
+    if intent.filters or intent.group_by or intent.tables or intent.absent_from:
+        return parsed
+    said = stems(question)
+    for other in tables:
+        if other is rows or other.source_set != rows.source_set or other.name == DOCUMENTS:
+            continue
+        label = words(other.label)
+        key = shared_key(rows, other)
+        if key and label and all(forms(w) & said for w in label):
+            why = f"names {other.label!r}, a second sheet keyed to it by {key}; no condition across two sheets is read"
+            return refused(parsed.score, parsed.operation, parsed.evidence, why, parsed.names_table)
+    return parsed

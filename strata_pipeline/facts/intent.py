@@ -52,7 +52,9 @@ class Intent:
     other_key: str = ""  # the other table's column for `key`, when it is named differently ("fahrzeug")
     # conditions on each group's figure (column "value"): "which sites have more than 5 VLANs"
     having: tuple[Filter, ...] = ()
-    count_groups: bool = False  # the figure is how many groups meet `having` ("how many sites have more than 5 VLANs")
+    # the figure is how many groups meet `having` ("how many sites have more than 5 VLANs"), or how many keys an
+    # intersect finds ("combien de fournisseurs livrent à la fois Augsburg et Chemnitz")
+    count_groups: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,7 +119,7 @@ class Intent:
         if self.having:
             parts.append("keeping groups whose " + " and ".join(_described(f) for f in self.having))
         if self.count_groups:
-            parts.append("and counting those groups")
+            parts.append("and counting those " + ("keys" if self.operation == "intersect" else "groups"))
         if self.limit:
             parts.append(f"(the {self.limit} best)")
         return " ".join(parts)

@@ -25,7 +25,9 @@ OPERATION_WORDS: dict[str, str] = {
     r"\bnombre d(?:e\b|')",
     "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
     # "quels sont les serveurs" lists ("what are the"); "quel est le prix" asks for one value ("what is the")
-    "list": r"^\s*(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|"
+    # a preposition may come first: "mit welchen Lieferanten", "from which suppliers", "avec quels fournisseurs"
+    "list": r"^\s*(?:(?:mit|bei|von|für|an|aus|with|from|for|at|by|to|avec|chez|pour|auprès de|de)\s+)?"
+    r"(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|"
     r"quel(?!(?:le)?\s+est\b)\w*|lister|donne\w*|énumère\w*)\b",
 }
 # "how many spare printers", "number of the distinct sites", "combien d'agences": the noun a count asks for

@@ -14,6 +14,7 @@ import dataclasses
 import re
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
+from strata_pipeline.facts.cell_words import contained_words
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
     cell_values,
@@ -22,16 +23,16 @@ from strata_pipeline.facts.cells import (
     one_value_per_column,
     unknown_value,
 )
-from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition
+from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition, unjoined
+from strata_pipeline.facts.grouped_by import grouped_by
 from strata_pipeline.facts.implied import (
     counts_per_group,
     label_forms,
-    rate_of,
     repeated_first_column,
     value_measured,
 )
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
-from strata_pipeline.facts.intent_words import COUNTED, GROUP_WORDS, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
+from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
 from strata_pipeline.facts.own_column import own_column
 from strata_pipeline.facts.parsed import Parsed
 from strata_pipeline.facts.parsed import refused as _refused
@@ -42,7 +43,6 @@ from strata_pipeline.facts.phrasing import (
     WHEN,
     date_filters,
     extreme,
-    initials,
     money_columns,
     price_columns,
     priced_columns,
@@ -58,11 +58,12 @@ from strata_pipeline.facts.qualities import (
     numeric_conditions,
     unread_counted_noun,
     unread_quality,
+    without_measure_extremes,
 )
-from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n
+from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n, with_figure
 from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, FOLDER_WORDS, UNITS, gloss
+from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
 from strata_pipeline.facts.wording import forms as _forms
 from strata_pipeline.facts.wording import inflected_forms, words
@@ -71,6 +72,7 @@ from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
 from strata_pipeline.facts.wording import unit_named as _unit_named
 from strata_pipeline.facts.years import uncovered_year, year_conditions, year_or_date_filters
+from strata_pipeline.text.placeholders import PLACEHOLDER
 
 
 def operation_of(question: str) -> str:
@@ -98,7 +100,7 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     counted = counted_extreme(glossed, most, _asked(glossed), visible, rest) if most else None
     if counted is not None:  # "which supplier received the most orders": orders counted per supplier
         return counted
-    return _own_column(_parse(question, catalogue, source_sets), glossed, visible)
+    return unjoined(glossed, _own_column(_parse(question, catalogue, source_sets), glossed, visible), visible)
 
 
 def _own_column(parsed: Parsed, question: str, tables: list[Table]) -> Parsed:
@@ -128,7 +130,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if best is None or best[0] <= 0:
         return Parsed(None, 0.0, operation)
     score, table, evidence, filters = best
-    operation = operation_of(_without_column_names(question, table))
+    compared, unplaced, placed = numeric_conditions(question, stems, table)
+    operation = operation_of(_without_column_names(without_measure_extremes(question, placed), table))
     if operation == "sum" and _counts_rows(question, table):
         operation = "count"  # "total number of VLANs", "how many holidays in total": rows, not a column's sum
     if operation == "count" and not _counts_rows(question, table) and counted_quantity(question, table):
@@ -150,16 +153,20 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)
     filters = [f for f in filters if f.value not in dates]  # "since 2025-05-01" is a range, not a cell value
-    compared, unplaced = numeric_conditions(question, stems, table)
     filters += compared + flags(question, stems, table, filters) + dated + by_year
     filters += absent_amounts(question, table, filters)  # "no fire surcharge": the rows where it is 0
+    filters += contained_words(said, table, filters)  # "Skonto" in "30 Tage netto, 14 Tage 2 % Skonto"
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
     unknown = unknown_value(question, table, filters)
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
-    group_by = _group_by(question, table) or _group_by(said, table)  # "je Bezirk" over a column `bezirk`
+    if masked := PLACEHOLDER.search(said):  # "für die [PERSON_1] verantwortlich ist": cells mask names alike
+        return _refused(
+            score, operation, evidence, f"names {masked.group(0)}, masked, so no row is told by it", names_table
+        )
+    group_by = grouped_by(question, table) or grouped_by(said, table)  # "je Bezirk" over a column `bezirk`
     per_group = counts_per_group(question, table)
     if per_group:
         # "which sites have more than 5 VLANs": a condition on a count per group, which no intent holds
@@ -176,7 +183,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if named_extreme is not None and re.search(OPERATION_WORDS["avg"], question.lower()):
         # "which product has the lowest average price": an average per group, then its extreme; not supported
         return _refused(score, operation, evidence, "the extreme of an average per group", names_table)
-    if named_extreme is not None:
+    if named_extreme is not None:  # "..., and how many days is it?": the figure, its rows named
+        named_extreme = with_figure(named_extreme, question, table)
         return Parsed(named_extreme, score, most, [*evidence, f"names the {most[3:]}imum's group"], names_table)
     if not group_by and any(c.is_date for c in table.columns) and re.search(PERIOD_GROUP, question.lower()):
         return _refused(score, operation, evidence, "a grouping by a period of the dates, which no column holds", True)
@@ -190,7 +198,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         # "how many spare label printers": a kind of row the table cannot tell apart, so counting all
         # of them would be a wrong figure
         return _refused(score, operation, evidence, f"counts {unread!r}, no column or value", names_table)
-    quality = unread_quality(question, table) if operation else ""
+    quality = unread_quality(question, table, placed) if operation else ""
     if quality and not (names_code(quality) or any(compact(quality) == compact(m.phrase) for _, m in variants)):
         # "how many vehicles have no air conditioning": no column says so; every row would be counted
         why = f"says the rows have {quality!r}, no column or value"
@@ -259,6 +267,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         source_sets=(table.source_set,),
         tables=tables,
         base=tuple(base),
+        # "combien de fournisseurs ... à la fois": how many keys both sets hold, not the keys
+        count_groups=op == "intersect" and bool(re.search(OPERATION_WORDS["count"], question.lower())),
     )
     return Parsed(intent, score, operation, evidence, names_table)
 
@@ -452,29 +462,6 @@ def _without_column_names(question: str, table: Table) -> str:
             phrase = r"[\s_-]+".join(re.escape(w) for w in named[:2])
             question = re.sub(rf"\b{phrase}\w*", " ", question, flags=re.IGNORECASE)
     return question
-
-
-def _group_by(question: str, table: Table) -> tuple[str, ...]:
-    for match in re.finditer(GROUP_WORDS, question.lower()):
-        said = _forms(match.group(1))  # "je Lieferant": lieferant, supplier
-        word = _stem(match.group(1))
-        if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
-            return ("project",)  # "per folder": the project facet is the document's top folder
-        following = words(question.lower()[match.start(1) :])[:3]
-        near = {f for w in following for f in _forms(w)}
-        sharing = [
-            c
-            for c in table.columns
-            if said & {f for w in c.words if len(w) > 1 for f in _forms(w)} and not rate_of(c, said)
-        ]
-        if sharing:  # "per service type": service_type before service_date, by the words said after "per"
-            return (max(sharing, key=lambda c: sum(1 for w in c.words if _forms(w) & near)).name,)
-        for column in table.columns:
-            # "per operating system" for `os`; "per environment" for `env` (a clipped column name)
-            clipped = any(len(w) >= 3 and word.startswith(w) for w in column.words)
-            if (initials(column.name, following) or clipped) and not rate_of(column, said):
-                return (column.name,)
-    return ()
 
 
 def _mentioned(

@@ -39,7 +39,9 @@ FUNCTION_WORDS = frozenset(
     # pronouns: a German or French question puts its subject after the verb ("Welche Bedingungen haben wir
     # vereinbart?", "Quels tarifs avons-nous ?"), an English one its object ("the terms we have with us")
     "we you they i he she it us them him her wir ihr sie er es ich du man uns euch ihm ihnen nous vous ils elles il "
-    "elle on je tu eux lui leur".split()
+    "elle on je tu eux lui leur "
+    # question words after a preposition: "mit welchen Lieferanten", "with which suppliers", "avec quels"
+    "which what whom whose welche welcher welches welchen welchem quel quels quelle quelles lequel lesquels".split()
 )
 
 
@@ -53,14 +55,19 @@ def known_words(table: Table) -> set[str]:
     return known
 
 
-def unread_quality(question: str, table: Table) -> str:
+def unread_quality(question: str, table: Table, measured: tuple[int, ...] = ()) -> str:
     """The noun a question says its rows have (or lack) when `table` has no column or value for it; ""
     when every such noun is known. Numbers, units and comparison words are no quality ("have 2 cores",
-    "with more than", "with the highest")."""
+    "with more than", "with the highest"), nor is the noun a comparison placed on a number column
+    measures (`measured`: where those comparisons start): "ont un couple de sortie d'au moins 1 000 Nm"
+    names the torque column by its unit, in words the column does not use."""
     known = known_words(table)
-    for match in re.finditer(HAVE, question.lower()):
+    lowered = question.lower()
+    for match in re.finditer(HAVE, lowered):
         word = match.group(1).strip("-")
         if not word or word[0].isdigit() or word in FUNCTION_WORDS or word in NUMBER_WORDS or word in UNITS:
+            continue
+        if any(_measures(lowered[match.end(1) : start]) for start in measured if start >= match.end(1)):
             continue
         if forms(word) & known or word in known:
             continue
@@ -71,6 +78,30 @@ def unread_quality(question: str, table: Table) -> str:
             continue  # a German compound or inflection of a known word ("Wartungskosten" for wartungskost...)
         return word
     return ""
+
+
+def _measures(between: str) -> bool:
+    """Whether a noun is what the comparison after it measures: at most four words between, in one clause
+    ("a torque of at least", "un couple de sortie maximal d'au moins"), not "a battery and more than"."""
+    return len(words(between)) <= 4 and not re.search(r",|;|\b(?:and|or|und|oder|et|ou)\b", between)
+
+
+# an extreme word that is part of what a condition measures: "a maximum torque of at least 1000 Nm", "un couple
+# de sortie maximal d'au moins 1 000 Nm" (not "the cheapest vehicle with more than 100 kW", which asks for one)
+_MEASURE_EXTREME = (
+    r"\b(?:max(?:imum|imal\w*)?|min(?:imum|imal\w*)?|höchst\w*)\.?\s+(?:[\w\-]+\s+){0,2}(?:of|de|d'|von|du)\s*$"
+)
+
+
+def without_measure_extremes(question: str, measured: tuple[int, ...]) -> str:
+    """The question less the extreme words that name the measure of a condition placed on a number column
+    (`measured`: where those conditions start), so that they are not read as asking for a maximum."""
+    for start in sorted(measured, reverse=True):
+        found = re.search(_MEASURE_EXTREME, question[max(0, start - 50) : start], flags=re.IGNORECASE)
+        if found:
+            at = max(0, start - 50) + found.start()
+            question = question[:at] + " " * (start - at) + question[start:]
+    return question
 
 
 FLAG_VALUES = {"yes": "no", "ja": "nein", "oui": "non", "true": "false"}  # a yes/no column's pair
@@ -102,11 +133,15 @@ def flags(question: str, question_stems: set[str], table: Table, filters: list[F
     return found
 
 
-def numeric_conditions(question: str, question_stems: set[str], table: Table) -> tuple[list[Filter], str]:
-    """The numeric conditions as filters, and the first condition no number column was found for ("")."""
+def numeric_conditions(
+    question: str, question_stems: set[str], table: Table
+) -> tuple[list[Filter], str, tuple[int, ...]]:
+    """The numeric conditions as filters, the first condition no number column was found for (""), and
+    where each condition placed on a column starts (the noun before it names what it measures)."""
     numeric = [c for c in table.columns if c.kind == "number"]
     found: list[Filter] = []
     unplaced = ""
+    starts: list[int] = []
     for compared in comparisons(question):
         after = stems(question[compared.end : compared.end + 40])
         before = stems(question[max(0, compared.start - 40) : compared.start])
@@ -129,9 +164,10 @@ def numeric_conditions(question: str, question_stems: set[str], table: Table) ->
         )
         if named:
             found.append(Filter(named[0].name, compared.op, compared.value))
+            starts.append(compared.start)
         elif not unplaced:
             unplaced = question[compared.start : compared.end].strip()
-    return found, unplaced
+    return found, unplaced, tuple(starts)
 
 
 # "no", "without", "zero" before what a number column measures: "business types with no fire surcharge"

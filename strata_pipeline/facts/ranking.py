@@ -6,9 +6,11 @@ extreme word: a date ("the newest vehicle") or a column named before it, as Fren
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from strata_pipeline.facts.catalogue import Table
+from strata_pipeline.facts.intent import Intent
 from strata_pipeline.facts.phrasing import DATE_EXTREMES, EXTREMES, money_columns
 from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
 from strata_pipeline.facts.wording import column_named, stem_word, stems, words
@@ -79,3 +81,26 @@ def sole_measure(question: str, table: Table, group: str) -> list[str]:
         return []  # "which site has the most servers": a count of rows per site
     numeric = [c.name for c in table.columns if c.kind == "number"]
     return money_columns(question, table) or (numeric if len(numeric) == 1 else [])
+
+
+# a second clause that asks for the figure itself: "..., and how many working days is it?", "und was kostet er?"
+FIGURE_TOO = (
+    r"(?:,\s*|\s)(?:and|und|et)\s+(?:how (?:many|much|long)|what (?:is|does|was)|wie (?:viele?|lange|hoch)|"
+    r"was kostet|combien|quel(?:le)? est)\b"
+)
+
+
+def with_figure(intent: Intent, question: str, table: Table) -> Intent:
+    """An argmax or argmin over the rows themselves that also asks for its figure is that figure, a max or min of
+    a number column whose holding rows the answer names: "which item has the longest lead time, and how many
+    working days is it?" is 20, held by HW-103. A best group ("which site has the most servers, and how many?")
+    and a date stay as they are: a group's figure is no column's maximum, and dates are not numbers."""
+    if intent.operation not in ("argmax", "argmin") or intent.per or intent.limit or len(intent.columns) != 1:
+        return intent
+    measured = table.column(intent.columns[0])
+    rows = table.columns[0].name if table.columns else ""
+    if measured is None or measured.kind != "number" or intent.group_by != (rows,):
+        return intent
+    if not re.search(FIGURE_TOO, question.lower()):
+        return intent
+    return dataclasses.replace(intent, operation=intent.operation[3:], group_by=())

@@ -51,16 +51,19 @@ def execute(
         if not intent.key:  # differently named keys: the pair of columns whose values overlap
             intent = _joined(intent, frame, other, tables[0])
         frame = frame.filter(_absent(frame, other, intent.key, intent.other_key or intent.key))
-    matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect"))
+    lists = frozenset(c.name for t in tables for c in t.columns if c.is_list)  # "Augsburg, Chemnitz" cells
+    matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect", lists=lists))
     value: Any
     if intent.operation == "intersect":
-        value, matched = _intersect(intent, catalogue, frame, matched, sidecars, groups)
+        value, matched = _intersect(intent, catalogue, frame, matched, sidecars, groups, lists)
+        if intent.count_groups and value:  # "how many suppliers deliver to both plants": the keys, counted
+            return _groups_counted(intent, value, matched, tables, _readable(catalogue, intent))
     elif intent.operation == "share":
-        base = frame.filter(_conditions(intent.base, for_intersect=False))
-        matched = base.filter(_conditions(intent.filters, for_intersect=False))
+        base = frame.filter(_conditions(intent.base, for_intersect=False, lists=lists))
+        matched = base.filter(_conditions(intent.filters, for_intersect=False, lists=lists))
         value = _number(100.0 * matched.height / base.height) if base.height else None
     else:
-        value = _compute(intent, matched)
+        value = _compute(intent, _each_item(matched, intent, lists))
         if intent.having and isinstance(value, dict) and len(intent.group_by) == 1:  # cite the kept groups' rows
             read = matched.height
             matched = matched.filter(pl.col(intent.group_by[0]).cast(pl.Utf8).is_in([str(k) for k in value]))
@@ -156,12 +159,13 @@ def _read(db: sqlite3.Connection, table: Table, groups: frozenset[str] | None) -
     return pl.DataFrame(data, schema={ROW: pl.Int64, **kinds}, strict=False)
 
 
-def _conditions(filters: tuple[Filter, ...], for_intersect: bool) -> pl.Expr:
-    """All filters ANDed; for intersect, eq filters on one column are its sets and are ORed here."""
+def _conditions(filters: tuple[Filter, ...], for_intersect: bool, lists: frozenset[str] = frozenset()) -> pl.Expr:
+    """All filters ANDed; for intersect, eq filters on one column are its sets and are ORed here. A column in
+    `lists` holds a value in every cell that lists it."""
     expr = pl.lit(True)
     sets: dict[str, list[pl.Expr]] = {}
     for f in filters:
-        condition = _condition(f)
+        condition = _condition(f, f.column in lists)
         if for_intersect and f.op == "eq":
             sets.setdefault(f.column, []).append(condition)
         else:
@@ -171,8 +175,11 @@ def _conditions(filters: tuple[Filter, ...], for_intersect: bool) -> pl.Expr:
     return expr
 
 
-def _condition(f: Filter) -> pl.Expr:
+def _condition(f: Filter, listed: bool = False) -> pl.Expr:
     column = pl.col(f.column)
+    if listed and isinstance(f.value, str) and f.op in ("eq", "ne"):  # "Augsburg, Chemnitz" holds Chemnitz
+        held = _cell_items(column).list.contains(f.value.lower().strip()).fill_null(False)
+        return held if f.op == "eq" else ~held
     if isinstance(f.value, float):
         return {
             "eq": column == f.value, "ne": column != f.value, "gt": column > f.value,
@@ -182,8 +189,9 @@ def _condition(f: Filter) -> pl.Expr:
     if isinstance(f.value, tuple):  # `in`: one of the listed values
         return text.is_in([v.lower().strip() for v in f.value]).fill_null(False)
     wanted = f.value.lower().strip()
-    if f.op == "contains":
-        return text.str.contains(wanted, literal=True).fill_null(False)
+    if f.op == "contains":  # a number as a whole number: "60 Tage" is not in "160 Tage"
+        found = text.str.contains(r"(?:^|\D)" + re.escape(wanted)) if wanted[:1].isdigit() else None
+        return (text.str.contains(wanted, literal=True) if found is None else found).fill_null(False)
     if f.op in ("gt", "ge", "lt", "le"):  # day dates (validate allows nothing else): ISO order is date order
         text = as_iso(text)
         return {"gt": text > wanted, "ge": text >= wanted, "lt": text < wanted, "le": text <= wanted}[f.op].fill_null(
@@ -219,11 +227,12 @@ def _text_sets(frame: pl.DataFrame) -> dict[str, set[str]]:
 
 
 def _groups_counted(
-    intent: Intent, groups: dict[str, Any], rows: pl.DataFrame, tables: list[Table], names: dict[str, str]
+    intent: Intent, groups: dict[str, Any] | list[str], rows: pl.DataFrame, tables: list[Table], names: dict[str, str]
 ) -> FactResult:
-    """How many groups meet the condition, the groups named with their figures and their rows cited."""
+    """How many groups meet the condition (or keys an intersect found), named with their figures, rows cited."""
     kept = format_value(groups) or "none"
-    answer = f"The answer is {len(groups)} ({intent.describe(names)}; the groups: {kept})."
+    which = "keys" if intent.operation == "intersect" else "groups"
+    answer = f"The answer is {len(groups)} ({intent.describe(names)}; the {which}: {kept})."
     return FactResult(intent, len(groups), answer, _citations(rows, tables), row_count=rows.height)
 
 
@@ -300,6 +309,7 @@ def _intersect(
     matched: pl.DataFrame,
     sidecars: dict[str, Path],
     groups: frozenset[str] | None,
+    lists: frozenset[str] = frozenset(),
 ) -> tuple[list[str], pl.DataFrame]:
     """Key values present in every set, and the rows that hold them."""
     key = intent.columns[0]
@@ -311,9 +321,31 @@ def _intersect(
     else:
         column = next(f.column for f in intent.filters if f.op == "eq")
         values = [str(f.value).lower() for f in intent.filters if f.op == "eq" and f.column == column]
-        keysets = [set(_texts(matched.filter(_condition(Filter(column, "eq", v))), key)) for v in values]
+        keysets = [
+            set(_texts(matched.filter(_condition(Filter(column, "eq", v), column in lists)), key)) for v in values
+        ]
     common = sorted(set.intersection(*keysets), key=str.casefold) if keysets else []
-    return common, matched.filter(pl.col(key).cast(pl.Utf8).is_in(common))
+    # keys compared as the answer writes them: a number key 700412 is "700412", not polars' "700412.0"
+    held = pl.Series([_text(v) in common for v in matched.get_column(key).to_list()], dtype=pl.Boolean)
+    return common, matched.filter(held) if matched.height else matched
+
+
+def _cell_items(column: pl.Expr) -> pl.Expr:
+    """A list cell's values, lower-cased ("Augsburg, Chemnitz" -> ["augsburg", "chemnitz"])."""
+    text = column.cast(pl.Utf8).str.to_lowercase().str.replace_all(";", ",", literal=True)
+    return text.str.split(",").list.eval(pl.element().str.strip_chars())
+
+
+def _each_item(rows: pl.DataFrame, intent: Intent, lists: frozenset[str]) -> pl.DataFrame:
+    """Rows once per listed value of a list column the intent groups by or counts the values of ("suppliers
+    per plant": the supplier of Augsburg and Chemnitz is in both groups), each value as its cells write it."""
+    listed = [c for c in intent.group_by if c in lists]
+    if intent.operation == "distinct" or (intent.operation == "count" and intent.columns):
+        listed += [c for c in intent.columns if c in lists and c not in listed]
+    for column in listed:
+        split = pl.col(column).cast(pl.Utf8).str.replace_all(";", ",", literal=True).str.split(",")
+        rows = rows.with_columns(split.list.eval(pl.element().str.strip_chars()).alias(column)).explode(column)
+    return rows
 
 
 def _texts(frame: pl.DataFrame, column: str) -> list[str]:

@@ -60,8 +60,10 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
     if intent.absent_from:
         _absent(intent, catalogue, tables)
     having = tuple(_having(intent, f) for f in intent.having)
-    if intent.count_groups and not having:
-        raise IntentRefused("'count_groups' counts the groups that meet 'having'; name that condition.")
+    if intent.count_groups and not having and intent.operation != "intersect":
+        raise IntentRefused(
+            "'count_groups' counts the groups that meet 'having' (or an intersect's keys); name that condition."
+        )
     if intent.operation in NUMERIC_OPERATIONS:
         if len(intent.columns) != 1:
             raise IntentRefused(

@@ -78,6 +78,27 @@ def test_a_quality_the_table_lacks_is_refused_with_the_columns(question: str, qu
 @pytest.mark.parametrize(
     "question",
     [
+        "Which tools have a mass of at least 3 kg?",
+        "Which tools have a maximum mass of at least 3 kg?",
+        "Quels tools ont une masse maximale d'au moins 3 kg ?",
+    ],
+)
+def test_the_noun_a_unit_condition_measures_is_no_quality_nor_an_extreme(question: str) -> None:
+    # the column is named by its unit ("kg": weight_kg) in words it does not use ("mass", "masse"); an extreme
+    # word inside that phrase names the measure, it does not ask for the heaviest tool
+    intent = intent_of(question)
+    assert intent.operation == "list"
+    assert intent.filters == (Filter("weight_kg", "ge", 3.0),)
+
+
+def test_a_quality_beside_a_unit_condition_in_another_clause_is_still_unread() -> None:
+    parsed = parse("How many tools have a laser and more than 2 kg?", CATALOGUE)
+    assert parsed.intent is None and "laser" in parsed.why
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
         "How many tools have a battery?",
         "How many tools have more than 2 kg?",
         "Which kind has the most tools?",
@@ -222,3 +243,60 @@ def test_a_capitalised_column_word_with_a_name_it_does_not_hold_is_refused() -> 
     assert refused.intent is None and "depot Köln" in refused.why
     counted = parse("Wie viele vans stehen im Depot Hamburg?", catalogue).intent
     assert counted is not None and counted.filters == (Filter("depot", "eq", "Hamburg"),)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which tool has the highest price, and how much is it?",
+        "Welches tool hat den höchsten Preis, und was kostet es?",
+    ],
+)
+def test_the_best_row_asked_with_its_figure_is_that_figure(question: str) -> None:
+    intent = intent_of(question)  # the maximum, its holding rows named by the runner
+    assert (intent.operation, intent.columns, intent.group_by) == ("max", ("price_eur",), ())
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which tool has the highest price?", "Which kind has the most tools, and how many tools is that?"],
+)
+def test_the_best_row_alone_or_a_best_group_stays_an_argmax(question: str) -> None:
+    assert intent_of(question).operation == "argmax"
+
+
+def test_a_masked_name_in_the_question_picks_no_rows_so_the_count_is_refused() -> None:
+    # the query screen masks "Anna Berg" as the cells were masked at ingestion: counting every tool would answer
+    # another question
+    parsed = parse("How many tools did [PERSON_1] buy in 2024?", CATALOGUE)
+    assert parsed.intent is None
+    assert "[PERSON_1]" in parsed.why
+
+
+MACHINES = Table(
+    "facts_machines",
+    "plant",
+    "facility/machines.csv",
+    "machine list",
+    (Column("machine_id", "text", ("M-1", "M-2")), Column("cost_centre", "number"), Column("built", "number")),
+    2,
+)
+COST_CENTRES = Table(
+    "facts_cost_centres",
+    "plant",
+    "finance/cost-centres.csv",
+    "cost centres",
+    (Column("cost_centre", "number"), Column("area", "text", ("production", "quality"))),
+    2,
+)
+
+
+def test_a_figure_over_every_row_that_names_a_keyed_second_sheet_is_refused() -> None:
+    # a condition across the two sheets (a join) is not read: counting every machine would answer another question
+    catalogue = Catalogue((MACHINES, COST_CENTRES))
+    parsed = parse("How many machines in the machine list run on cost centres that the plant manager owns?", catalogue)
+    assert parsed.intent is None
+    assert "cost centres" in parsed.why
+    assert parse("How many machines are in the machine list?", catalogue).intent is not None
+    grouped = parse("How many machines in the machine list per cost centre?", catalogue).intent
+    assert grouped is not None and grouped.group_by == ("cost_centre",)

@@ -135,6 +135,8 @@ def unjoined(question: str, parsed: Parsed, tables: list[Table]) -> Parsed:
         if other is rows or other.source_set != rows.source_set or other.name == DOCUMENTS:
             continue
         label = words(other.label)
+        if set(label) <= set(words(rows.label)) or [c.name for c in other.columns] == [c.name for c in rows.columns]:
+            continue  # its words name this sheet too: another version ("the 2026 broker commission" beside 2024's)
         key = shared_key(rows, other)
         if key and label and all(forms(w) & said for w in label):
             why = f"names {other.label!r}, a second sheet keyed to it by {key}; no condition across two sheets is read"

@@ -300,3 +300,10 @@ def test_a_figure_over_every_row_that_names_a_keyed_second_sheet_is_refused() ->
     assert parse("How many machines are in the machine list?", catalogue).intent is not None
     grouped = parse("How many machines in the machine list per cost centre?", catalogue).intent
     assert grouped is not None and grouped.group_by == ("cost_centre",)
+
+
+def test_another_version_of_the_same_sheet_is_no_second_sheet() -> None:
+    older = Table("facts_machines_2024", "plant", "facility/machines-2024.csv", "machine list",
+                  MACHINES.columns, 2)  # fmt: skip
+    parsed = parse("What is the average built year in the machine list?", Catalogue((MACHINES, older)))
+    assert parsed.intent is not None and parsed.intent.operation == "avg"

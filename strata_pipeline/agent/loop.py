@@ -450,9 +450,16 @@ def _read_as_asked(engine: QueryEngine, ask: str, passages: list[Candidate]) -> 
 def asked_labels(text: str, question: str) -> list[str]:
     """The labels of a composed answer's parts ("ZRH: The answer is 18") that `question` (as its redaction
     kept it) holds verbatim: the asker's own words, which read alone out of the question ("ZRH:") the
-    answer audit's NER would take for a name. A name the question's redaction replaced is no such label."""
+    answer audit's NER would take for a name. A name the question's redaction replaced is no such label. A part
+    of the question asked alone ends in "?" where the question goes on ("Why did Hoffmann Lagertechnik miss the
+    date?" of "Why did Hoffmann Lagertechnik miss the date, and ..."): its words before it count."""
     labels = (line.partition(": ")[0].strip() for line in text.splitlines() if ": " in line)
-    return [label for label in dict.fromkeys(labels) if label and label in question]
+    return [label for label in dict.fromkeys(labels) if label and _said(label, question)]
+
+
+def _said(label: str, question: str) -> bool:
+    core = label.rstrip("?!. ")
+    return label in question or (len(core.split()) > 2 and core in question)
 
 
 def compose(parts: list[tuple[str, Answer]]) -> Answer:

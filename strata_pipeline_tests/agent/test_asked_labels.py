@@ -22,3 +22,11 @@ def test_a_label_the_questions_redaction_replaced_is_not_vouched_for() -> None:
 def test_a_label_is_listed_once_and_text_without_labels_gives_none() -> None:
     assert asked_labels("ZRH: 18\nZRH: again", "ZRH?") == ["ZRH"]
     assert asked_labels("The answer is 18.", "How many servers in ZRH?") == []
+
+
+def test_a_part_of_the_question_asked_alone_is_vouched_for_without_its_question_mark() -> None:
+    question = "Why did Hoffmann Lagertechnik miss the date in May, and until when are their prices fixed?"
+    answer = "Why did Hoffmann Lagertechnik miss the date in May?: a strike\nUntil when are their prices fixed?: June"
+    # the first part's words stand in the question as the asker wrote them; the second is capitalised otherwise
+    assert asked_labels(answer, question) == ["Why did Hoffmann Lagertechnik miss the date in May?"]
+    assert asked_labels("Hoffmann?: yes", question) == []  # a lone word is vouched only as written

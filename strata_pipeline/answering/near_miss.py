@@ -89,6 +89,7 @@ def near_miss(
             "phone": "phone number",
             "room": "room number",
             "command": "command",
+            "minut": "number of minutes",  # the unit's stem, as "minutes" and "Minuten" are one kind
         }.get(kind, f"{kind} value")
         return f"The closest sentences are on the topic but state no {what}, which the question asks for."
     outside = out_of_band(question, [q.scored for q in quoted])

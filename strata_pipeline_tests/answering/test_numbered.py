@@ -85,3 +85,10 @@ def test_a_version_is_held_only_as_a_version() -> None:
     # "v5" in a title holds version 5; a level's number on its own in a row still holds the level
     assert other_numbered(question, [(scored, passage + "\nSee the v5 archive.")]) is None
     assert other_numbered("How long is the Level 4 course?", [("Level 1 > Course: 3 days", "| 4 | 5 days |")]) is None
+
+
+def test_a_missing_count_of_minutes_is_named_in_words() -> None:
+    sentence = "The early shift starts at the main gate."
+    reason = near_miss("How many minutes earlier does the early shift start?", [Quoted(sentence, sentence, sentence)],
+                       [sentence], lambda w: w.casefold())  # fmt: skip
+    assert reason is not None and "no number of minutes" in reason

@@ -19,10 +19,14 @@ COMPARE_WORDS: dict[str, str] = {
     "gt": r"more than|over|above|greater than|mehr als|über|plus de|supérieure?s? à|größer als|"
     # comparatives of a measure: "payment terms longer than 30 days", "teurer als 500 €", "plus long que 2 jours"
     r"longer than|higher than|larger than|bigger than|more expensive than|länger als|höher als|teurer als|"
-    r"plus longu?e?s? que|plus élevée?s? que|plus grande?s? que|plus chère?s? que",
+    r"plus longu?e?s? que|plus élevée?s? que|plus grande?s? que|plus chère?s? que|"
+    r"heavier than|older than|wider than|faster than|schwerer als|älter als|breiter als|schneller als|"
+    r"plus lourde?s? que|plus âgée?s? que|plus rapides? que",
     "lt": r"less than|fewer than|under|below|weniger als|unter|moins de|inférieure?s? à|kleiner als|"
     r"shorter than|lower than|smaller than|cheaper than|less expensive than|kürzer als|niedriger als|"
-    r"günstiger als|billiger als|plus courte?s? que|moins élevée?s? que|plus petite?s? que|moins chère?s? que",
+    r"günstiger als|billiger als|plus courte?s? que|moins élevée?s? que|plus petite?s? que|moins chère?s? que|"
+    r"lighter than|younger than|narrower than|slower than|leichter als|jünger als|schmaler als|langsamer als|"
+    r"plus légère?s? que|moins lourde?s? que|plus jeunes? que",
     "eq": r"exactly|equal to|genau|exakt|gleich|exactement|égale? à",
 }
 AFTER_WORDS: dict[str, str] = {  # after the number (and its unit): "40 hours or more"

@@ -224,6 +224,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         # a column compared with a number may still be the one measured ("the average price of SKUs over $1,000")
         kept = {f.column for f in filters if f.op not in ORDER_OPS}
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
+        if measured and measured[0] in {f.column for f in filters} and price_columns(question, table):
+            measured = price_columns(question, table)  # "the cheapest tool with more than 2 kg": a price, of those
         measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
         measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
         priced = priced_columns(question, table)
@@ -330,8 +332,8 @@ def _extreme(
     else:
         measured = (
             full
+            or price_columns(question, table)  # "the cheapest tool heavier than 2 kg": its price, not its weight
             or _mentioned(tail_stems, table, kind="number", exclude=excluded)
-            or price_columns(question, table)
             or lasting_columns(question, table, excluded)  # "welcher Kurs dauert am längsten": its duration
             or sole_measure(question, table, group)
         )

@@ -307,3 +307,23 @@ def test_another_version_of_the_same_sheet_is_no_second_sheet() -> None:
                   MACHINES.columns, 2)  # fmt: skip
     parsed = parse("What is the average built year in the machine list?", Catalogue((MACHINES, older)))
     assert parsed.intent is not None and parsed.intent.operation == "avg"
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("What is the cheapest tool with more than 2 kg?", "min"),
+        ("Which is the cheapest tool heavier than 2 kg?", "argmin"),
+        ("Quel est l'outil le moins cher de plus de 2 kg ?", "argmin"),
+    ],
+)
+def test_a_price_extreme_measures_the_price_of_the_rows_a_unit_condition_keeps(question: str, operation: str) -> None:
+    # "kg" names the weight column for the condition; "cheapest" asks for a price, not the lightest weight
+    intent = intent_of(question.replace("l'outil", "le tool"))
+    assert (intent.operation, intent.columns) == (operation, ("price_eur",))
+    assert intent.filters == (Filter("weight_kg", "gt", 2.0),)
+
+
+def test_comparative_adjectives_compare() -> None:
+    assert intent_of("Which tools are lighter than 3 kg?").filters == (Filter("weight_kg", "lt", 3.0),)
+    assert intent_of("How many tools are heavier than 3 kg?").filters == (Filter("weight_kg", "gt", 3.0),)

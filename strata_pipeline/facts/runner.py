@@ -180,6 +180,9 @@ def _condition(f: Filter, listed: bool = False) -> pl.Expr:
     if listed and isinstance(f.value, str) and f.op in ("eq", "ne"):  # "Augsburg, Chemnitz" holds Chemnitz
         held = _cell_items(column).list.contains(f.value.lower().strip()).fill_null(False)
         return held if f.op == "eq" else ~held
+    if listed and isinstance(f.value, tuple):  # `in`: a cell listing any of the values
+        wanted_items = [v.lower().strip() for v in f.value]
+        return _cell_items(column).list.eval(pl.element().is_in(wanted_items)).list.any().fill_null(False)
     if isinstance(f.value, float):
         return {
             "eq": column == f.value, "ne": column != f.value, "gt": column > f.value,

@@ -69,3 +69,13 @@ def test_a_negated_listed_value_leaves_out_every_cell_that_lists_it(suppliers: d
     table = next(t for t in catalogue.tables if t.name.startswith("facts_"))
     intent = Intent("list", table.name, ("Nr",), (Filter("Werk", "ne", "Kassel"),), source_sets=("werk",))
     assert execute(intent, catalogue, suppliers, None).value == ["502", "505"]
+
+
+def test_one_of_several_values_is_held_by_a_cell_that_lists_any(suppliers: dict[str, Path]) -> None:
+    from strata_pipeline.facts import execute
+    from strata_pipeline.facts.intent import Filter, Intent
+
+    catalogue = load_catalogue(suppliers, None)
+    table = next(t for t in catalogue.tables if t.name.startswith("facts_"))
+    intent = Intent("list", table.name, ("Nr",), (Filter("Werk", "in", ("Nancy", "Kassel")),), source_sets=("werk",))
+    assert execute(intent, catalogue, suppliers, None).value == ["501", "503", "504", "505"]

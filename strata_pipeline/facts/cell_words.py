@@ -69,7 +69,7 @@ def _position(phrase: tuple[str, ...], cell: list[str]) -> int:
     """Where the phrase starts among the cell's words (-1 when it does not): numbers as written, words as written
     or inflected ("Tagen" for "Tage"), never translated ("Lager" is not a cell's "Warehouse")."""
     for at in range(len(cell) - len(phrase) + 1):
-        if len(cell) - at >= len(phrase) and all(_inflected(a, b) for a, b in zip(phrase, cell[at:], strict=False)):
+        if all(_inflected(a, b) for a, b in zip(phrase, cell[at:], strict=False)):
             return at
     return -1
 

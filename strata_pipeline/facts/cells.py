@@ -105,9 +105,10 @@ def _named_codes(text: str, names: dict[str, str]) -> str:
 
 def _beside(lowered: str, column: Column, text: str) -> re.Match[str] | None:
     """Where the value is said right after or before the column's last word ("Werk Chemnitz", "zone a")."""
+    if not text:
+        return None
     head = re.escape(column.words[-1] if column.words else column.name.lower())
-    found = re.search(rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}", lowered)
-    return found if text else None
+    return re.search(rf"\b{head}\w*\s+{re.escape(text)}(?![\w-])|(?<![\w-]){re.escape(text)}\s+{head}", lowered)
 
 
 def _value_match(question: str, lowered: str, value: str, text: str, column: Column) -> re.Match[str] | None:

@@ -224,9 +224,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         # a column compared with a number may still be the one measured ("the average price of SKUs over $1,000")
         kept = {f.column for f in filters if f.op not in ORDER_OPS}
         measured = _mentioned(stems, table, kind="number", exclude=kept | set(group_by))
-        if measured and measured[0] in {f.column for f in filters} and price_columns(question, table):
-            measured = price_columns(question, table)  # "the cheapest tool with more than 2 kg": a price, of those
-        measured = measured or price_columns(question, table)  # "what does the cheapest one cost"
+        prices = price_columns(question, table)
+        if measured and measured[0] in {f.column for f in filters} and prices:
+            measured = prices  # "the cheapest tool with more than 2 kg": a price, of those rows
+        measured = measured or prices  # "what does the cheapest one cost"
         measured = measured or money_columns(question, table)  # "the total value of all orders": its one amount
         priced = priced_columns(question, table)
         measured = measured or (priced if len(priced) == 1 else [])  # "was kostet ein M80 im Durchschnitt"

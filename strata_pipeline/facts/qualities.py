@@ -97,9 +97,10 @@ def without_measure_extremes(question: str, measured: tuple[int, ...]) -> str:
     """The question less the extreme words that name the measure of a condition placed on a number column
     (`measured`: where those conditions start), so that they are not read as asking for a maximum."""
     for start in sorted(measured, reverse=True):
-        found = re.search(_MEASURE_EXTREME, question[max(0, start - 50) : start], flags=re.IGNORECASE)
+        window = max(0, start - 50)
+        found = re.search(_MEASURE_EXTREME, question[window:start], flags=re.IGNORECASE)
         if found:
-            at = max(0, start - 50) + found.start()
+            at = window + found.start()
             question = question[:at] + " " * (start - at) + question[start:]
     return question
 

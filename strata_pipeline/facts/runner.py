@@ -24,6 +24,7 @@ from strata_pipeline.facts.catalogue import DOCUMENT_COLUMNS, DOCUMENTS, INDEXED
 from strata_pipeline.facts.dates import as_iso, is_day_date, iso_day
 from strata_pipeline.facts.intent import FactResult, FactRow, Filter, Intent, IntentRefused, format_value
 from strata_pipeline.facts.key_overlap import normalised, overlapping_columns
+from strata_pipeline.facts.list_cells import SEPARATOR
 from strata_pipeline.facts.validate import validate
 
 ROW = "__row"  # 1-based data row of the sheet
@@ -335,8 +336,12 @@ def _intersect(
 
 def _cell_items(column: pl.Expr) -> pl.Expr:
     """A list cell's values, lower-cased ("Augsburg, Chemnitz" -> ["augsburg", "chemnitz"])."""
-    text = column.cast(pl.Utf8).str.to_lowercase().str.replace_all(";", ",", literal=True)
-    return text.str.split(",").list.eval(pl.element().str.strip_chars())
+    return _listed(column.cast(pl.Utf8).str.to_lowercase())
+
+
+def _listed(text: pl.Expr) -> pl.Expr:
+    """A cell's values split where list_cells.SEPARATOR splits them, each stripped."""
+    return text.str.replace_all(SEPARATOR.pattern, ",").str.split(",").list.eval(pl.element().str.strip_chars())
 
 
 def _each_item(rows: pl.DataFrame, intent: Intent, lists: frozenset[str]) -> pl.DataFrame:
@@ -346,8 +351,7 @@ def _each_item(rows: pl.DataFrame, intent: Intent, lists: frozenset[str]) -> pl.
     if intent.operation == "distinct" or (intent.operation == "count" and intent.columns):
         listed += [c for c in intent.columns if c in lists and c not in listed]
     for column in listed:
-        split = pl.col(column).cast(pl.Utf8).str.replace_all(";", ",", literal=True).str.split(",")
-        rows = rows.with_columns(split.list.eval(pl.element().str.strip_chars()).alias(column)).explode(column)
+        rows = rows.with_columns(_listed(pl.col(column).cast(pl.Utf8)).alias(column)).explode(column)
     return rows
 
 

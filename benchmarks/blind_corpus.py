@@ -40,7 +40,7 @@ import yaml
 from strata_pipeline.settings import PROJECT_ROOT
 
 BLIND = PROJECT_ROOT / "golden" / "blind"
-SETS = ("kessler", "rheintal")
+SETS = ("kessler", "rheintal", "alpenfrost")
 
 
 def privacy(labels: dict, redacted: pl.DataFrame) -> tuple[Counter, Counter, list[str], int, list[str]]:

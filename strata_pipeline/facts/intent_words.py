@@ -21,7 +21,9 @@ OPERATION_WORDS: dict[str, str] = {
     "min": r"(?<!\d)(?<!\d )\bmin\b|\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|"
     r"\bniedrigste\w*|\bkleinste\w*|"
     r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
-    "count": r"\bhow many\b|\bnumber of\b|\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
+    # "the cost centre number of the Lyon office", "the phone number of": a number a row holds, not a count
+    "count": r"\bhow many\b|(?:^|[^\w\s]\s*|\b(?:the|a|total|overall|exact|what|is|me|and|of)\s+)number of\b|"
+    r"\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
     r"\bnombre d(?:e\b|')",
     "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
     # "quels sont les serveurs" lists ("what are the"); "quel est le prix" asks for one value ("what is the")

@@ -360,6 +360,22 @@ def test_a_sheets_title_rows_become_its_preamble_and_the_header_row_names_the_co
     )
 
 
+def test_a_blank_header_cell_is_named_by_its_place_not_by_the_readers_placeholder() -> None:
+    # a notes sheet: "Erläuterung" over its keys, nothing over their explanations
+    buffer = io.BytesIO()
+    workbook = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = workbook.add_worksheet("Legende")
+    sheet.write(0, 0, "Erläuterung")
+    for row, (key, text) in enumerate([("KST", "Kostenstelle"), ("HU", "Hauptuntersuchung")], start=1):
+        sheet.write(row, 0, key)
+        sheet.write(row, 1, text)
+    workbook.close()
+    extraction = extract(buffer.getvalue(), "maschinen.xlsx")
+    assert extraction.tables["Legende"].columns == ["Erläuterung", "column 2"]
+    assert "__UNNAMED__" not in extraction.text
+    assert "KST | Kostenstelle" in extraction.text
+
+
 @pytest.mark.parametrize(
     ("rows", "header"),
     [

@@ -91,3 +91,16 @@ def test_a_year_column_and_a_date_column_each_answer_what_names_them(
 ) -> None:
     sidecar = write_one_table(tmp_path / "m.sqlite", "facility/maschinenliste.xlsx", "werk", "Maschinenliste", MACHINES)
     assert run(question, sidecar).value == value
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Welche Kostenstellen haben das gültig ab am längsten her?",
+        "Quelles Kostenstellen ont le gültig ab il y a le plus longtemps ?",
+        "Which Kostenstellen have the gültig ab longest ago?",
+    ],
+)
+def test_longest_ago_is_the_earliest_day_not_the_latest(cost_centres: dict[str, Path], question: str) -> None:
+    # "le plus" and "longest" alone ask for a maximum; "il y a le plus longtemps" and "longest ago" for the oldest
+    assert run(question, cost_centres).value == ["4100"]

@@ -12,6 +12,7 @@ import pytest
 from strata_pipeline.enrichment.sidecar import connect, write_documents, write_fact_tables
 from strata_pipeline.facts import Intent, IntentRefused, execute, load_catalogue, parse
 from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.parse import operation_of
 from strata_pipeline.facts.phrasing import share_split
 from strata_pipeline.routing.route import route
 from strata_pipeline_tests.facts.sidecars import EVERYONE, run, write_sidecar
@@ -158,3 +159,19 @@ def test_a_count_of_groups_is_read(sidecars: dict[str, Path]) -> None:
     result = run("How many sites have more than 1 servers?", sidecars)
     assert (result.value, result.intent.count_groups) == (2, True)
     assert "BSL: 2; ZRH: 2" in result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("What is the cost centre number of the Lyon sales office?", ""),
+        ("What is the phone number of the depot in Basel?", ""),
+        ("Number of servers per site", "count"),
+        ("Give me the number of printers in ZRH", "count"),
+        ("What is the number of VLANs?", "count"),
+        ("How many printers are there?", "count"),
+    ],
+)
+def test_a_number_a_row_holds_is_no_count(question: str, operation: str) -> None:
+    # "the cost centre number of X" names a number the row holds; only "the number of X" counts rows
+    assert operation_of(question) == operation

@@ -132,4 +132,16 @@ def extract_xlsx(data: bytes, name: str = "", limits: ExtractLimits = DEFAULT_LI
             options = {"header_row": header}
             sheets[name] = pl.read_excel(io.BytesIO(data), sheet_name=name, engine="calamine", read_options=options)
             preambles[name] = [str(cell) for row in rows[:header] for cell in row if cell not in (None, "")]
+        sheets[name] = _blank_headers_named(sheets[name])
     return _table_extraction(sheets, ext.lstrip("."), preambles=preambles)
+
+
+def _blank_headers_named(frame: pl.DataFrame) -> pl.DataFrame:
+    """A header cell left blank is named by its place ("column 2"), not by the reader's "__UNNAMED__1",
+    which would reach chunks, fact-table columns and refusal messages."""
+    taken = set(frame.columns)
+    names = {}
+    for position, column in enumerate(frame.columns, start=1):
+        if column.startswith("__UNNAMED__") and (named := f"column {position}") not in taken:
+            names[column] = named
+    return frame.rename(names)

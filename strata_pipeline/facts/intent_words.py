@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from strata_pipeline.facts.phrasing import SHARE
+from strata_pipeline.facts.phrasing import LONGEST_AGO, SHARE
 
 OPERATION_WORDS: dict[str, str] = {
     # checked in this order: the first that matches decides
@@ -16,11 +16,13 @@ OPERATION_WORDS: dict[str, str] = {
     # "how much did we spend", "wie viel wurde ausgegeben", "combien a-t-on dépensé": money spent is a total
     r"\bhow much\b(?=.*\b(?:spen[dt]|paid)\b)|\bwie ?viel\b(?=.*\b(?:ausgegeben|bezahlt)\b)|"
     r"\bcombien\b(?=.*\b(?:dépensé|payé)\w*)",
-    "max": r"\bmax\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b|\bhöchste\w*|"
-    r"\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|\bla plus (?:élevée|grande)\b",
+    "max": r"\bmax\b|\bhighest\b|\blargest\b|\bbiggest\b|\bmaximum\b|\bmost expensive\b|\blongest\b(?! ago)|"
+    r"\bhöchste\w*|\bgrößte\w*|\bteuerste\w*|\bmaximal\w*|\ble plus (?:élevé|cher|grand)\w*|"
+    r"\bla plus (?:élevée|grande)\b",
     "min": r"(?<!\d)(?<!\d )\bmin\b|\blowest\b|\bsmallest\b|\bcheapest\b|\bminimum\b|\bshortest\b|"
     r"\bniedrigste\w*|\bkleinste\w*|"
-    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b",
+    r"\bgünstigste\w*|\bminimal\w*|\ble moins cher\b|\ble plus (?:bas|petit)\b|\bla plus (?:basse|petite)\b|"
+    + LONGEST_AGO,  # "serviced longest ago": the earliest
     # "the cost centre number of the Lyon office", "the phone number of": a number a row holds, not a count
     "count": r"\bhow many\b|(?:^|[^\w\s]\s*|\b(?:the|a|total|overall|exact|what|is|me|and|of)\s+)number of\b|"
     r"\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"

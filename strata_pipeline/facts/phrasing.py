@@ -32,7 +32,7 @@ WHEN = r"^\s*(?:when|wann|quand)\b"  # "when was the most recent order placed": 
 # French "le plus" with an adjective of smallness or age is a minimum ("le plus court", "la plus ancienne")
 _FRENCH_LOW = r"(?:court|bas|petit|ancien|faible)\w*"
 # "longest ago", "am längsten her", "il y a le plus longtemps": the earliest date, a minimum
-_LONGEST_AGO = r"\blongest ago\b|\bam längsten her\b|\bil y a le plus longtemps\b"
+LONGEST_AGO = r"\blongest ago\b|\bam längsten her\b|\bil y a le plus longtemps\b"
 EXTREMES = {
     "argmax": r"\bmost expensive\b|\bteuerste\w*|\ble plus cher\b|\bla plus chère\b|"
     r"\bmost\b|\bhighest\b|\blargest\b|\bbiggest\b|\blongest\b(?! ago)|\bnewest\b|\blatest\b|\bmeisten\b|"
@@ -43,12 +43,12 @@ EXTREMES = {
     r"\bleast\b|\blowest\b|\bsmallest\b|\bshortest\b|\boldest\b|\bearliest\b|\bwenigsten\b|"
     r"\bworst\b|\bschlechteste[nrs]?\b|\bpires?\b|"
     r"\bniedrigsten?\b|\bkleinsten?\b|\bkürzesten?\b|\bältesten?\b|\bfrühesten?\b|"
-    rf"\ble moins\b|\bla moins\b|\bles moins\b|\b(?:le|la|les) plus\s+{_FRENCH_LOW}|{_LONGEST_AGO}",
+    rf"\ble moins\b|\bla moins\b|\bles moins\b|\b(?:le|la|les) plus\s+{_FRENCH_LOW}|{LONGEST_AGO}",
 }
 # Extremes that say the measure is a date: "the newest vehicle", "das älteste Fahrzeug", "le plus récent"
 DATE_EXTREMES = (
     r"\b(?:newest|latest|most recent|most recently|oldest|earliest|neueste\w*|jüngste\w*|älteste\w*|früheste\w*|"
-    rf"plus récente?s?|plus ancien\w*)\b|{_LONGEST_AGO}"
+    rf"plus récente?s?|plus ancien\w*)\b|{LONGEST_AGO}"
 )
 # A negation right before a value: "not in ZRH", "nicht am Standort ZRH", "pas sur le site BSL", "except"
 NEGATIONS = (

@@ -170,8 +170,12 @@ def test_a_count_of_groups_is_read(sidecars: dict[str, Path]) -> None:
         ("Give me the number of printers in ZRH", "count"),
         ("What is the number of VLANs?", "count"),
         ("How many printers are there?", "count"),
+        ("Which machine was serviced longest ago?", "min"),  # the earliest date, though "longest" alone is max
+        ("Quelle machine a eu sa maintenance il y a le plus longtemps ?", "min"),
+        ("Which course is the longest?", "max"),
     ],
 )
-def test_a_number_a_row_holds_is_no_count(question: str, operation: str) -> None:
-    # "the cost centre number of X" names a number the row holds; only "the number of X" counts rows
+def test_a_number_a_row_holds_is_no_count_and_longest_ago_is_a_minimum(question: str, operation: str) -> None:
+    # "the cost centre number of X" names a number the row holds; only "the number of X" counts rows. The
+    # operation words agree with the extremes (phrasing.EXTREMES) on "longest ago"
     assert operation_of(question) == operation

@@ -36,7 +36,7 @@ from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS, PERIOD_
 from strata_pipeline.facts.own_column import own_column
 from strata_pipeline.facts.parsed import Parsed
 from strata_pipeline.facts.parsed import refused as _refused
-from strata_pipeline.facts.periods import iso_dates, read_periods
+from strata_pipeline.facts.periods import ISO_DAY, iso_dates, read_periods
 from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
     EXTREMES,
@@ -159,6 +159,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]
+    unread_day = next((d for d in ISO_DAY.findall(question) if d not in {str(f.value) for f in filters}), "")
+    if unread_day:  # "out of warranty on 1 April 2025", a day no condition reads: every row would be counted
+        why = f"names the day {unread_day}, which no condition reads"
+        return _refused(score, operation, evidence, why, names_table)
     unknown = unknown_value(question, table, filters)
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)

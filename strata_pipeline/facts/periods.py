@@ -129,6 +129,9 @@ DAY_DATES: tuple[tuple[str, str], ...] = (  # (pattern, order of day, month, yea
 )
 
 
+ISO_DAY = re.compile(r"(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])")  # what iso_dates writes
+
+
 def iso_dates(text: str) -> str:
     """Day dates as ISO dates, so they compare with a column of ISO dates: "01.03.2025", "1. März 2025",
     "3 mars 2025", "March 3, 2025" -> "2025-03-01" ... (a month and year alone stay: they are periods)."""

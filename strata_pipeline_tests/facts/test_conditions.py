@@ -327,3 +327,19 @@ def test_a_price_extreme_measures_the_price_of_the_rows_a_unit_condition_keeps(q
 def test_comparative_adjectives_compare() -> None:
     assert intent_of("Which tools are lighter than 3 kg?").filters == (Filter("weight_kg", "lt", 3.0),)
     assert intent_of("How many tools are heavier than 3 kg?").filters == (Filter("weight_kg", "gt", 3.0),)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many tools were out of warranty on 1 April 2025?", "Wie viele Tools waren am 01.04.2025 ausgeliehen?"],
+)
+def test_a_day_no_condition_reads_is_refused_not_dropped(question: str) -> None:
+    # the tools table has no warranty or loan day: counting every tool (3) answered another question
+    parsed = parse(question, CATALOGUE)
+    assert parsed.intent is None
+    assert parsed.why == "names the day 2025-04-01, which no condition reads"
+
+
+def test_a_day_a_condition_reads_still_counts() -> None:
+    assert intent_of("How many tools were bought on 2024-07-19?").filters == (Filter("bought", "eq", "2024-07-19"),)
+    assert intent_of("How many tools were bought before 2025-01-01?").filters == (Filter("bought", "lt", "2025-01-01"),)

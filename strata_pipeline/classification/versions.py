@@ -115,18 +115,25 @@ def _version(word: str) -> tuple[int, ...] | None:
     return None
 
 
+# Files of rows; every other format holds a text.
+_TABLE_EXTENSIONS = frozenset({"csv", "tsv", "xlsx", "xlsm", "xls", "ods", "parquet"})
+
+
 def older_versions(doc_ids: Iterable[str]) -> dict[str, str]:
     """Documents a newer file in the same folder supersedes, each with that file: paths equal but for
     one word that is a version or a year in both ("policy-v2.md" and "policy-v3.md"; "fees-2023.csv"
-    and "fees-2025.csv"), of the same kind (years with years) and the same extension."""
+    and "fees-2025.csv"), of the same kind (years with years) and both tables or both texts: a policy
+    rewritten often moves from one text format ("kuehlkette-2022.md") to another ("kuehlkette-2025.docx"),
+    while a table beside a text ("fees-2024.csv", "fees-2025.md") holds other things. A version written
+    in two formats ("policy-v3.md", "policy-v3.pdf") outdoes neither."""
     families: dict[tuple, list[tuple[tuple[int, ...], str]]] = defaultdict(list)
     for doc_id in doc_ids:
         words = _path_words(doc_id)
-        extension = doc_id.rsplit(".", 1)[-1].lower() if "." in doc_id.rsplit("/", 1)[-1] else ""
+        table = doc_id.rsplit(".", 1)[-1].lower() in _TABLE_EXTENSIONS
         for at, word in enumerate(words):
             if (version := _version(word)) is not None:
                 kind = "year" if _YEAR.fullmatch(word) else "v"
-                family = (words[:at], words[at + 1 :], kind, extension)
+                family = (words[:at], words[at + 1 :], kind, table)
                 families[family].append((version, doc_id))
     older: dict[str, str] = {}
     for members in families.values():

@@ -68,7 +68,10 @@ def test_the_newest_of_files_that_differ_only_in_a_version_or_year_is_current() 
             "firmware/controller-v3.12.md",
             "fees/gebuehren-2023.md",
             "fees/gebuehren-2025.md",
-            "fees/gebuehren-2024.csv",  # another kind of file is another family
+            "fees/gebuehren-2024.csv",  # a table beside texts is another family
+            "quality/cold-chain-2022.md",  # a text moved to another text format is the same family
+            "quality/cold-chain-2025.docx",
+            "quality/cold-chain-2025.pdf",  # the same year in two formats: neither is older
             "incidents/INC-2024-0412-db-disk.md",  # differ in more than a version: not versions
             "incidents/INC-2024-0719-vpn-outage.md",
             "other/travel-policy-v1.md",  # another folder
@@ -79,6 +82,7 @@ def test_the_newest_of_files_that_differ_only_in_a_version_or_year_is_current() 
         "policies/travel-policy-v3.md": "policies/travel-policy-v10.md",
         "firmware/controller-v3.2.md": "firmware/controller-v3.12.md",
         "fees/gebuehren-2023.md": "fees/gebuehren-2025.md",
+        "quality/cold-chain-2022.md": "quality/cold-chain-2025.pdf",
     }
 
 

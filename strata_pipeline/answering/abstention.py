@@ -304,6 +304,13 @@ _ASKS_PERCENT = re.compile(
     r"\b(?:what|which|how much|how high(?: a| is the)?)\s+(?:[^\W\d_]+\s+)?(?:discount|percentage|rabatt|remise)\b",
     re.IGNORECASE,
 )
+# a change by a share ("um wie viel Prozent erhöht", "by what percentage", "de combien de pour cent"): a
+# percentage, never the money a row states
+_ASKS_PERCENT_CHANGE = re.compile(
+    r"\bum\s+wie\s*viele?\s+prozent\b|\bby\s+(?:how\s+(?:many|much)\s+(?:percent|per\s+cent)|what\s+percentage)\b"
+    r"|\bde\s+combien\s+de\s+(?:pour\s*cent|%)|\bde\s+quel\s+pourcentage\b",
+    re.IGNORECASE,
+)
 # a share of something ("what share of the catalogue price", "welcher Anteil des Preises", "quelle part du
 # prix", "what percentage of the premium"), asked before the money word in it
 _ASKS_SHARE = re.compile(
@@ -365,6 +372,8 @@ def asked_kind(question: str) -> str | None:
         return "age"
     if _ASKS_DURATION.search(question):
         return None  # "for how long are the costs paid": a duration, whatever it is of
+    if _ASKS_PERCENT_CHANGE.search(question):
+        return "percent"
     if _ASKS_SHARE.search(question):
         return "amount"  # "what share of the catalogue price is billed": a percentage, or the money it comes to
     if _ASKS_MONEY.search(question) and not _ASKS_WHICH_THING.search(question):
@@ -402,6 +411,7 @@ def asked_kind(question: str) -> str | None:
 
 # the wording that asks for a kind of value (asked_kind), taken out of a question by without_kind_cues
 _KIND_CUES: tuple[re.Pattern[str], ...] = (
+    _ASKS_PERCENT_CHANGE,
     _ASKS_SHARE,
     _ASKS_MONEY,
     _ASKS_TIME,

@@ -82,6 +82,13 @@ def test_a_percentage_noise_level_or_weekday_is_asked_for_and_stated_or_not() ->
     assert asked_kind("Who must approve a total discount of more than 15%?") is None  # asks for a person
     assert states_kind("percent", "| 5 to 9 | 5% |")
     assert not states_kind("percent", "Volume discounts apply to robots ordered on a single purchase order.")
+    # a change by a share asks for a percentage, not the money a supplier's row states
+    assert asked_kind("Um wie viel Prozent erhöht die Molkerei 2025 ihre Preise?") == "percent"
+    assert asked_kind("By what percentage do the prices rise in 2025?") == "percent"
+    assert asked_kind("De combien de pour cent les tarifs augmentent-ils ?") == "percent"
+    assert asked_kind("Wie viel Prozent der Kosten übernimmt die Firma?") == "amount"  # a share: or its money
+    assert not states_kind("percent", "L-1002 | Bergkäserei | Käse | 30 Tage netto | Jahresvolumen (CHF): 1312450,50")
+    assert states_kind("percent", "Die Preise für Joghurt steigen um 4,8 %.")
     assert asked_kind("What is the noise level of the robot while driving?") == "noise"
     assert states_kind("noise", "Noise level: Below 65 dB(A)")
     assert not states_kind("noise", "The robot slows down to 1.2 m/s in shared zones.")

@@ -173,6 +173,19 @@ class PiiPolicy:
             for word in re.findall(r"[^\W\d_]+", text[start:end])
         )
 
+    def beside_a_role_mailbox(self, phone: Finding, text: str, others: Sequence[Finding]) -> bool:
+        """A number written in one clause with a function's mailbox and with no person ("fuhrpark@… oder +41 71
+        228 44 30", "phone +41 71 228 44 77 … or e-mail it-support@…") is the function's line, published on
+        purpose as its mailbox is. A clause ends at a sentence's end, a line break or a cell separator."""
+        start, end = _clause(text, phone.start, phone.end)
+        inside = [f for f in others if start <= f.start and f.end <= end]
+        if any(start < p_end and p_start < end for p_start, p_end in self._people(others)):
+            return False
+        return any(
+            f.entity == "EMAIL" and self.is_role_mailbox(text[f.start : f.end], self.named_people(text, others, f))
+            for f in inside
+        )
+
     def _people(self, findings: Sequence[Finding]) -> list[tuple[int, int]]:
         """Spans of the persons among `findings` that this policy would redact."""
         floor = self.thresholds.get("PERSON", 0.5)
@@ -189,6 +202,8 @@ class PiiPolicy:
         someone's)."""
         value = text[finding.start : finding.end]
         if finding.entity == "EMAIL" and self.is_role_mailbox(value, self.named_people(text, others, finding)):
+            return "keep_role_contact"
+        if finding.entity == "PHONE" and self.beside_a_role_mailbox(finding, text, others):
             return "keep_role_contact"
         if finding.entity == "PERSON" and self.places and all(w in self.places for w in re.split(r"[\s,]+", value)):
             return "known_place"
@@ -214,6 +229,19 @@ class PiiPolicy:
         ):
             return "organisation_address"
         return "redact"
+
+
+# Where a contact's clause ends: a stop before a space, a line break, a table cell's or a list's separator
+# ("Direct: +971 4 555 0192 | For general enquiries: info@...": the number is not the mailbox's).
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|[\n\t|;]")
+
+
+def _clause(text: str, start: int, end: int, reach: int = 300) -> tuple[int, int]:
+    """The clause around text[start:end] (_SENTENCE_END), at most `reach` characters to either side."""
+    before = text[max(0, start - reach) : start]
+    ends = [m.end() for m in _SENTENCE_END.finditer(before)]
+    after = _SENTENCE_END.search(text, end, min(len(text), end + reach))
+    return start - len(before) + (ends[-1] if ends else 0), after.start() if after else min(len(text), end + reach)
 
 
 # A comma between cells of a row written without spaces, with the next cell's opening quote ('INC-7,"Sudeshna

@@ -123,6 +123,42 @@ def test_a_mailbox_named_by_a_person_the_text_names_is_theirs() -> None:
     assert PiiPolicy().decide(email, text, [weak, email]) == "keep_role_contact"
 
 
+@pytest.mark.parametrize(
+    ("text", "decision"),
+    [
+        # one sentence with a function's mailbox and no person: the function's line
+        (
+            "Bitte das Flottenmanagement informieren: fleet@corp.example oder +41 71 228 44 30 (Mo–Fr).",
+            "keep_role_contact",
+        ),
+        ("Helpdesk: phone +41 71 228 44 77, or e-mail it-support@corp.example.", "keep_role_contact"),
+        # a person in the sentence makes the number theirs
+        ("Reto Gmür, +41 71 228 44 30, or fleet@corp.example.", "redact"),
+        # the mailbox is a person's
+        ("Bei Fragen: anna.weber@corp.example oder +41 71 228 44 30.", "redact"),
+        # the function's mailbox is in another sentence
+        ("Call +41 71 228 44 30 if it breaks. Orders go to fleet@corp.example.", "redact"),
+        # another cell or line of a signature or table: the number is a person's direct line
+        ("Direct: +41 71 228 44 30 | For general enquiries: fleet@corp.example", "redact"),
+        ("| Desk phone | +41 71 228 44 30 |\n| Shared | fleet@corp.example |", "redact"),
+        # no mailbox at all
+        ("Call +41 71 228 44 30 if it breaks.", "redact"),
+    ],
+)
+def test_a_phone_number_beside_a_functions_mailbox_is_the_functions(text: str, decision: str) -> None:
+    phone = finding(text, "+41 71 228 44 30" if "44 30" in text else "+41 71 228 44 77", "PHONE")
+    others = [phone]
+    for value, entity in (
+        ("fleet@corp.example", "EMAIL"),
+        ("it-support@corp.example", "EMAIL"),
+        ("anna.weber@corp.example", "EMAIL"),
+        ("Reto Gmür", "PERSON"),
+    ):
+        if value in text:
+            others.append(finding(text, value, entity))
+    assert PiiPolicy().decide(phone, text, others) == decision
+
+
 def test_default_thresholds() -> None:
     assert DEFAULT_THRESHOLDS["PERSON"] == 0.5
     assert DEFAULT_THRESHOLDS["PHONE"] == 0.45

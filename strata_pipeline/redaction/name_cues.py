@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from strata_pipeline.redaction.premises import PREMISES_WORDS
+
 HONORIFICS = frozenset(
     "mr mrs ms miss mx dr prof sir dame lord lady herr herrn frau fr hr mme mlle m monsieur madame sr sra srta "
     "don doña sig sig.ra dott dott.ssa ing avv dhr mevr mw capt col gen lt sgt rev fr".split()
@@ -138,8 +140,10 @@ HEADER_NAME_WORDS = re.compile(
     r"|account|holder|card ?holder|patient|visitor|driver)[ _]?(?:name)?|name|names|owner|contact|assignee"
     r"|reporter|requester|employee|customer|author|approver|manager|person|vorname|nachname|name|mitarbeiter"
     r"|kunde|ansprechpartner|prénom|nom|titulaire|client|nombre|apellidos?|titular|nome|cognome|cliente"
-    r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon"
-    r"|responsible|technician|engineer|(?:approved|prepared|checked|signed|reviewed)[ _]by|responsable|interlocuteur"
+    r"|naam|voornaam|achternaam|klant|medewerker|contactpersoon|kontakt|kontaktperson"
+    r"|responsible|technician|engineer|(?:approved|prepared|checked|signed|reviewed|recorded|reported|entered)[ _]by"
+    r"|(?:erfasst|erstellt|gepr[üu]ft|freigegeben|genehmigt|gemeldet|bearbeitet|unterschrieben)[ _]von"
+    r"|(?:saisi|[ée]tabli|v[ée]rifi[ée]|valid[ée]|approuv[ée]|sign[ée])e?[ _]par|responsable|interlocuteur"
     r"|r[ée]f[ée]rent|gestionnaire|technicien"
     # a German role, alone, as the head of a compound ("Kostenstellenverantwortlich", "Projektleiterin") or
     # after what it is for ("Instandhaltung verantwortlich")
@@ -152,9 +156,21 @@ HEADER_ORGANISATION_WORDS = re.compile(
     r"^(?:garage|workshop|company|supplier|vendor|provider|manufacturer|make|brand|shop|store|dealer"
     r"|carrier|contractor|organi[sz]ation|firm|bank|insurer|site|depot|campus|location"
     r"|city|town|country|region|branch|office|building|venue|werkstatt|firma|lieferant|anbieter|hersteller"
-    r"|standort|ort|stadt|fournisseur|entreprise|société|ville)(?:[ _]?name)?$",
+    r"|standort|ort|stadt|fournisseur|entreprise|société|ville)(?:s|es|e|en|n)?(?:[ _]?name)?$",
     re.IGNORECASE,
 )
+
+
+def holds_organisations(header: str) -> bool:
+    """A column of organisations or places: the header, one of its parts ("PLZ / Ort", "Hersteller / Modell")
+    or its last word ("Beliefert Depots", "Delivery sites") says so, and no part names people ("Kontakt /
+    Firma" may hold a person's name)."""
+    parts = [p.strip() for p in re.split(r"\s*/\s*", header) if p.strip()]
+    if not parts or any(HEADER_NAME_WORDS.match(p) for p in parts):
+        return False
+    return any(HEADER_ORGANISATION_WORDS.match(p) or HEADER_ORGANISATION_WORDS.match(p.split()[-1]) for p in parts)
+
+
 # Field labels of forms, signatures and headers: "Fax:", "Mobile:" are never names.
 LABEL_WORDS = frozenset(
     (
@@ -261,6 +277,10 @@ NAMED_AFTER_BEFORE = re.compile(
     r"[ \t]+(?:(?:de|du|des|la|le|di|del)[ \t]+)?$"
 )
 # Before a run: a unit noun that the run names ("Network Squad Rhone", "Team Phoenix", "Équipe Loire").
+# A premises noun and a Romance "of" before a run: "dépôt de Lausanne", "agence d'Annecy", "sede di Lugano".
+PREMISES_OF_BEFORE = re.compile(rf"(?i)\b(?:{PREMISES_WORDS})[ \t]+(?:de|du|des|de la|d'|d’|di|del|della)[ \t]*$")
+# Right before an abbreviated unit: a number or range ("1 Pal.", "2–5 Pal.") or a rate word ("je Pal.").
+ABBREVIATED_UNIT_BEFORE = re.compile(r"(?:\d|\b(?:je|pro|per|par|à|x))[ \t]+$")
 UNIT_BEFORE = re.compile(r"(?i)\b(?:squad|team|crew|taskforce|unit|division|abteilung|équipe|equipe)[ \t]+$")
 # After a run: a kind of software or machine it names ("the Barman server", "Jamf agent").
 SYSTEM_AFTER = re.compile(

@@ -194,3 +194,11 @@ def _unlisted_german_word(word: str, index: NameIndex) -> bool:
 
     lowered = word.casefold()
     return zipf_frequency(lowered, "de") >= 2.0 and zipf_frequency(lowered, "en") < 2.0
+
+
+def only_german(word: str) -> bool:
+    """A common German word that English and French text do not use ("Autohaus", "Reifen"; not "Wolf")."""
+    from wordfreq import zipf_frequency
+
+    lowered = word.casefold()
+    return zipf_frequency(lowered, "de") >= 3.0 and max(zipf_frequency(lowered, lang) for lang in ("en", "fr")) < 2.0

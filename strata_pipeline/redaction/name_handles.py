@@ -26,6 +26,9 @@ CHAT_TIME_AFTER = re.compile(
 )
 
 
+# An acronym written as part of a compound ("TK" of "TK-Ware", "IT" of "IT-Support").
+_ACRONYM = re.compile(r"[A-ZÄÖÜ]{2,4}")
+
 MENTION = re.compile(r"(?<![\w.])@(?P<handle>[A-Za-zÀ-ÿ][\w.\-]{1,30}[A-Za-z0-9])")
 
 
@@ -61,6 +64,8 @@ def handle_candidates(text: str, index: NameIndex) -> list[PersonCandidate]:
             parts = [p for p in re.split(r"[._\-]", handle) if p]
             if not parts or any(p.isdigit() for p in parts) or handle.casefold() in SIGN_OFF_WORDS:
                 continue
+            if "-" in handle and any(_ACRONYM.fullmatch(p) for p in parts):
+                continue  # "TK-Ware:", "IT-Support:": a compound with an acronym heads a paragraph, no speaker
             if handle.casefold() in ("note", "notes", "re", "fw", "fwd", "subject", "from", "to", "cc", "date"):
                 continue
             evidence = max(token_name_evidence(p, index) for p in parts if len(p) >= 2) if len(handle) > 2 else 0.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.redaction.name_cues import (
+    ABBREVIATED_UNIT_BEFORE,
     AMOUNT_BEFORE,
     CALENDAR_WORDS,
     CAMEL_CASE,
@@ -17,7 +18,6 @@ from strata_pipeline.redaction.name_cues import (
     DETERMINER_BEFORE,
     GERMAN_ARTICLE_BEFORE,
     HEADER_NAME_WORDS,
-    HEADER_ORGANISATION_WORDS,
     HONORIFICS,
     HYPHENATED_WORD,
     INITIAL,
@@ -28,6 +28,7 @@ from strata_pipeline.redaction.name_cues import (
     PARTICLES,
     PLACE_HEADS,
     PLACE_NOUNS_AFTER,
+    PREMISES_OF_BEFORE,
     ROLE_BEFORE,
     SIGN_OFF_WORDS,
     SYSTEM_AFTER,
@@ -37,6 +38,7 @@ from strata_pipeline.redaction.name_cues import (
     UNIT_WORDS,
     VERB_AFTER,
     VERSION_AFTER,
+    holds_organisations,
 )
 from strata_pipeline.redaction.name_evidence import (
     NO_RANK_RANKS,
@@ -51,6 +53,7 @@ from strata_pipeline.redaction.name_evidence import (
     given_name,
     given_then_surname,
     noun_before_a_particle,
+    only_german,
     popular_given_name,
     surname_evidence,
     titled,
@@ -236,7 +239,7 @@ def _score_run(
         reasons.append("honorific")
     if (
         len(words) > 1
-        and (german or _only_german(words[0]))
+        and (german or only_german(words[0]))
         and _german_noun(words[0], index)
         and not given_name(words[0], index)
     ):
@@ -316,7 +319,7 @@ def _score_run(
         score += 0.5 if title_line else 0.25  # a register line, not a heading: undo the title-line doubt
         reasons.append("SURNAME Given at the start of a line")  # "ETCHEVERRY Peio — Comptabilité"
     header = _column_header(text, start)
-    if header is not None and HEADER_ORGANISATION_WORDS.match(header):
+    if header is not None and holds_organisations(header):
         score -= 0.4
         reasons.append(f"column {header!r} holds organisations or places")
     elif header is not None and HEADER_NAME_WORDS.match(header) and not column_of_people(text, start, index):
@@ -370,6 +373,12 @@ def _score_run(
     if NAMED_AFTER_BEFORE.search(before):
         score -= 0.6
         reasons.append("a place named after a person")  # "salle Victor Hugo", "aeroporto Leonardo da Vinci"
+    if PREMISES_OF_BEFORE.search(before) and not given_name(words[0], index):
+        score -= 0.4
+        reasons.append("a place after a premises noun")  # "dépôt de Lausanne"; "bureau de Marie" stays
+    if len(words) == 1 and len(words[0]) <= 5 and ABBREVIATED_UNIT_BEFORE.search(before) and after[:1] == ".":
+        score -= 0.6
+        reasons.append("a unit abbreviated after a number")  # "1 Pal. (EUR)", "je Pal.", "3 Std."
     if UNIT_BEFORE.search(before) and not given_name(words[0], index):
         score -= 0.5
         reasons.append("names a team")  # "Network Squad Rhone"; "Team Anna" stays a person reading
@@ -413,14 +422,6 @@ def _german_noun(word: str, index: NameIndex) -> bool:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.casefold(), "de") >= 3.0 and (index.ranks(word) or NO_RANK_RANKS).best > 500
-
-
-def _only_german(word: str) -> bool:
-    """A common German word that English and French text do not use ("Autohaus", "Reifen"; not "Wolf")."""
-    from wordfreq import zipf_frequency
-
-    lowered = word.casefold()
-    return zipf_frequency(lowered, "de") >= 3.0 and max(zipf_frequency(lowered, lang) for lang in ("en", "fr")) < 2.0
 
 
 def _ordinary_word(word: str, rest: str, index: NameIndex) -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_PREMISES_WORDS = (
+PREMISES_WORDS = (
     # English
     "office|offices|branch|centre|center|depot|site|campus|clinic|hospital|library|store|shop|warehouse|plant"
     "|factory|headquarters|hq|town hall|city hall|service point|station|substation|compound|pharmacy|school"
@@ -35,7 +35,7 @@ _PREMISES_WORDS = (
     "|agence|succursale|siège|centre clients|dépôt|mairie|bibliothèque|clinique|hôpital|magasin|entrepôt"
     "|usine|pharmacie|déchèterie|guichet|maison des services"
 )
-_PREMISES = re.compile(rf"(?i)\b(?:{_PREMISES_WORDS})\b")
+_PREMISES = re.compile(rf"(?i)\b(?:{PREMISES_WORDS})\b")
 # German compounds end on the premises word: "Schadenbüro", "Bürgeramt", "Umspannwerk", "Servicezentrum".
 _PREMISES_COMPOUND = re.compile(
     r"(?i)\b\w{3,}(?:büro|amt|werk|zentrum|center|filiale|bibliothek|klinik|depot|lager|hof|stelle)(?:e|en|n|s|es)?\b"
@@ -83,6 +83,12 @@ def premises_address(text: str, start: int, end: int, people: Iterable[tuple[int
     if not any(names_premises(h) for h in headings_above(text, start)):
         return False
     low, high = paragraph_bounds(text, start, end)
-    if any(low <= p_start < high and not start <= p_start < end for p_start, _ in people):
+    if _PERSONAL.search(text[low:high]):
         return False
-    return not _PERSONAL.search(text[low:high])
+    # a line that names the premises beside the address ("Depot Innsbruck · Rossaugasse 14, 6020 Innsbruck")
+    # is the address's own: a person on the next line ("Verantwortlich: ...") is not its addressee
+    line_low, line_end = text.rfind("\n", 0, start) + 1, text.find("\n", end)
+    line_high = len(text) if line_end < 0 else line_end
+    if names_premises(text[line_low:start] + " " + text[end:line_high]):
+        low, high = line_low, line_high
+    return not any(low <= p_start < high and not start <= p_start < end for p_start, _ in people)

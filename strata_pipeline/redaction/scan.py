@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 
-_SEPARATORS = (";", ",", "|")
+# "|" first: it is never prose punctuation, so a block of lines with as many bars is a table even where its
+# cells hold commas ("| Lausanne, St. Gallen |"); then ";" before ",", whose cells hold decimal commas
+_SEPARATORS = ("|", ";", ",")
 
 
 def _unquoted(line: str, separator: str) -> list[int]:

@@ -246,6 +246,13 @@ def test_a_run_of_names_keeps_particles_inside(nlp: spacy.language.Language, ind
         ("Note: check this", []),
         ("Monday: off", []),
         ("See https://example.com/a:b", []),
+        # a compound with an acronym heads a rule's paragraph: "Ware" is also an English surname
+        (
+            "TK-Ware: beim Umschlag kurzzeitig bis -15 °C, höchstens 15 Minuten.\n\n"
+            "Kühlware: kurzzeitig bis +7 °C, höchstens 30 Minuten.",
+            [],
+        ),
+        ("[09:14] anna-lena.k: can someone restart the VPN?", ["anna-lena.k"]),
     ],
 )
 def test_handle_candidates(index: NameIndex, text: str, handles: list[str]) -> None:

@@ -124,6 +124,13 @@ def test_people_in_german_text_are_still_people(ner: PresidioDetector, text: str
         # lower-case words in text that capitalises its sentences are no lower-cased names
         ("Wheels:\n- Drive wheels and lidar windows are cleaned monthly.\n- Check the belts.", "lidar"),
         ("Place the tables at least 1.5 m from the kerb. Keep the footway clear. Ask first.", "kerb"),
+        # a town after a premises noun and "de": the English NER reads it as a person
+        ("# Consignes du dépôt de Lausanne\n\nLe dépôt de Lausanne ouvre à 5h30.", "Lausanne"),
+        # a unit abbreviated after a number or a rate word: "Pal." (pallets), a given name in other languages
+        (
+            "Zone | 1 Pal. | 2–5 Pal. (je Pal.) | ab 11 Pal. (je Pal.)\nCH-1 | 95 | 78 | 58\nCH-2 | 118 | 96 | 71",
+            "Pal",
+        ),
     ],
 )
 def test_products_places_and_functions_are_not_people(ner: PresidioDetector, text: str, thing: str) -> None:
@@ -145,6 +152,17 @@ def test_products_places_and_functions_are_not_people(ner: PresidioDetector, tex
         ("Maria Keller server access was revoked on Friday.", "Maria Keller"),  # a given name before "server"
         ("Approved by Anna Schmidt 12.03.2024. Run `ssh anna@db-01` to check.", "Anna Schmidt"),  # a date after
         ("talked to pernille yesterday\nshe said ok\nwill check", "pernille"),  # all lower case: a chat
+        # a name that is also a city ("Milan"), under a header that says who wrote the row, in German and French
+        (
+            "Datum | Depot | Massnahme | Erfasst von\n11.04.2025 | Linz | Aggregat neu eingestellt | Milan Petrović\n"
+            "12.04.2025 | Linz | Tür repariert | Milan Petrović",
+            "Milan Petrović",
+        ),
+        (
+            "Date | Dépôt | Mesure | Saisi par\n11.04.2025 | Lausanne | Groupe froid réglé | Milan Petrović\n"
+            "12.04.2025 | Lausanne | Porte réparée | Milan Petrović",
+            "Milan Petrović",
+        ),
     ],
 )
 def test_people_beside_those_rules_stay_people(ner: PresidioDetector, text: str, person: str) -> None:

@@ -55,6 +55,10 @@ def test_a_person_named_in_the_paragraph_makes_it_someones_address() -> None:
     text = "# Office move\n\nJana Novak, Elm Close 12, Leeds\n"
     start, end = span(text, "Elm Close 12, Leeds")
     assert not premises_address(text, start, end, people=[span(text, "Jana Novak")])
+    # the person on the line above an address line that names no premises is its addressee
+    text = "# Depot Nord\n\nJana Novak\nElm Close 12, Leeds\n"
+    start, end = span(text, "Elm Close 12, Leeds")
+    assert not premises_address(text, start, end, people=[span(text, "Jana Novak")])
     # a name inside the address itself ("rue Victor-Hugo") is the street's
     text = "# Centre clients de Colmont\n\n8, rue Victor-Hugo, Colmont\n"
     start, end = span(text, "8, rue Victor-Hugo, Colmont")
@@ -98,3 +102,18 @@ def test_a_person_beside_the_address_is_redacted_with_it() -> None:
     text = "# Office Leeds\n\nJana Novak\n12 Elm Close, Leeds\n"
     result = redact_text(text, _Found(("PERSON", "Jana Novak"), ("ADDRESS", "12 Elm Close, Leeds")), PiiPolicy())
     assert result.text == "# Office Leeds\n\n[PERSON_1]\n[ADDRESS_1]\n"
+
+
+def test_a_person_on_the_next_line_is_not_the_addressee_of_a_line_that_names_the_premises() -> None:
+    """A house-rules page opens with the depot's line and its manager's below it; before, the manager
+    in the same paragraph made the depot's address someone's."""
+    text = (
+        "# Hausordnung Depot Nord\n\n**Muster AG · Depot Nord · Hafenstraße 61, 4020 Linz**\n"
+        "Gültig ab 01.09.2024 · Verantwortlich: Jana Novak (Depotleiterin)\n"
+    )
+    start, end = span(text, "Hafenstraße 61, 4020 Linz")
+    assert premises_address(text, start, end, people=[span(text, "Jana Novak")])
+    # the same line with the person on it is hers
+    text = "# Hausordnung Depot Nord\n\nDepot Nord · Jana Novak · Hafenstraße 61, 4020 Linz\n"
+    start, end = span(text, "Hafenstraße 61, 4020 Linz")
+    assert not premises_address(text, start, end, people=[span(text, "Jana Novak")])

@@ -62,3 +62,15 @@ def test_delimited_as_tabs_keeps_a_literal_backslash_n() -> None:
 )
 def test_detection_on_the_scanned_text_replaces_the_original(ner: PresidioDetector, text: str, expected: str) -> None:
     assert redact_text(text, ner, PiiPolicy()).text == expected
+
+
+def test_commas_inside_the_cells_of_a_bar_table_are_no_second_table() -> None:
+    """Bars are read before commas: two rows of a "|" table that each hold two commas in a cell ("Lausanne,
+    Bern, Chur") once became a comma table across it, and every cell was read under the wrong header."""
+    text = (
+        "No | Firm | Depots | Contact\n"
+        "1 | Alpha AG | Lausanne, Bern, Chur | Anna Keller\n"
+        "2 | Beta SA | Basel, Linz, Graz | Marc Rey"
+    )
+    expected = text.replace(" | ", " \t ")  # the commas stay: they are inside cells
+    assert scan_text(text) == expected

@@ -18,7 +18,7 @@ from strata_pipeline.redaction.mailboxes import EMAIL_PATTERN, MailboxWords, cou
 from strata_pipeline.redaction.name_cues import PARTICLES
 from strata_pipeline.redaction.name_evidence import titled
 from strata_pipeline.redaction.name_index import name_index
-from strata_pipeline.redaction.premises import premises_address
+from strata_pipeline.redaction.premises import company_row_address, premises_address
 from strata_pipeline.redaction.scan import scan_text
 
 # Presidio's email recogniser otherwise tries to download the public-suffix list.
@@ -112,7 +112,7 @@ class PiiPolicy:
     # first words of legal names the source-set writes ("Kessler" of "Kessler Antriebstechnik GmbH",
     # redaction/organisations.py): never a person alone, unless a title says so
     organisations: frozenset[str] = frozenset()
-    # keep the street address of a place of business its page is about (redaction/premises.py)
+    # keep the address of a place of business its page is about, or of a table row's organisation (premises.py)
     keep_premises_addresses: bool = True
     # parts of the set's mailboxes that its documents write as a function ("SIU", "sinistres"), read over
     # the whole set (redaction/mailboxes.py)
@@ -197,7 +197,8 @@ class PiiPolicy:
         words of `places`), 'known_program' (one made only of programs of `systems`), 'known_organisation' (one
         word of `organisations` with no title before it), 'common_word' (a name
         whose words the text also writes in lower case: written_in_lower_case) or 'organisation_address'
-        (the street address of a place of business its page is about, redaction/premises.py) for a finding
+        (the address of a place of business its page is about, or of the organisation a table row is about:
+        redaction/premises.py) for a finding
         in `text`; `others` are the text's other findings (a person named beside an address makes it
         someone's)."""
         value = text[finding.start : finding.end]
@@ -225,7 +226,10 @@ class PiiPolicy:
         if (
             finding.entity == "ADDRESS"
             and self.keep_premises_addresses
-            and premises_address(text, finding.start, finding.end, self._people(others))
+            and (
+                premises_address(text, finding.start, finding.end, self._people(others))
+                or company_row_address(text, finding.start, finding.end)
+            )
         ):
             return "organisation_address"
         return "redact"

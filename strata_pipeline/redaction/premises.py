@@ -12,6 +12,10 @@ The policy keeps such an address (decision `organisation_address`, recorded in t
   "rue Victor-Hugo" names a street), and the paragraph says nothing that makes
   an address someone's home ("lives at", "private address", "wohnhaft", "domicile", ...).
 
+A table row about an organisation (a row with a cell under "Firma", "Company", "Supplier", ...) holds
+that organisation's address too: a supplier list's "Hafenstraße 61 | 4020 Linz" is kept unless the
+address's own column says it is a home ("Privatadresse", "Wohnort").
+
 Only the document's structure counts, never the sentence around the address: "Our offices are located
 at ..." in a letter or a chat is read as any other address. The vocabulary is general postal and
 business wording, read from no corpus.
@@ -21,6 +25,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
+
+from strata_pipeline.redaction.scan import scan_text
+from strata_pipeline.redaction.tables import Cell, table_cells
 
 PREMISES_WORDS = (
     # English
@@ -92,3 +100,25 @@ def premises_address(text: str, start: int, end: int, people: Iterable[tuple[int
     if names_premises(text[line_low:start] + " " + text[end:line_high]):
         low, high = line_low, line_high
     return not any(low <= p_start < high and not start <= p_start < end for p_start, _ in people)
+
+
+# The header of a column naming the organisation a table row is about.
+_COMPANY_HEADER = re.compile(
+    r"(?i)^(?:company|supplier|vendor|provider|manufacturer|carrier|contractor|organi[sz]ation|firm|firma"
+    r"|lieferant|anbieter|hersteller|fournisseur|entreprise|société|raison sociale)(?:s|en|n)?(?:[ _]?name)?$"
+)
+
+
+@lru_cache(maxsize=16)  # the policy asks once per address of the same text
+def _table_cells(text: str) -> tuple[Cell, ...]:
+    return tuple(table_cells(scan_text(text)))
+
+
+def company_row_address(text: str, start: int, end: int) -> bool:
+    """Whether the address at text[start:end] stands in a table row about an organisation: the row has a
+    cell under a company header, and no column the address fills says it is a home (module doc)."""
+    cells = _table_cells(text)
+    own = [c for c in cells if c.row > 0 and c.start < end and start < c.end]
+    if not own or any(_PERSONAL.search(c.header) for c in own):
+        return False
+    return any(c.row == own[0].row and _COMPANY_HEADER.match(c.header) for c in cells)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from strata_pipeline.redaction.pii import Finding, PiiPolicy
-from strata_pipeline.redaction.premises import headings_above, names_premises, premises_address
+from strata_pipeline.redaction.premises import company_row_address, headings_above, names_premises, premises_address
 from strata_pipeline.redaction.redact import redact_text
 
 CENTRE = "# Kundencenter Aarlingen\n\nHans-Böckler-Straße 12, 79001 Aarlingen (im Erdgeschoss)\n\n## Öffnungszeiten\n"
@@ -117,3 +117,23 @@ def test_a_person_on_the_next_line_is_not_the_addressee_of_a_line_that_names_the
     text = "# Hausordnung Depot Nord\n\nDepot Nord · Jana Novak · Hafenstraße 61, 4020 Linz\n"
     start, end = span(text, "Hafenstraße 61, 4020 Linz")
     assert not premises_address(text, start, end, people=[span(text, "Jana Novak")])
+
+
+@pytest.mark.parametrize(
+    ("table", "value", "kept"),
+    [
+        # a supplier list: the row is about a company, its postcode and town are the company's
+        ("Lief.-Nr. | Firma | PLZ / Ort | Ansprechpartner\nL-1 | Muster AG | 9200 Gossau SG | Beat Keller\n"
+         "L-2 | Beispiel GmbH | 6850 Dornbirn | Anna Moser", "9200 Gossau SG", True),
+        ("supplier,street,city\nNorthwind Ltd,12 Elm Close,Leeds\nContoso plc,4 Mill Lane,York", "12 Elm Close", True),
+        # a person's record: no company cell in the row
+        ("Name | PLZ / Ort\nBeat Keller | 9200 Gossau SG\nAnna Moser | 6850 Dornbirn", "9200 Gossau SG", False),
+        # a company cell, but the address's own column says it is a home
+        ("Firma | Privatadresse\nMuster AG | Hauptstraße 5, 70173 Stuttgart\nBeispiel GmbH | Ringweg 2, 10115 Berlin",
+         "Hauptstraße 5, 70173 Stuttgart", False),
+    ],
+)  # fmt: skip
+def test_an_address_in_a_table_row_about_an_organisation_is_the_organisations(
+    table: str, value: str, kept: bool
+) -> None:
+    assert company_row_address(table, *span(table, value)) is kept

@@ -252,8 +252,10 @@ def _masked_terms(text: str, terms: Terms) -> set[str]:
 # many hours" for hours, "what time" for a clock time. None when the wording names no kind.
 _ASKS_MONEY = re.compile(
     r"\b(?:price|prices|cost|costs|fee|fees|preis|preise|gebühr|gebühren|kostet|kosten|prix|coût|coûte|tarif|"
-    r"betrag|beträge|montant|montants)\b"  # "bis zu welchem Betrag", "quel montant": a sum of money
-    r"(?![ \t]+(?:cent(?:re|er)s?|codes?|units?|objects?|elements?)\b)",  # a "cost centre" is an account's code
+    r"betrag|beträge|montant|montants|gekostet|kostete|coûté|coûtait)\b"  # "bis zu welchem Betrag": a sum of money
+    r"(?![ \t]+(?:cent(?:re|er)s?|codes?|units?|objects?|elements?)\b)"  # a "cost centre" is an account's code
+    # the currency the sum is asked in: "Wie hoch ist das Tagesgeld in Euro?", "en francs"
+    r"|\b(?:in|en)[ \t]+(?:euros?|eur|chf|franken|francs?|dollars?|usd|pounds?|gbp)\b",
     re.IGNORECASE,
 )
 # "Auf welche Kostenstelle buche ich Kosten ...?", "Which supplier charges the lowest fee?": the noun after

@@ -82,6 +82,11 @@ def test_a_percentage_noise_level_or_weekday_is_asked_for_and_stated_or_not() ->
     assert asked_kind("Who must approve a total discount of more than 15%?") is None  # asks for a person
     assert states_kind("percent", "| 5 to 9 | 5% |")
     assert not states_kind("percent", "Volume discounts apply to robots ordered on a single purchase order.")
+    # a past cost and a currency named ask for money: a reference to a collective agreement states none
+    assert asked_kind("Wie hoch ist das Tagesgeld in Euro für Fahrer des Depots Nord?") == "money"
+    assert asked_kind("Combien a coûté la réparation de la boîte de vitesses du camion ?") == "money"
+    assert asked_kind("Wie viel hat das Zimmer im Jahr 2024 pro Tag gekostet?") == "money"
+    assert not states_kind("money", "Tagesgelder gelten nach dem Kollektivvertrag und § 26 Z 4 EStG.")
     # a change by a share asks for a percentage, not the money a supplier's row states
     assert asked_kind("Um wie viel Prozent erhöht die Molkerei 2025 ihre Preise?") == "percent"
     assert asked_kind("By what percentage do the prices rise in 2025?") == "percent"

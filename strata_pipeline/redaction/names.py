@@ -22,6 +22,7 @@ account names in `name_handles`.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 from strata_pipeline.redaction.name_cues import NAME_WORD, SAINT_BEFORE, SAINTS
@@ -308,6 +309,12 @@ def _same_person_again(candidates: list[PersonCandidate], text: str, index: Name
     "Landro ... Landro Panicucci". Words of accepted names lift other candidates made of them. A common
     word lifts only in its place: an accepted name's popular given name alone ("Claire Dubois ... Claire
     souhaite"), its surname after a title ("Kerstin Lange ... Frau Lange")."""
+    things = _read_as_things(candidates, text)
+    for candidate in candidates:
+        own = re.findall(r"[^\W\d_]{3,}", text[candidate.start : candidate.end])
+        if candidate.score >= threshold and len(own) == 1 and own[0].casefold() in things and _ner_only(candidate):
+            candidate.score = round(threshold - 0.05, 3)  # "Pool Rampe SG": one reading of nine calls it a person
+            candidate.reasons.append("read as a thing elsewhere in the text")
     accepted = [re.findall(r"[^\W\d_]{3,}", text[c.start : c.end]) for c in candidates if c.score >= threshold]
     words = {w.casefold() for name in accepted for w in name if word_commonness(w) < 4.5}
     given = {name[0].casefold() for name in accepted if len(name) > 1 and popular_given_name(name[0], index)}
@@ -322,6 +329,28 @@ def _same_person_again(candidates: list[PersonCandidate], text: str, index: Name
         if own and (in_place or any(w in words for w in own)):
             candidate.score = round(max(candidate.score, threshold + 0.05), 3)
             candidate.reasons.append("same person named elsewhere in the text")
+
+
+def _read_as_things(candidates: list[PersonCandidate], text: str) -> set[str]:
+    """Words the NER reads alone as an organisation, product or place at least twice and more often than as
+    a person in this text ("Rampe" of "Pool Rampe SG" in nine rows): one person reading is its error."""
+    things: Counter[str] = Counter()
+    people: Counter[str] = Counter()
+    for candidate in candidates:
+        own = re.findall(r"[^\W\d_]{3,}", text[candidate.start : candidate.end])
+        if len(own) != 1:
+            continue
+        if any(r.startswith("NER person") for r in candidate.reasons):
+            people[own[0].casefold()] += 1
+        elif any(r.startswith("NER ") for r in candidate.reasons):
+            things[own[0].casefold()] += 1
+    return {word for word, count in things.items() if count >= 2 and count > people[word]}
+
+
+def _ner_only(candidate: PersonCandidate) -> bool:
+    """Whether nothing but the NER and the word's shape makes the candidate a person: no title, column,
+    cue or full name."""
+    return all(r.startswith(("name-likeness", "NER person", "capitalised")) for r in candidate.reasons)
 
 
 # Between two listed names: a comma or a conjunction, and maybe the next one's role ("Olu Bakare; Matron Jane

@@ -15,6 +15,7 @@ from strata_pipeline.redaction.name_handles import handle_candidates
 from strata_pipeline.redaction.name_index import NameIndex, name_index
 from strata_pipeline.redaction.name_layout import column_cells
 from strata_pipeline.redaction.names import (
+    _same_person_again,
     code_words,
     command_words,
     lowercase_candidates,
@@ -435,3 +436,28 @@ def test_the_programs_a_set_runs_are_read_from_its_quoted_commands() -> None:
     texts = ["List backups with `barman list-backup kf-erp`.", "```\n$ sudo systemctl restart nginx\n```", "Ask Anna."]
     assert programs_run(texts) == {"barman", "systemctl"}
     assert programs_run(["The host anna-pc-01 is Anna's laptop."]) == frozenset()  # host codes are not read
+
+
+def _readings(text: str, word: str, reasons: list[list[str]], scores: list[float]) -> list[PersonCandidate]:
+    """One candidate per occurrence of `word` in `text`, with the given reasons and scores."""
+    starts = [i for i in range(len(text)) if text.startswith(word, i)]
+    return [PersonCandidate(s, s + len(word), sc, list(r)) for s, r, sc in zip(starts, reasons, scores, strict=True)]
+
+
+def test_one_person_reading_of_a_word_the_ner_reads_as_a_thing_elsewhere_lifts_nothing(index: NameIndex) -> None:
+    """An inventory names a scanner pool "Pool Rampe SG" in nine rows: the NER reads "Rampe" as an ORG or a
+    PRODUCT eight times and as a person once. That one reading made the other eight the "same person"."""
+    text = "\n".join(f"SC-{k},scanner,Pool Rampe SG" for k in range(4))
+    thing = ["name-likeness 0.33", "NER ORG", "capitalised mid-sentence"]
+    candidates = _readings(
+        text, "Rampe", [thing, thing, ["name-likeness 0.33", "NER person"], thing], [0.2] * 2 + [0.58, 0.2]
+    )
+    _same_person_again(candidates, text, index)
+    assert all(c.score < 0.5 for c in candidates)
+    # a full name makes its surname a person's wherever the NER reads it alone
+    text = "Anna Weber signs. Weber AG, Weber GmbH and Weber KG are suppliers; ask Weber."
+    full = PersonCandidate(0, 10, 0.9, ["full name", "NER person"])
+    alone = _readings(text[11:], "Weber", [thing] * 4, [0.2] * 4)
+    alone = [PersonCandidate(c.start + 11, c.end + 11, c.score, c.reasons) for c in alone]
+    _same_person_again([full, *alone], text, index)
+    assert all(c.score >= 0.5 for c in alone)

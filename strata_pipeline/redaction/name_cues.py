@@ -276,11 +276,11 @@ NAMED_AFTER_BEFORE = re.compile(
     r"|prix|premio|preis|award|prize|foundation|fondation|stiftung|fondazione|fundación)"
     r"[ \t]+(?:(?:de|du|des|la|le|di|del)[ \t]+)?$"
 )
-# Before a run: a unit noun that the run names ("Network Squad Rhone", "Team Phoenix", "Équipe Loire").
 # A premises noun and a Romance "of" before a run: "dépôt de Lausanne", "agence d'Annecy", "sede di Lugano".
 PREMISES_OF_BEFORE = re.compile(rf"(?i)\b(?:{PREMISES_WORDS})[ \t]+(?:de|du|des|de la|d'|d’|di|del|della)[ \t]*$")
 # Right before an abbreviated unit: a number or range ("1 Pal.", "2–5 Pal.") or a rate word ("je Pal.").
 ABBREVIATED_UNIT_BEFORE = re.compile(r"(?:\d|\b(?:je|pro|per|par|à|x))[ \t]+$")
+# Before a run: a unit noun that the run names ("Network Squad Rhone", "Team Phoenix", "Équipe Loire").
 UNIT_BEFORE = re.compile(r"(?i)\b(?:squad|team|crew|taskforce|unit|division|abteilung|équipe|equipe)[ \t]+$")
 # After a run: a kind of software or machine it names ("the Barman server", "Jamf agent").
 SYSTEM_AFTER = re.compile(

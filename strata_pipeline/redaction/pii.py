@@ -174,9 +174,10 @@ class PiiPolicy:
         )
 
     def beside_a_role_mailbox(self, phone: Finding, text: str, others: Sequence[Finding]) -> bool:
-        """A number written in one clause with a function's mailbox and with no person ("fuhrpark@… oder +41 71
-        228 44 30", "phone +41 71 228 44 77 … or e-mail it-support@…") is the function's line, published on
-        purpose as its mailbox is. A clause ends at a sentence's end, a line break or a cell separator."""
+        """A number written in one clause with a function's mailbox and with no person is the function's
+        line, published on purpose as its mailbox is: "fuhrpark@… oder +41 71 228 44 30", "phone
+        +41 71 228 44 77 … or e-mail it-support@…". A clause ends at a sentence's end, a line break or a
+        cell separator (_CLAUSE_END)."""
         start, end = _clause(text, phone.start, phone.end)
         inside = [f for f in others if start <= f.start and f.end <= end]
         if any(start < p_end and p_start < end for p_start, p_end in self._people(others)):
@@ -237,14 +238,14 @@ class PiiPolicy:
 
 # Where a contact's clause ends: a stop before a space, a line break, a table cell's or a list's separator
 # ("Direct: +971 4 555 0192 | For general enquiries: info@...": the number is not the mailbox's).
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|[\n\t|;]")
+_CLAUSE_END = re.compile(r"[.!?](?=\s)|[\n\t|;]")
 
 
 def _clause(text: str, start: int, end: int, reach: int = 300) -> tuple[int, int]:
-    """The clause around text[start:end] (_SENTENCE_END), at most `reach` characters to either side."""
+    """The clause around text[start:end] (_CLAUSE_END), at most `reach` characters to either side."""
     before = text[max(0, start - reach) : start]
-    ends = [m.end() for m in _SENTENCE_END.finditer(before)]
-    after = _SENTENCE_END.search(text, end, min(len(text), end + reach))
+    ends = [m.end() for m in _CLAUSE_END.finditer(before)]
+    after = _CLAUSE_END.search(text, end, min(len(text), end + reach))
     return start - len(before) + (ends[-1] if ends else 0), after.start() if after else min(len(text), end + reach)
 
 

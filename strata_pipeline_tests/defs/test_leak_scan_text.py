@@ -1,4 +1,5 @@
-"""The index's leak check reads a point as ingestion read its document: under its title and headings."""
+"""The index's leak check reads a point as ingestion read its document: under its title and headings, a
+table's rows under their header row."""
 
 from __future__ import annotations
 
@@ -27,3 +28,17 @@ def test_a_kept_premises_address_is_no_leak_and_a_persons_is() -> None:
     assert find_leaks([("notes", notes)], [], detector, policy) == [Leak("notes", "pii:ADDRESS")]
     strict = PiiPolicy(keep_premises_addresses=False)
     assert find_leaks([("centre", centre)], [], detector, strict) == [Leak("centre", "pii:ADDRESS")]
+
+
+def test_a_table_row_is_read_under_its_header_row_so_a_companys_address_is_no_leak() -> None:
+    header = "Lief.-Nr. | Firma | Strasse | PLZ / Ort | Ansprechpartner"
+    row = "L-1002 | Bergkäserei Tux eGen | Hauptstraße 5 | 6293 Tux | [PERSON_2]"
+    point = {"title": "lieferantenliste", "heading_path": "lieferantenliste", "heading": "lieferantenliste",
+             "context": f"lieferantenliste\n{header}", "text": row}  # fmt: skip
+    text = scanned_text(point)
+    assert text.index(header) < text.index(row)
+    assert find_leaks([("row", text)], [], PresidioDetector(use_ner=False), PiiPolicy()) == []
+    # the same row under a header that names no company is a person's record
+    point = point | {"context": "lieferantenliste\nNr. | Name | Strasse | PLZ / Ort | Kontakt"}
+    leaks = find_leaks([("row", scanned_text(point))], [], PresidioDetector(use_ner=False), PiiPolicy())
+    assert Leak("row", "pii:ADDRESS") in leaks

@@ -29,11 +29,17 @@ from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderRes
 
 def scanned_text(payload: dict) -> str:
     """A point's scanned fields, its text under its document's title and heading path written as Markdown
-    headings: the policy reads the chunk as ingestion read the document, where an address under a
-    premises heading is the organisation's, not a person's (redaction/premises.py)."""
+    headings, and a table's rows under their header row (the context's last line): the policy reads the
+    chunk as ingestion read the document, where an address under a premises heading, or in a row with a
+    company cell, is the organisation's, not a person's (redaction/premises.py)."""
     path = str(payload.get("heading_path") or "").split(" > ")
     heads = [h for h in [str(payload.get("title") or ""), *path, str(payload.get("heading") or "")] if h.strip()]
-    return "\n\n".join([*(f"{'#' * min(i + 1, 6)} {h}" for i, h in enumerate(heads)), str(payload.get("text") or "")])
+    text = str(payload.get("text") or "")
+    context = str(payload.get("context") or "")
+    header = context.rsplit("\n", 1)[1] if "\n" in context else ""
+    if header.strip() and not text.startswith(header):
+        text = f"{header}\n{text}"
+    return "\n\n".join([*(f"{'#' * min(i + 1, 6)} {h}" for i, h in enumerate(heads)), text])
 
 
 @dg.asset(

@@ -48,8 +48,9 @@ PAYLOAD_COLUMNS = (
     "text",
     "sha256",
 )
-# Written when the chunk table has them (chunks asset: the injection scan); older tables lack them.
-OPTIONAL_PAYLOAD_COLUMNS = ("injection_risk", "injection_findings", "injection_action")
+# Written when the chunk table has them (chunks asset: the injection scan; the section context with a
+# table's header row, which the leak check reads a row under); older tables lack them.
+OPTIONAL_PAYLOAD_COLUMNS = ("injection_risk", "injection_findings", "injection_action", "context")
 
 
 def _payload(row: dict) -> dict:

@@ -3,7 +3,7 @@ table's rows under their header row."""
 
 from __future__ import annotations
 
-from strata_pipeline.defs.index.qdrant_collection import scanned_text
+from strata_pipeline.defs.index.qdrant_collection import scanned_text, table_header
 from strata_pipeline.redaction.pii import PiiPolicy, PresidioDetector
 from strata_pipeline.redaction.verify import Leak, find_leaks
 
@@ -42,3 +42,11 @@ def test_a_table_row_is_read_under_its_header_row_so_a_companys_address_is_no_le
     point = point | {"context": "lieferantenliste\nNr. | Name | Strasse | PLZ / Ort | Kontakt"}
     leaks = find_leaks([("row", scanned_text(point))], [], PresidioDetector(use_ner=False), PiiPolicy())
     assert Leak("row", "pii:ADDRESS") in leaks
+
+
+def test_a_header_is_read_only_for_a_row_with_as_many_cells() -> None:
+    context = "Fees\n| Zone | Fee |"
+    assert table_header("| B | 3.00 |", context) == "| Zone | Fee |"
+    assert table_header("| Zone | Fee |\n|---|---|", context) == ""  # the chunk starts with it
+    assert table_header("| B | 3.00 | extra |", context) == ""
+    assert table_header("Fees are due monthly.", "Fees") == ""

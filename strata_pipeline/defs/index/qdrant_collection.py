@@ -29,17 +29,23 @@ from strata_pipeline.resources import CacheResource, CorpusResource, EmbedderRes
 
 def scanned_text(payload: dict) -> str:
     """A point's scanned fields, its text under its document's title and heading path written as Markdown
-    headings, and a table's rows under their header row (the context's last line): the policy reads the
-    chunk as ingestion read the document, where an address under a premises heading, or in a row with a
-    company cell, is the organisation's, not a person's (redaction/premises.py)."""
+    headings, and a table's rows under their header row: the policy reads the chunk as ingestion read the
+    document, where an address under a premises heading, or in a row with a company cell, is the
+    organisation's, not a person's (redaction/premises.py)."""
     path = str(payload.get("heading_path") or "").split(" > ")
     heads = [h for h in [str(payload.get("title") or ""), *path, str(payload.get("heading") or "")] if h.strip()]
     text = str(payload.get("text") or "")
-    context = str(payload.get("context") or "")
-    header = context.rsplit("\n", 1)[1] if "\n" in context else ""
-    if header.strip() and not text.startswith(header):
+    if header := table_header(text, str(payload.get("context") or "")):
         text = f"{header}\n{text}"
     return "\n\n".join([*(f"{'#' * min(i + 1, 6)} {h}" for i, h in enumerate(heads)), text])
+
+
+def table_header(text: str, context: str) -> str:
+    """The header row the chunker put on the last line of a table row's context (chunking/context.py), when
+    it has as many bars as the row `text` starts with; "" for any other chunk."""
+    header = context.rsplit("\n", 1)[1] if "\n" in context else ""
+    bars = text.split("\n", 1)[0].count("|")
+    return header if bars and header.count("|") == bars and not text.startswith(header) else ""
 
 
 @dg.asset(

@@ -49,3 +49,11 @@ def test_a_street_cell_needs_a_house_number_or_a_persons_record() -> None:
     assert [sites[s:e] for s, e, _ in column_address_spans(sites)] == ["Hafenstraße 12"]
     people = scan_text("name;street;hours\nAnna Berg;Hafenstraße;7-18\nJon Ek;Kaiweg 3;8-17\n")
     assert [people[s:e] for s, e, _ in column_address_spans(people)] == ["Hafenstraße", "Kaiweg 3"]
+
+
+def test_a_placeholders_number_in_a_street_list_is_no_house_number() -> None:
+    """The leak check reads redacted rows under their header: "[PERSON_1]" in a list of street names is
+    what redaction wrote, and its "1" made the list a street with a house number."""
+    text = "zone\tmain_streets\thourly_rate\nC\tHafenstraße; [PERSON_1]; Speicherplatz\t2.00\nD\tMarktplatz\t1.50"
+    assert column_address_spans(text) == []
+    assert column_address_spans("zone\tmain_streets\nC\tHafenstraße 12\nD\tMarktplatz") != []

@@ -269,11 +269,11 @@ _ASKS_WHICH_THING = re.compile(
 )
 # "how many" and up to two words before its noun: "how many paid volunteering days" asks for days
 _ASKS_COUNT = re.compile(
-    r"\b(?:how many|wie viele|combien de)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?(?:\s+([^\W\d_]+))?", re.IGNORECASE
+    r"\b(?:how many|wie vielen?|combien de)\s+([^\W\d_]+)(?:\s+([^\W\d_]+))?(?:\s+([^\W\d_]+))?", re.IGNORECASE
 )
 # A question on how much or how many, or on a limit, asks for a number, whatever it counts.
 _ASKS_NUMBER = re.compile(
-    r"\b(?:how much|how many|wie viel|wie viele|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
+    r"\b(?:how much|how many|wie viel|wie vielen?|combien|limits?|limites?|grenzen?)\b", re.IGNORECASE
 )
 _ASKS_DURATION = re.compile(r"\b(?:how long|wie lange|combien de temps)\b", re.IGNORECASE)
 # an age, or how long ago: a number of years, months, weeks or days, whatever its noun costs ("how recently

@@ -27,6 +27,8 @@ DOCUMENT_COLUMNS = ("doc_id", "project", "extension", "title", "category", "lang
 INDEXED = "documents.decision = 'include' AND documents.status = 'ok'"
 MAX_VALUES = 40  # distinct values kept per text column for matching; more reads as free text
 MAX_VALUE_CHARS = 60
+# Lower-case Latin letters, accented ones included: "Coût CHF" is ("coût", "chf"), not ("co", "t", "chf")
+LETTERS = "a-zß\u00e0-\u00f6\u00f8-\u00ff\u0153"
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ class Column:
     @property
     def words(self) -> tuple[str, ...]:
         """The column name as words: "on_hand" -> ("on", "hand")."""
-        return tuple(w for w in re.split(r"[^a-z0-9äöüß]+", self.name.lower()) if w)
+        return tuple(w for w in re.split(rf"[^0-9{LETTERS}]+", self.name.lower()) if w)
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,9 @@ class Table:
     @property
     def label(self) -> str:
         """How people name it: the sheet's words ("price-list" -> "price list")."""
-        return "documents" if self.name == DOCUMENTS else " ".join(re.split(r"[^a-zäöüß]+", self.sheet.lower())).strip()
+        return (
+            "documents" if self.name == DOCUMENTS else " ".join(re.split(rf"[^{LETTERS}]+", self.sheet.lower())).strip()
+        )
 
 
 @dataclass(frozen=True)

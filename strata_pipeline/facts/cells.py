@@ -12,8 +12,10 @@ import re
 from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.countries import COUNTRIES
 from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.list_cells import listed_items
 from strata_pipeline.facts.phrasing import negated
 from strata_pipeline.facts.vocabulary import FORMATS
+from strata_pipeline.text.legal_forms import CELL_LEGAL_FORM
 
 # Words a value is never matched on alone: they are also ordinary words of questions.
 NOT_VALUES = frozenset("yes no none all true false ja nein oui non - n/a".split())
@@ -43,6 +45,7 @@ def cell_values(question: str, table: Table) -> list[Filter]:
     found: list[tuple[int, int, Filter]] = []
     candidates = [(v, c, v.lower().strip().lstrip(".")) for c in table.columns for v in c.values]
     candidates += [(v, c, head) for c in table.columns for v, head in _heads(c.values).items()]
+    candidates += [(v, c, v.lower()) for c in table.columns if c.is_list for v in listed_items(c.values)]
     # a value two columns hold goes first to the one named beside it: "das Werk Chemnitz" (not the town `Ort`)
     for value, column, text in sorted(candidates, key=lambda vct: (-len(vct[2]), _beside(lowered, *vct[1:]) is None)):
         if not text:
@@ -78,12 +81,15 @@ def _paired(found: list[tuple[int, int, Filter]], lowered: str, table: Table) ->
 
 
 _GLOSSED = re.compile(r"(.{6,}?)\s*\([^()]+\)")  # "water standing charge (meter Q3=4)": a name, then a gloss
+_COMPANY = re.compile(rf"(\w.{{3,}}?),?\s+(?:&\s+Co\.?\s+)?{CELL_LEGAL_FORM}")  # "Pfister & Co. AG": "Pfister"
 
 
 def _heads(values: tuple[str, ...]) -> dict[str, str]:
-    """Values that end in a gloss in brackets, by their name without it ("water standing charge"), when no
-    other value of the column has the same name: people say the name, not the gloss."""
+    """Values that end in a gloss in brackets or a legal form, by their name without it ("water standing
+    charge", "bodensee tiefkühlkost" of "Bodensee Tiefkühlkost AG"), when no other value of the column has the
+    same name: people say the name, not the gloss or the legal form."""
     heads = {v: m.group(1).lower().strip() for v in values if (m := _GLOSSED.fullmatch(v.strip()))}
+    heads |= {v: m.group(1).lower() for v in values if v not in heads and (m := _COMPANY.fullmatch(v.strip()))}
     shared = {h for h in heads.values() if list(heads.values()).count(h) > 1}
     return {v: h for v, h in heads.items() if h not in shared}
 

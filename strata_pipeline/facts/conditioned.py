@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from strata_pipeline.facts.absence import absence, shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
+from strata_pipeline.facts.cells import cell_values
 from strata_pipeline.facts.intent import Filter, Intent
 from strata_pipeline.facts.key_overlap import DEFER, catalogue_columns
 from strata_pipeline.facts.parsed import Parsed, refused
@@ -20,7 +21,7 @@ from strata_pipeline.facts.wording import forms, stems, words
 
 Rest = Callable[[str, Catalogue], Parsed]
 WHICH_WORDS = r"\b(?:which|welche[rsnm]?|quel(?:le)?s?)\b"  # "which garages charged ... in total": groups, no sum
-COUNT_WORDS = r"\b(?:how many|number of|wie viele|wieviele|anzahl|combien|nombre de|nombre d')"
+COUNT_WORDS = r"\b(?:how many|number of|wie vielen?|wieviele|anzahl|combien|nombre de|nombre d')"
 
 
 def group_condition(question: str, operation: str, asked: str, tables: list[Table], rest: Rest) -> Parsed | None:
@@ -138,7 +139,14 @@ def unjoined(question: str, parsed: Parsed, tables: list[Table]) -> Parsed:
         if set(label) <= set(words(rows.label)) or [c.name for c in other.columns] == [c.name for c in rows.columns]:
             continue  # its words name this sheet too: another version ("the 2026 broker commission" beside 2024's)
         key = shared_key(rows, other)
-        if key and label and all(forms(w) & said for w in label):
-            why = f"names {other.label!r}, a second sheet keyed to it by {key}; no condition across two sheets is read"
+        if not key:
+            continue
+        named = f"{other.label!r}" if label and all(forms(w) & said for w in label) else ""
+        # or one of its values: "which articles do we buy from Bodensee Tiefkühlkost", a supplier of the
+        # supplier list, which the article master knows only by supplier number
+        value = next((f for f in cell_values(question, other) if f.op == "eq" and f.column != key), None)
+        named = named or (f"{value.value!r} of {other.label!r}" if value is not None else "")
+        if named:
+            why = f"names {named}, a second sheet keyed to it by {key}; no condition across two sheets is read"
             return refused(parsed.score, parsed.operation, parsed.evidence, why, parsed.names_table)
     return parsed

@@ -25,7 +25,7 @@ OPERATION_WORDS: dict[str, str] = {
     + LONGEST_AGO,  # "serviced longest ago": the earliest
     # "the cost centre number of the Lyon office", "the phone number of": a number a row holds, not a count
     "count": r"\bhow many\b|(?:^|[^\w\s]\s*|\b(?:the|a|total|overall|exact|what|is|me|and|of)\s+)number of\b|"
-    r"\bcount\b|\bwie viele\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
+    r"\bcount\b|\bwie vielen?\b|\bwieviele\b|\banzahl\b|\bcombien\b|"
     r"\bnombre d(?:e\b|')",
     "distinct": r"\bdistinct\b|\bdifferent\b|\bunique\b|\bverschiedene\w*|\bunterschiedliche\w*|\bdifférent\w*",
     # "quels sont les serveurs" lists ("what are the"); "quel est le prix" asks for one value ("what is the")
@@ -36,7 +36,7 @@ OPERATION_WORDS: dict[str, str] = {
 }
 # "how many spare printers", "number of the distinct sites", "combien d'agences": the noun a count asks for
 COUNTED = (
-    r"\b(?:how many|number of|count|wie viele|wieviele|combien de|combien d'|nombre de|nombre d')"
+    r"\b(?:how many|number of|count|wie vielen?|wieviele|combien de|combien d'|nombre de|nombre d')"
     r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
     r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
 )

@@ -17,13 +17,13 @@ from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
 from strata_pipeline.facts.cell_words import contained_words
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
-    cell_values,
     each_value_named,
     names_code,
     one_value_per_column,
     unknown_value,
 )
 from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition, unjoined
+from strata_pipeline.facts.elapsed import read_elapsed, without_elapsed
 from strata_pipeline.facts.grouped_by import grouped_by
 from strata_pipeline.facts.implied import (
     counts_per_group,
@@ -41,6 +41,7 @@ from strata_pipeline.facts.phrasing import (
     DATE_EXTREMES,
     EXTREMES,
     WHEN,
+    date_column,
     date_filters,
     extreme,
     money_columns,
@@ -50,7 +51,6 @@ from strata_pipeline.facts.phrasing import (
 )
 from strata_pipeline.facts.qualities import (
     absent_amounts,
-    counted_head,
     counted_quantity,
     flags,
     measure_phrase,
@@ -62,15 +62,16 @@ from strata_pipeline.facts.qualities import (
 )
 from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n, with_figure
 from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
+from strata_pipeline.facts.table_score import ASKED, asks_documents, names_columns, score_table
+from strata_pipeline.facts.table_score import asked_noun_of as _asked
 from strata_pipeline.facts.values import compact, variant_filters
-from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, UNITS, gloss
+from strata_pipeline.facts.vocabulary import UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
 from strata_pipeline.facts.wording import forms as _forms
 from strata_pipeline.facts.wording import inflected_forms, words
 from strata_pipeline.facts.wording import said as _said
 from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import stems as _stems
-from strata_pipeline.facts.wording import unit_named as _unit_named
 from strata_pipeline.facts.years import uncovered_year, year_conditions, year_or_date_filters
 from strata_pipeline.text.placeholders import PLACEHOLDER
 
@@ -118,13 +119,16 @@ def _own_column(parsed: Parsed, question: str, tables: list[Table]) -> Parsed:
 def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) -> Parsed:
     stems = _stems(question)
     said, question = question, iso_dates(gloss(question))  # "seit dem 01.03.2025" compares with ISO dates
+    elapsed = read_elapsed(question.lower())
+    if elapsed is not None:  # "vor mehr als 12 Monaten": a condition on a date column, no number compared
+        question = without_elapsed(question, elapsed)
     operation = operation_of(question)
     stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
     for table in catalogue.tables:
         if source_sets and table.source_set not in source_sets:
             continue
-        score, evidence, filters = _score(question, stems, table)
+        score, evidence, filters = score_table(question, stems, table)
         if best is None or score > best[0]:
             best = (score, table, evidence, filters)
     if best is None or best[0] <= 0:
@@ -149,6 +153,21 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     dated_named = any(_column_named(stems, c) for c in table.columns if c.name in {f.column for f in dated})
     dated, by_year = year_or_date_filters(dated, dated_named, year_conditions(question, table))
+    periods = read_periods(question, years)[1]
+    if periods and not dated and not by_year and sum(c.is_date for c in table.columns) > 1:
+        # "Verträge, die 2025 auslaufen" over Vertragsbeginn and Vertragsende, neither said: counting every row
+        # would answer another question
+        named = ", ".join(c.name for c in table.columns if c.is_date)
+        why = f"names the period {periods[0]!r}, but not which date column ({named}) it applies to"
+        return _refused(score, operation, evidence, why, names_table)
+    if elapsed is not None:
+        column = date_column(table, question.lower())
+        if column is None:
+            named = ", ".join(c.name for c in table.columns if c.is_date) or "none"
+            why = f"counts back {elapsed.said!r}, but names no date column ({named})"
+            return _refused(score, operation, evidence, why, names_table)
+        dated.append(Filter(column.name, elapsed.op, elapsed.cutoff))
+        evidence.append(f"{elapsed.said!r} counted back from {elapsed.anchor}")
     uncovered = "" if by_year else uncovered_year(question, table)
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)
@@ -254,9 +273,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             # answers nothing; a column the table's name shares ("prices": price_eur) is what it asks
             shown = _mentioned(stems, table, kind=None, exclude=filter_columns | set(group_by))
         columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
-        if op == "list":
+        within = len([f for f in filters if f.op == "eq"]) >= 2  # "suppliers of both depots": one table's rows
+        if op == "list" or (op == "intersect" and within):
             columns = (names_for_numbers(question, table, columns[0]),)
-        if op == "intersect" and len([f for f in filters if f.op == "eq"]) < 2:
+        if op == "intersect" and not within:
             tables = second_table(stems, catalogue, table, columns)
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):
         shown = _mentioned(stems, table, kind="text", exclude=filter_columns)
@@ -364,60 +384,6 @@ def _word_after(question: str, word: str) -> str:
     return _stem(said[at + 1]) if 0 <= at < len(said) - 1 else ""
 
 
-def _score(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
-    score, evidence = 0.0, []
-    heads = [_stem(w) for w in words(table.label)]
-    said = all(any(_said(f, stems) for f in _forms(w)) for w in words(table.label))  # "orders": `Bestellungen`
-    label = heads + [f for w in words(table.label) for f in _forms(w) if f not in heads]
-    if (heads and said) or (table.name == DOCUMENTS and _asks_documents(question)):
-        score += 3  # its label, or for `documents` what people call documents ("how many text files")
-        evidence.append(f"table {table.label!r}")
-    elif len(heads) > 1 and len(heads[-1]) >= 5 and _said(heads[-1], stems):
-        score += 2  # its head noun: "holidays" for "public holidays"
-        evidence.append(f"table {table.label!r}")
-    elif len(heads) > 1 and heads[-1] in LIST_NOUNS and all(_said(h, stems) for h in heads[:-1]):
-        score += 2  # a sheet named for what it lists: "maintenance" for the "maintenance log"
-        evidence.append(f"table {table.label!r}")
-    elif len(heads) > 2 and all(_said(h, stems) for h in heads[:-1]):
-        score += 2  # its two or more modifiers, which say which sheet: "self-pay" for the "self pay prices"
-        evidence.append(f"table {table.label!r}")
-    limit, noun = top_n(question)
-    asked = _stem(noun) if limit else _asked(question, table)  # "what are the three biggest orders": orders
-    # a count's phrase is named by its last noun: "how many service desk priorities" asks for priorities
-    asked = _stem(counted_head(question)) or asked
-    # the noun names the rows (the label) or a column by its first word ("which SKUs", "which owner teams");
-    # a column's last word is often its unit ("capacity_units"), which "how many units" does not ask for.
-    # A German or French noun names them by its English word ("Bestellungen", "commandes": orders)
-    asked = next(iter(sorted(inflected_forms(asked) & set(label))), asked) if asked else asked
-    if asked and (asked in label or any(asked == _stem(c.words[0]) for c in table.columns if c.words)):
-        # what the question counts or lists ("which SKUs", "how many servers") is here; the half point
-        # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
-        score += 2.5
-        evidence.append(f"asks for {asked!r}" + (" (table)" if asked in label else ""))
-    numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question))
-    if numbers:
-        score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
-        evidence.append(f"document {table.doc_id!r}")
-    named = [column for column in table.columns if _column_named(stems, column)]
-    # a unit is one word however many columns end with it: "euros" names five `_eur` fee columns no better than one
-    named += [column for column in table.columns if column not in named and _unit_named(stems, column)][:1]
-    score += len(named) + (1 if len(named) > 1 else 0)  # columns of one table named together: its rows
-    evidence += [f"column {column.name!r}" for column in named]
-    filters = cell_values(question, table)
-    score += 2 * len(filters)
-    evidence += [f"value {f.column}={f.value!r}" for f in filters]
-    return score, evidence, filters
-
-
-# Nouns that name a sheet by its form, not its rows ("maintenance log", "price list", "VLAN plan")
-LIST_NOUNS = frozenset("log list register sheet table plan matrix schedule overview journal liste tabelle".split())
-ASKED = (
-    r"\b(?:how many|which|what|wie viele|welche\w*|combien de|combien d'|quels|quelles|quel|quelle|list|number of|"
-    r"count)"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüé\-]+)"
-)
-
-
 def asked_noun(question: str) -> str:
     """The noun a count or list asks for, stemmed ("server" in "which servers ..."); "" when none."""
     return _asked(question)
@@ -428,36 +394,13 @@ def stem(word: str) -> str:
     return _stem(word)
 
 
-def _asked(question: str, table: Table | None = None) -> str:
-    """The noun after the intent word: "servers" in "how many servers ...", stemmed. With `table`, an
-    intent word that is the first word of one of its columns ("list" in "the smallest list price") is
-    that column's name, not an intent word."""
-    for found in re.finditer(ASKED, question.lower()):
-        if table is None or not _starts_column(found.group(0), table):
-            return _stem(found.group(1))
-    return ""
-
-
-def _starts_column(phrase: str, table: Table) -> bool:
-    """Whether the intent word and the word after it are a column's first two words ("list price")."""
-    said = [_stem(w) for w in words(phrase)[-2:]]
-    return len(said) == 2 and any([_stem(w) for w in c.words[:2]] == said for c in table.columns)
-
-
-def _asks_documents(question: str) -> bool:
-    """A count or list of documents or files: a document noun within three words of the intent word."""
-    found = re.search(ASKED, question.lower())
-    after = words(question.lower()[found.start(1) :])[:3] if found else []
-    return any(_stem(w) in DOCUMENT_NOUNS for w in after)
-
-
 def _counts_rows(question: str, table: Table) -> bool:
     """A count word asks for the table's rows ("number of VLANs", "how many public holidays"), not for a
     quantity held in a number column ("how many units are reserved in total")."""
     found = re.search(COUNTED, question.lower())
     if not found:
         return False
-    return bool(_forms(found.group(1)) & label_forms(table)) or (table.name == DOCUMENTS and _asks_documents(question))
+    return bool(_forms(found.group(1)) & label_forms(table)) or (table.name == DOCUMENTS and asks_documents(question))
 
 
 def _without_column_names(question: str, table: Table) -> str:
@@ -483,7 +426,7 @@ def _mentioned(
     for position, column in enumerate(table.columns):
         if column.name in exclude or (kind and column.kind != kind):
             continue
-        said = [w for w in column.words if len(w) > 1 and any(_said(f, stems) for f in _forms(w))]
+        said = [w for w in column.words if names_columns(w) and any(_said(f, stems) for f in _forms(w))]
         hits = len(said)
         if hits < len(column.words) and all(_forms(w) & rows for w in said):
             continue

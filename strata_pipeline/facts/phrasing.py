@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import Column, Table
+from strata_pipeline.facts.compounds import head_said
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.periods import read_periods
 
@@ -202,10 +203,18 @@ def _next(value: str) -> str:
     return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
 
 
+def date_column(table: Table, lowered: str) -> Column | None:
+    """The table's date column the (lower-case) question means: its only one, or the one it names."""
+    return _date_column([c for c in table.columns if c.is_date], lowered)
+
+
 def _date_column(dated: list[Column], lowered: str) -> Column | None:
     if len(dated) == 1:
         return dated[0]
     named = [c for c in dated if all(w in lowered for w in c.words if len(w) > 2)]
+    # none named in full: a German compound by its head, said as a verb or noun ("Verträge, die enden":
+    # `Vertragsende`, not `Vertragsbeginn`)
+    named = named or [c for c in dated if head_said(c.words, lowered)]
     return named[0] if len(named) == 1 else None
 
 

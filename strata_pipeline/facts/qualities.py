@@ -14,7 +14,7 @@ from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS
 from strata_pipeline.facts.numbers import comparisons
 from strata_pipeline.facts.phrasing import priced_columns
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS, NUMBER_WORDS, UNITS
-from strata_pipeline.facts.wording import column_named, forms, stem_word, stems, unit_named, words
+from strata_pipeline.facts.wording import column_named, forms, inflected_forms, stem_word, stems, unit_named, words
 
 # a verb or preposition of having, an optional article or negation, then the noun said of the rows
 HAVE = (
@@ -352,8 +352,10 @@ def _knows(table: Table, word: str) -> bool:
     known |= {v.lower() for c in table.columns for v in c.values} | {
         stem_word(w) for c in table.columns for v in c.values for w in words(v)
     }
-    if word in known:
-        return True  # a value: "how many rx-200 products" counts the rows whose product is RX-200
+    if word in known or inflected_forms(word) & known:
+        # a value: "how many rx-200 products" counts the rows whose product is RX-200; a German plural or
+        # case ending: "in wie vielen Zonen" counts the rows of the column `Zone`
+        return True
     if all(part in known or forms(part) & known or part.isdigit() for part in word.split("-") if part):
         return True  # every part of "sla-entries" is known
     return len(word) >= 8 and any(len(k) >= 8 and word[:6] == k[:6] for k in known)

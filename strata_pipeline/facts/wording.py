@@ -6,6 +6,7 @@ import re
 
 from strata_pipeline.facts.catalogue import Column
 from strata_pipeline.facts.cells import LANGUAGES
+from strata_pipeline.facts.compounds import GERMAN_ENDINGS
 from strata_pipeline.facts.vocabulary import UNITS, english
 
 
@@ -13,9 +14,6 @@ def words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
 
 
-# German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
-# for bezirk, "Zonen" for zone): read only after a name of at least four letters.
-GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
 UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 # French accents fall away in matching: "dépôt" names a column `depot`, "procédure" one named `procedure`
 ACCENTS = str.maketrans("éèêëàâîïôùûç", "eeeeaaiiouuc")

@@ -16,18 +16,14 @@ from collections.abc import Iterable
 
 from strata_pipeline.redaction.name_evidence import popular_given_name
 from strata_pipeline.redaction.name_index import NameIndex
+from strata_pipeline.text.legal_forms import LEGAL_FORM
 
-# A legal form ends the name: "GmbH", "AG", "SE", "Ltd", "Inc.", "S.A.", "SARL", "B.V.".
-_LEGAL_FORM = (
-    r"(?:GmbH|mbH|AG|KG|KGaA|OHG|SE|Ltd\.?|Limited|plc|PLC|Inc\.?|LLC|LLP|Corp\.?|S\.A\.S?\.?|SAS|SARL|S\.?p\.?A\.?"
-    r"|S\.r\.l\.|B\.V\.|N\.V\.|Oy|AB|A/S|ApS|Pty|Sp\. z o\.o\.|e\.K\.|GbR|UG)"
-)
 # A cell or line that is a company's name: it ends with its legal form ("Brandner Gusswerk GmbH").
-COMPANY_NAME = re.compile(rf"[^\W\d_][\w.&-]*[ \t]+(?:&[ \t]+)?{_LEGAL_FORM}[ \t]*$")
+COMPANY_NAME = re.compile(rf"[^\W\d_][\w.&-]*[ \t]+(?:&[ \t]+)?{LEGAL_FORM}[ \t]*$")
 # Its first word, then up to three more capitalised words or "&" ("Kessler Antriebstechnik GmbH", "Neumann &
 # Söhne GmbH").
 _LEGAL_NAME = re.compile(
-    rf"(?<![\w-])([A-ZÄÖÜ][^\W\d_]{{2,}})(?:[ \t]+(?:&|[A-ZÄÖÜ][\w.-]*)){{0,3}}[ \t]+{_LEGAL_FORM}(?![\w])"
+    rf"(?<![\w-])([A-ZÄÖÜ][^\W\d_]{{2,}})(?:[ \t]+(?:&|[A-ZÄÖÜ][\w.-]*)){{0,3}}[ \t]+{LEGAL_FORM}(?![\w])"
 )
 
 

@@ -33,7 +33,7 @@ LOOKUP_FILLER = frozenset(
     "what is are was the a an of for code error show me find look up lookup details about on status "
     "was ist der die das zeige finde qu'est-ce que le la les est code erreur".split()
 )
-COUNT_WORDS = r"how many|wie viele|wieviele|combien de|combien d'"
+COUNT_WORDS = r"how many|wie vielen?|wieviele|combien de|combien d'"
 # "how many hours may I park": a quantity the documents state, not a count of rows
 UNITS = frozenset(
     "hours days weeks minutes months years euros dollars stunden tage wochen minuten monate jahre heures jours "

@@ -89,14 +89,15 @@ def _negation(word: str) -> bool:
 def mentions(said: list[str], table: Table) -> list[tuple[int, int]]:
     """Token spans that name the table: its label's words in order; for a sheet named for its form ("maintenance
     log"), the words before that noun; for a longer label, its head noun ("holidays")."""
-    heads = [stem_word(w) for w in words(table.label)]
+    label = words(table.label)  # as written: "verträge" has an English word, its folded stem "vertraege" none
+    heads = [stem_word(w) for w in label]
     if not heads:
         return []
-    shapes = [heads]
+    shapes = [label]
     if len(heads) > 1 and heads[-1] in SHEET_NOUNS:
-        shapes.append(heads[:-1])
+        shapes.append(label[:-1])
     elif len(heads) > 1 and len(heads[-1]) >= 5:
-        shapes.append(heads[-1:])
+        shapes.append(label[-1:])
     spans = []
     for shape in shapes:
         for at in range(len(said) - len(shape) + 1):
@@ -108,7 +109,7 @@ def mentions(said: list[str], table: Table) -> list[tuple[int, int]]:
 def _names(word: str, head: str) -> bool:
     """Whether a question's word is a label's word: its stem, English form, or a German ending on it."""
     said = forms(word) | {stem_word(word)}
-    wanted = forms(head) | {head}
+    wanted = forms(head) | {stem_word(head)}
     if said & wanted:
         return True
     return any(len(w) >= 4 and word.startswith(w) and word[len(w) :] in GERMAN_ENDINGS for w in wanted)

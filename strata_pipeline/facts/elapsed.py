@@ -9,6 +9,7 @@ so days are ISO and German and French units are partly English already.
 
 from __future__ import annotations
 
+import calendar
 import datetime
 import re
 from dataclasses import dataclass
@@ -60,6 +61,7 @@ def read_elapsed(lowered: str, today: datetime.date | None = None) -> Elapsed | 
         amount, unit = int(number_value(found.group(1))), _UNITS[found.group(2)]
         spans = (found.span(), anchored.span()) if anchored else (found.span(),)
         return Elapsed(op, _back(day, amount, unit).isoformat(), spans, day.isoformat(), found.group(0))
+    return None
 
 
 def without_elapsed(question: str, elapsed: Elapsed) -> str:
@@ -68,7 +70,6 @@ def without_elapsed(question: str, elapsed: Elapsed) -> str:
     for start, end in elapsed.spans:
         question = question[:start] + " " * (end - start) + question[end:]
     return question
-    return None
 
 
 def _back(day: datetime.date, amount: int, unit: str) -> datetime.date:
@@ -77,9 +78,4 @@ def _back(day: datetime.date, amount: int, unit: str) -> datetime.date:
         return day - datetime.timedelta(days=amount * (7 if unit == "weeks" else 1))
     months = day.year * 12 + day.month - 1 - amount * (12 if unit == "years" else 1)
     year, month = divmod(months, 12)
-    for last in range(day.day, 27, -1) if day.day > 28 else (day.day,):
-        try:
-            return datetime.date(year, month + 1, last)
-        except ValueError:
-            continue
-    return datetime.date(year, month + 1, 28)
+    return datetime.date(year, month + 1, min(day.day, calendar.monthrange(year, month + 1)[1]))

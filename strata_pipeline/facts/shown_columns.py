@@ -27,6 +27,8 @@ def names_for_numbers(question: str, table: Table, column: str) -> str:
         for c in table.columns
         if c.kind == "text" and NAME_COLUMN_WORDS & set(c.words) and not any("[" in v for v in c.values)
     ]  # a name column redaction reached ("[ADDRESS_1] Central") names the rows worse than their numbers
+    if named and named[0].values and len(named[0].values) < table.row_count:
+        return column  # two rooms both "Obst/Gemüse": a designation that repeats tells no row apart
     return named[0].name if named else column
 
 

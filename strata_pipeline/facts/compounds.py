@@ -8,6 +8,8 @@ import re
 # German plural and case endings a column or sheet name is said with ("Gebühren" for gebuehr, "Bezirke"
 # for bezirk, "Zonen" for zone): read only after a name of at least four letters.
 GERMAN_ENDINGS = ("e", "en", "n", "er", "ern", "es", "s")
+_ENDING = "(?:" + "|".join(GERMAN_ENDINGS) + ")?"
+_ENDING_OR_VERB = "(?:" + "|".join((*GERMAN_ENDINGS, "t", "et")) + ")?"  # "endet", "beginnt" too
 
 
 def compound_label(label_words: list[str]) -> list[str]:
@@ -26,5 +28,10 @@ def head_said(name_words: tuple[str, ...], lowered: str) -> bool:
     if len(name_words) != 1:
         return False
     parts = compound_label(list(name_words))
-    endings = "|".join((*GERMAN_ENDINGS, "t", "et"))
-    return len(parts) > 1 and re.search(rf"\b{re.escape(parts[-1])}(?:{endings})?\b", lowered) is not None
+    return len(parts) > 1 and re.search(rf"\b{re.escape(parts[-1])}{_ENDING_OR_VERB}\b", lowered) is not None
+
+
+def compound_ending_in(head: str, lowered: str) -> bool:
+    """Whether the (lower-case) question says a longer word that ends in `head` (a label word of four letters
+    or more), with or without a German ending: "kühlräumen" ends in "räume"."""
+    return len(head) >= 4 and re.search(rf"\w{{3,}}{re.escape(head)}{_ENDING}\b", lowered) is not None

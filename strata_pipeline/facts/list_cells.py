@@ -6,6 +6,7 @@ it into polars expressions."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 SEPARATOR = re.compile(r"\s*[,;]\s*")  # "Augsburg, Chemnitz", "DE;AT"
 
@@ -17,8 +18,8 @@ def lists_values(values: tuple[str, ...]) -> bool:
     "Wickelmaterial" is one description, not a list."""
     singles = {v.strip().lower() for v in values if not SEPARATOR.search(v.strip())}
     listed = [items(v) for v in values if SEPARATOR.search(v.strip())]
-    seen = [item for i in listed for item in set(i)]
-    recurring = singles | {item for item in seen if seen.count(item) > 1}
+    cells_listing = Counter(item for i in listed for item in set(i))
+    recurring = singles | {item for item, cells in cells_listing.items() if cells > 1}
     return len(recurring) >= 2 and bool(listed) and all(len(i) > 1 and set(i) <= recurring for i in listed)
 
 

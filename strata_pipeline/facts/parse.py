@@ -153,18 +153,17 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         return _refused(score, operation, evidence, "names a period, but the table holds no dates", False)
     dated_named = any(_column_named(stems, c) for c in table.columns if c.name in {f.column for f in dated})
     dated, by_year = year_or_date_filters(dated, dated_named, year_conditions(question, table))
+    date_names = [c.name for c in table.columns if c.is_date]
     periods = read_periods(question, years)[1]
-    if periods and not dated and not by_year and sum(c.is_date for c in table.columns) > 1:
+    if periods and not dated and not by_year and len(date_names) > 1:
         # "Verträge, die 2025 auslaufen" over Vertragsbeginn and Vertragsende, neither said: counting every row
         # would answer another question
-        named = ", ".join(c.name for c in table.columns if c.is_date)
-        why = f"names the period {periods[0]!r}, but not which date column ({named}) it applies to"
+        why = f"names the period {periods[0]!r}, but not which date column ({', '.join(date_names)}) it applies to"
         return _refused(score, operation, evidence, why, names_table)
     if elapsed is not None:
         column = date_column(table, question.lower())
         if column is None:
-            named = ", ".join(c.name for c in table.columns if c.is_date) or "none"
-            why = f"counts back {elapsed.said!r}, but names no date column ({named})"
+            why = f"counts back {elapsed.said!r}, but names no date column ({', '.join(date_names) or 'none'})"
             return _refused(score, operation, evidence, why, names_table)
         dated.append(Filter(column.name, elapsed.op, elapsed.cutoff))
         evidence.append(f"{elapsed.said!r} counted back from {elapsed.anchor}")

@@ -8,7 +8,7 @@ import re
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Table
 from strata_pipeline.facts.cells import cell_values
-from strata_pipeline.facts.compounds import GERMAN_ENDINGS, compound_label
+from strata_pipeline.facts.compounds import compound_ending_in, compound_label
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.qualities import counted_head
 from strata_pipeline.facts.ranking import top_n
@@ -77,18 +77,9 @@ def _label_score(question: str, stems: set[str], table: Table, label_words: list
         # the "Lieferantenliste"
     if len(heads) > 2 and all(map(named, label_words[:-1])):
         return 2.0  # its two or more modifiers, which say which sheet: "self-pay" for the "self pay prices"
-    if len(label_words) == 1 and _compound_of(label_words[0], question):
+    if len(label_words) == 1 and compound_ending_in(label_words[0], question.lower()):
         return 2.0  # a German compound the label is the head of: "Kühlräumen" for the sheet "Räume"
     return 0.0
-
-
-def _compound_of(head: str, question: str) -> bool:
-    """Whether the question says a longer word that ends in `head` (a label word of four letters or more),
-    with or without a German ending: "kühlräumen" ends in "räume"."""
-    if len(head) < 4:
-        return False
-    endings = "|".join(GERMAN_ENDINGS)
-    return re.search(rf"\w{{3,}}{re.escape(head)}(?:{endings})?\b", question.lower()) is not None
 
 
 # Short English words a question uses as words, never as a column's abbreviation: "which articles do we buy"

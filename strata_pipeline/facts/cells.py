@@ -37,6 +37,11 @@ def names_code(word: str) -> bool:
 
 def cell_values(question: str, table: Table) -> list[Filter]:
     """Known cell values the question names, longest first, each span used once."""
+    return [f for _, _, f in value_spans(question, table)]
+
+
+def value_spans(question: str, table: Table) -> list[tuple[int, int, Filter]]:
+    """`cell_values` with where the question says each (start, end offsets), in the question's order."""
     # names for codes, padded to the name's length so that offsets stay those of the question: "in German"
     # -> "in de", "Markdown" -> ".md" in both forms; "Germany" -> "DE" only in the question as written, where
     # a capital code is matched, so that "in Germany" is never the language code "in de"
@@ -55,7 +60,8 @@ def cell_values(question: str, table: Table) -> list[Filter]:
             continue
         op = "ne" if negated(lowered, match.start(), column) else "eq"
         found.append((match.start(), match.end(), Filter(column.name, op, value)))
-    return _paired(sorted(found, key=lambda item: item[0]), lowered, table)
+    found.sort(key=lambda item: item[0])
+    return [(start, end, f) for (start, end, _), f in zip(found, _paired(found, lowered, table), strict=True)]
 
 
 # what joins two values of one column: "Augsburg and Chemnitz", "l'usine d'Augsburg et celle de Chemnitz"

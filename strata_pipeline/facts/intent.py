@@ -48,7 +48,13 @@ class Intent:
     per: str = ""  # argmax/argmin: the best of `group_by` within each value of this column ("in each category")
     # rows of `table` whose `key` has no row in this table ("servers with no patch-wave entry": an anti-join)
     absent_from: str = ""
-    key: str = ""  # the column both tables hold, compared as text ("" with absent_from: the pair whose values overlap)
+    # rows of `table` whose `key` a row of this table meeting `through_filters` holds (a semi-join): "which articles
+    # do we buy from Bodensee Tiefkühlkost", a supplier the article master knows only by its number
+    through: str = ""
+    through_filters: tuple[Filter, ...] = ()
+    # the column both tables (absent_from's or through's) hold, compared as text ("" with absent_from: the pair
+    # whose values overlap)
+    key: str = ""
     other_key: str = ""  # the other table's column for `key`, when it is named differently ("fahrzeug")
     # conditions on each group's figure (column "value"): "which sites have more than 5 VLANs"
     having: tuple[Filter, ...] = ()
@@ -63,9 +69,9 @@ class Intent:
     def from_dict(cls, data: dict[str, Any]) -> Intent:
         """An intent from a client's JSON; shape errors are refusals, not crashes."""
         try:
-            filters, base, having = (
+            filters, base, having, through_filters = (
                 tuple(Filter(str(f["column"]), str(f.get("op", "eq")), _value(f["value"])) for f in data.get(key) or ())
-                for key in ("filters", "base", "having")
+                for key in ("filters", "base", "having", "through_filters")
             )
             return cls(
                 operation=str(data["operation"]),
@@ -80,6 +86,8 @@ class Intent:
                 limit=int(data.get("limit") or 0),
                 per=str(data.get("per") or ""),
                 absent_from=str(data.get("absent_from") or ""),
+                through=str(data.get("through") or ""),
+                through_filters=through_filters,
                 key=str(data.get("key") or ""),
                 other_key=str(data.get("other_key") or ""),
                 count_groups=bool(data.get("count_groups")),
@@ -112,6 +120,12 @@ class Intent:
             else:
                 by = f" (compared with its {self.other_key})" if self.other_key and self.other_key != self.key else ""
                 parts.append(f"{joined} {self.key} has no row in {other}{by}")
+        if self.through:
+            joined = "and" if self.filters or self.absent_from else "where"
+            other = names.get(self.through, self.through)
+            by = f" (as its {self.other_key})" if self.other_key and self.other_key != self.key else ""
+            picked = " where " + " and ".join(map(_described, self.through_filters)) if self.through_filters else ""
+            parts.append(f"{joined} {self.key or 'the shared key'} is held{by} by a row of {other}{picked}")
         if self.group_by:
             parts.append("per " + ", ".join(self.group_by))
         if self.per:

@@ -64,6 +64,7 @@ from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_b
 from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
 from strata_pipeline.facts.table_score import ASKED, asks_documents, names_columns, score_table
 from strata_pipeline.facts.table_score import asked_noun_of as _asked
+from strata_pipeline.facts.through import through_sheet
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -101,7 +102,23 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     counted = counted_extreme(glossed, most, _asked(glossed), visible, rest) if most else None
     if counted is not None:  # "which supplier received the most orders": orders counted per supplier
         return counted
-    return unjoined(glossed, _own_column(_parse(question, catalogue, source_sets), glossed, visible), visible)
+    parsed = _own_column(_parse(question, catalogue, source_sets), glossed, visible)
+    through = through_sheet(glossed, visible, rest)
+    if through is not None and _through_rather(parsed, through):
+        return through  # "which articles do we buy from Bodensee Tiefkühlkost": the supplier list picks them
+    return unjoined(glossed, parsed, visible)
+
+
+def _through_rather(parsed: Parsed, through: Parsed) -> bool:
+    """Whether the semi-join reads the question better than the plain parse: the plain one read no intent, or read
+    the rows of the same sheet and dropped the other sheet's value (their sheet does not hold it), or scored less.
+    A plain parse of the sheet that holds the value ("how many suppliers are in Austria") is its own condition."""
+    if parsed.intent is None:
+        return True
+    assert through.intent is not None
+    if parsed.intent.table == through.intent.through:
+        return False
+    return parsed.intent.table == through.intent.table or through.score > parsed.score
 
 
 def _own_column(parsed: Parsed, question: str, tables: list[Table]) -> Parsed:

@@ -30,6 +30,7 @@ from strata_pipeline.facts.validate import validate
 ROW = "__row"  # 1-based data row of the sheet
 ORIGIN = "__table"  # which loaded table a row came from (index into the frames)
 MAX_CITED_ROWS = 50
+MAX_CITED_PICKS = 10  # a semi-join's rows of the other table, cited after the rows counted
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,16 @@ def execute(
         if not intent.key:  # differently named keys: the pair of columns whose values overlap
             intent = _joined(intent, frame, other, tables[0])
         frame = frame.filter(_absent(frame, other, intent.key, intent.other_key or intent.key))
+    picked: pl.DataFrame = pl.DataFrame()
+    picked_from: list[Table] = []
+    if intent.through:  # the semi-join first too: only the rows whose key a picked row of the other table holds
+        picked_from = catalogue.named(intent.through, intent.source_sets)
+        other = _load(picked_from, sidecars, groups)
+        if not intent.key:
+            intent = _joined(intent, frame, other, tables[0])
+        other_lists = frozenset(c.name for t in picked_from for c in t.columns if c.is_list)
+        picked = other.filter(_conditions(intent.through_filters, for_intersect=False, lists=other_lists))
+        frame = frame.filter(_key_in(frame, intent.key, set(_texts(picked, intent.other_key or intent.key))))
     lists = frozenset(c.name for t in tables for c in t.columns if c.is_list)  # "Augsburg, Chemnitz" cells
     matched = frame.filter(_conditions(intent.filters, for_intersect=intent.operation == "intersect", lists=lists))
     value: Any
@@ -70,7 +81,8 @@ def execute(
             matched = matched.filter(pl.col(intent.group_by[0]).cast(pl.Utf8).is_in([str(k) for k in value]))
             if intent.count_groups and read:  # "how many sites have more than 5 VLANs": none is an answer too
                 return _groups_counted(intent, value, matched, tables, _readable(catalogue, intent))
-    cited = _citations(matched, tables)
+    # the rows counted, then the other table's rows that picked them ("Bodensee Tiefkühlkost AG", its number)
+    cited = _citations(matched, tables) + _citations(picked, picked_from)[:MAX_CITED_PICKS]
     if (matched.height == 0 and intent.operation != "share") or value in ([], None, {}):
         return FactResult(
             intent,
@@ -214,13 +226,20 @@ def _absent(frame: pl.DataFrame, other: pl.DataFrame, key: str, other_key: str) 
     return (text.is_not_null() & ~text.is_in(sorted(held))).fill_null(False)
 
 
+def _key_in(frame: pl.DataFrame, key: str, held: set[str]) -> pl.Series:
+    """Rows whose key, as the answer writes it and without regard to case or outer spaces, is `held`."""
+    wanted = {v.lower().strip() for v in held}
+    keys = frame.get_column(key).to_list() if frame.height else []
+    return pl.Series([v is not None and _text(v).lower().strip() in wanted for v in keys], dtype=pl.Boolean)
+
+
 def _joined(intent: Intent, frame: pl.DataFrame, other: pl.DataFrame, table: Table) -> Intent:
-    """The anti-join's key pair read from the loaded rows: the text columns whose values overlap most."""
+    """The join's key pair read from the loaded rows: the text columns whose values overlap most."""
     found = overlapping_columns(_text_sets(frame), _text_sets(other), prefer=table.columns[0].name)
     if found is None:
         raise IntentRefused(
-            f"No column of {intent.table!r} shares its values with a column of {intent.absent_from!r}: there is "
-            "no key to tell which rows are missing."
+            f"No column of {intent.table!r} shares its values with a column of "
+            f"{intent.absent_from or intent.through!r}: there is no key to join their rows by."
         )
     return dataclasses.replace(intent, key=found[0], other_key=found[1])
 
@@ -389,7 +408,7 @@ def _readable(catalogue: Catalogue, intent: Intent) -> dict[str, str]:
     """Tables as readers know them: "servers (inventory/servers.csv)", "documents"."""
     return {
         t.name: t.label if t.name == DOCUMENTS else f"{t.label} ({t.doc_id})"
-        for name in (intent.table, *intent.tables, *([intent.absent_from] if intent.absent_from else []))
+        for name in (intent.table, *intent.tables, *(n for n in (intent.absent_from, intent.through) if n))
         for t in catalogue.named(name, intent.source_sets)[:1]
     }
 

@@ -57,8 +57,14 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
                 "'per' belongs to argmax or argmin only: the column within whose values to name the best."
             )
         _column(tables, intent.per)
-    if intent.absent_from:
-        _absent(intent, catalogue, tables)
+    if intent.absent_from and intent.through:
+        raise IntentRefused("An intent joins one other table: 'absent_from' (an anti-join) or 'through', not both.")
+    through_filters: tuple[Filter, ...] = ()
+    if intent.absent_from or intent.through:
+        others = _joined(intent, catalogue, tables)
+        through_filters = tuple(_filter(others, f) for f in intent.through_filters)
+    elif intent.through_filters:
+        raise IntentRefused("'through_filters' belong to 'through': the rows of that table that pick the keys.")
     having = tuple(_having(intent, f) for f in intent.having)
     if intent.count_groups and not having and intent.operation != "intersect":
         raise IntentRefused(
@@ -81,7 +87,9 @@ def validate(intent: Intent, catalogue: Catalogue) -> Intent:
         columns = (first.columns[0].name,)
     if intent.operation == "intersect":
         _intersect(intent, catalogue, columns[0], filters)
-    return dataclasses.replace(intent, columns=columns, filters=filters, base=base, having=having)
+    return dataclasses.replace(
+        intent, columns=columns, filters=filters, base=base, having=having, through_filters=through_filters
+    )
 
 
 def _column(tables: list[Table], name: str) -> str:
@@ -162,17 +170,20 @@ def _date_column(tables: list[Table], name: str) -> bool:
     return all(c.is_date for t in tables for c in t.columns if c.name == name)
 
 
-def _absent(intent: Intent, catalogue: Catalogue, tables: list[Table]) -> None:
-    """An anti-join names a visible table that holds the key column too (or `other_key`, its own name for it)."""
-    others = catalogue.named(intent.absent_from, intent.source_sets)
+def _joined(intent: Intent, catalogue: Catalogue, tables: list[Table]) -> list[Table]:
+    """The other table of an anti-join (`absent_from`) or a semi-join (`through`): visible, holding the key column
+    too (or `other_key`, its own name for it). A semi-join's filters are checked against it by the caller."""
+    name = intent.absent_from or intent.through
+    others = catalogue.named(name, intent.source_sets)
     if not others:
-        raise IntentRefused(f"No table {intent.absent_from!r}. Tables and their columns: {catalogue.describe()}.")
+        raise IntentRefused(f"No table {name!r}. Tables and their columns: {catalogue.describe()}.")
     if not intent.key:
         if intent.other_key:
             raise IntentRefused("'other_key' needs 'key': the column of the rows it is compared with.")
-        return  # no key named: execution compares the pair of text columns whose values overlap
+        return others  # no key named: execution compares the pair of text columns whose values overlap
     _column(tables, intent.key)
     _column(others, intent.other_key or intent.key)
+    return others
 
 
 def _numeric(table: Table) -> str:

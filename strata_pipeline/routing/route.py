@@ -101,7 +101,8 @@ def _retrieval_first(
     parsed = parse(split.facts_question, catalogue, source_sets)
     if parsed.intent is None or not parsed.operation or not parsed.names_table:
         return None
-    if parsed.intent.operation == "list" and not (parsed.intent.filters or parsed.intent.absent_from):
+    intent = parsed.intent
+    if intent.operation == "list" and not (intent.filters or intent.absent_from or intent.through):
         return None  # "which servers were affected by the outage?": what the documents say, not a figure
     table = next((t for t in catalogue.tables if t.name == parsed.intent.table), None)
     label = {stem(w) for w in words(table.label)} if table else set()
@@ -133,8 +134,8 @@ def _aggregates(question: str, parsed: Parsed) -> bool:
     intent = parsed.intent
     if intent is None:
         return False
-    # rows with no match in another table ("SKUs with no stock entry") are a condition too
-    conditioned = bool(intent.filters or intent.absent_from)
+    # rows with no match in another table ("SKUs with no stock entry"), or picked through one, are a condition too
+    conditioned = bool(intent.filters or intent.absent_from or intent.through)
     if parsed.operation == "distinct":  # "list the distinct owner teams of the servers": a column named
         return parsed.names_table and bool(conditioned or intent.columns)
     if parsed.operation == "list":

@@ -121,13 +121,6 @@ def test_a_period_that_no_date_column_takes_is_refused(sidecars: dict[str, Path]
     assert "Vertragsbeginn, Vertragsende" in parsed.why
 
 
-def test_a_value_of_a_second_sheet_is_refused_not_dropped(sidecars: dict[str, Path]) -> None:
-    # the article master knows suppliers only by number: listing every article would answer another question
-    parsed = parse("Which articles do we buy from Moorland Gemüse?", load_catalogue(sidecars, None))
-    assert parsed.intent is None
-    assert "Moorland Gemüse GmbH" in parsed.why and "Lief.-Nr." in parsed.why
-
-
 def test_a_pronoun_names_no_abbreviated_column(sidecars: dict[str, Path]) -> None:
     # "we" is no `WE` (Wareneingang): the article list shows its names, not the shelf life at goods receipt
     result = run("Which articles do we stock according to the Artikel sheet?", sidecars)

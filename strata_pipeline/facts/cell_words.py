@@ -27,14 +27,40 @@ def contained_words(question: str, table: Table, filters: list[Filter]) -> list[
     held_by_filters = {w for f in filters for w in words(str(f.value).lower())}
     columns = [c for c in table.columns if c.kind == "text" and c.values and not c.is_date and not c.is_list]
     found: list[Filter] = []
+    read: dict[str, tuple[str, ...]] = {}  # the phrase each column's filter was read from
     for phrase in _phrases(question):
         if forms(phrase[-1]) & named or phrase[-1] in held_by_filters:
             continue
         holders = [(c, shown) for c in columns if (shown := _held(phrase, c))]
-        if len(holders) == 1 and holders[0][0].name not in taken:
-            found.append(Filter(holders[0][0].name, "contains", holders[0][1]))
-            taken.add(holders[0][0].name)
+        if len(holders) != 1:
+            continue
+        column, shown = holders[0]
+        if column.name not in taken:
+            found.append(Filter(column.name, "contains", shown))
+            taken.add(column.name)
+            read[column.name] = phrase
+        elif column.name in read and not _together(read[column.name], phrase, column):
+            # a second part of the column's cells, never in one cell with the first ("von Thermo King und wie viele
+            # von Carrier"), is kept for the caller to refuse: either alone would count other rows than asked
+            found.append(Filter(column.name, "contains", shown))
     return found
+
+
+def _together(first: tuple[str, ...], second: tuple[str, ...], column: Column) -> bool:
+    """Whether one cell holds both phrases ("Rocky" and "Linux" of "Rocky Linux 9"): one part, said in words."""
+    return any(_position(first, cell) >= 0 and _position(second, cell) >= 0 for cell in map(words, column.values))
+
+
+def two_parts_of_one_column(filters: list[Filter]) -> str:
+    """The column two `contains` filters read ("Kühlaggregat": 'Thermo', 'Carrier'), "" when none: a figure for
+    each part, or for rows with either, is no intent the runner holds, and both together match no row."""
+    seen: set[str] = set()
+    for f in filters:
+        if f.op == "contains":
+            if f.column in seen:
+                return f.column
+            seen.add(f.column)
+    return ""
 
 
 def _phrases(question: str) -> list[tuple[str, ...]]:

@@ -34,10 +34,16 @@ OPERATION_WORDS: dict[str, str] = {
     r"(?:which|list|name|show|what are the|welche\w*|liste\w*|nenne\w*|zeige\w*|"
     r"quel(?!(?:le)?\s+est\b)\w*|lister|donne\w*|énumère\w*)\b",
 }
+# What stands between an intent word and the noun it asks for: an article, or a possessive ("how many of our
+# vehicles", "wie viele unserer Fahrzeuge", "combien de nos véhicules"), which says nothing of which rows
+DETERMINER = (
+    r"(?:the\s+|of\s+the\s+|(?:of\s+)?(?:our|my|your|their)\s+|of\s+|der\s+|die\s+|den\s+|les\s+|"
+    r"(?:unsere|eure|meine|ihre)[rnms]?\s+|(?:nos|notre|vos|votre|mes|leurs)\s+)?"
+)
 # "how many spare printers", "number of the distinct sites", "combien d'agences": the noun a count asks for
 COUNTED = (
     r"\b(?:how many|number of|count|wie vielen?|wieviele|combien de|combien d'|nombre de|nombre d')"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?"
+    rf"(?:\s+|(?<=')){DETERMINER}"
     r"(?:(?:distinct|different|unique|verschiedene\w*|unterschiedliche\w*|différent\w*)\s+)?([\wäöüéèàç\-]+)"
 )
 GROUP_WORDS = (

@@ -14,7 +14,7 @@ import dataclasses
 import re
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
-from strata_pipeline.facts.cell_words import contained_words
+from strata_pipeline.facts.cell_words import contained_words, two_parts_of_one_column
 from strata_pipeline.facts.cells import (
     NOT_VALUES,
     each_value_named,
@@ -191,6 +191,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     filters += compared + flags(question, stems, table, filters) + dated + by_year
     filters += absent_amounts(question, table, filters)  # "no fire surcharge": the rows where it is 0
     filters += contained_words(said, table, filters)  # "Skonto" in "30 Tage netto, 14 Tage 2 % Skonto"
+    if split := two_parts_of_one_column(filters):
+        parts = ", ".join(repr(f.value) for f in filters if f.column == split and f.op == "contains")
+        why = f"names {parts}, two parts of the cells of {split!r}; a figure for each is not read"
+        return _refused(score, operation, evidence, why, names_table)
     variants = variant_filters(question, table, filters, NOT_VALUES)  # "in production": refines, never scores
     filters += [f for f, _ in variants]
     evidence = [*evidence, *(m.describe() for _, m in variants)]

@@ -10,6 +10,7 @@ from strata_pipeline.facts.catalogue import DOCUMENTS, Table
 from strata_pipeline.facts.cells import cell_values
 from strata_pipeline.facts.compounds import compound_ending_in, compound_label
 from strata_pipeline.facts.intent import Filter
+from strata_pipeline.facts.intent_words import DETERMINER
 from strata_pipeline.facts.qualities import counted_head
 from strata_pipeline.facts.ranking import top_n
 from strata_pipeline.facts.vocabulary import DOCUMENT_NOUNS
@@ -99,7 +100,7 @@ LIST_NOUNS = frozenset(
 ASKED = (
     r"\b(?:how many|which|what|wie vielen?|welche\w*|combien de|combien d'|quels|quelles|quel|quelle|list|number of|"
     r"count)"
-    r"(?:\s+|(?<='))(?:the\s+|of\s+the\s+|of\s+|der\s+|die\s+|den\s+|les\s+)?([\wäöüé\-]+)"
+    rf"(?:\s+|(?<=')){DETERMINER}([\wäöüé\-]+)"
 )
 
 

@@ -70,19 +70,19 @@ def through_sheet(question: str, tables: list[Table], rest: Rest) -> Parsed | No
 
 
 def _keys(rows: Table, other: Table) -> tuple[str, str] | None:
-    """(column of `rows`, column of `other`) a semi-join compares: a column both hold that is either one's key
-    (its first column), else the pair whose values overlap when one of them is a key ("Objekt" holding the
-    vehicle list's "Fz.-Nr."); None when the sheets share no key."""
-    if rows.source_set != other.source_set or rows.name == DOCUMENTS:
+    """(column of `rows`, column of `other`) a semi-join compares: `other`'s key (its first column), which the
+    rows refer to by the same name (an article's `Lief.-Nr.`) or in a column whose values overlap with it (a
+    deviation's `Objekt` holding the vehicle list's `Fz.-Nr.`); None when the rows do not refer to it. A value
+    then says which of `other`'s rows the rows belong to ("from Bodensee Tiefkühlkost"); the other way round (a
+    log's rows that a vehicle has: "vehicles with a deviation of an Anhänger") a value of the log is too weak a
+    sign, since the rows' own sheet often says the same word ("Fahrzeuge und Anhänger")."""
+    if rows.source_set != other.source_set or rows.name == DOCUMENTS or not other.columns:
         return None
-    key = shared_key(rows, other)
-    if key:
+    key = other.columns[0].name
+    if shared_key(rows, other) == key:
         return key, key
     pair = catalogue_columns(rows, other)
-    if pair is None or pair == DEFER:
-        return None
-    firsts = {rows.columns[0].name, other.columns[0].name} if rows.columns and other.columns else set()
-    return pair if firsts & set(pair) else None
+    return pair if pair is not None and pair != DEFER and pair[1] == key else None
 
 
 def _picks(question: str, other: Table, keyed: list[Table], joined_by: set[str]) -> list[tuple[int, int, Filter]]:

@@ -169,3 +169,27 @@ def test_the_most_rows_of_a_german_sheet_named_in_english(sidecars: dict[str, Pa
     result = run("Which key account has the most contracts?", sidecars)
     assert (result.intent.operation, result.intent.group_by) == ("argmax", ("Key Account",))
     assert result.value == ["Team Ost"]
+
+
+def test_a_possessive_before_the_counted_noun_is_no_kind_of_row(sidecars: dict[str, Path]) -> None:
+    # "our", "unserer", "nos" say whose rows, not which: before, each was read as a counted word no column holds
+    assert run("How many of our suppliers are in Germany?", sidecars).value == 2
+    assert run("Wie viele unserer Lieferanten haben die Einstufung A?", sidecars).value == 2
+    assert run("Combien de nos fournisseurs ont la Einstufung C ?", sidecars).value == 1
+
+
+VEHICLES = [
+    {"Fz.-Nr.": "FZ-1", "Kühlaggregat": "Carrier Supra 850", "Depot": "Linz"},
+    {"Fz.-Nr.": "FZ-2", "Kühlaggregat": "Thermo King T-1000R", "Depot": "Linz"},
+    {"Fz.-Nr.": "FZ-3", "Kühlaggregat": "Thermo King T-1200R", "Depot": "Innsbruck"},
+    {"Fz.-Nr.": "FZ-4", "Kühlaggregat": "Frigoblock FK 13", "Depot": "Innsbruck"},
+]
+
+
+def test_two_parts_of_one_columns_cells_are_refused_not_one_dropped(tmp_path: Path) -> None:
+    fleet = write_one_table(tmp_path / "f.sqlite", "fuhrpark/fahrzeugliste.xlsx", "fuhrpark", "Fahrzeuge", VEHICLES)
+    assert run("Wie viele Fahrzeuge haben ein Kühlaggregat von Carrier?", fleet).value == 1  # one part: contains
+    question = "Wie viele Fahrzeuge haben ein Kühlaggregat von Thermo King und wie viele eines von Carrier?"
+    parsed = parse(question, load_catalogue(fleet, None))
+    assert parsed.intent is None  # before: 2, the Thermo King units alone
+    assert "'Thermo', 'Carrier', two parts of the cells of 'Kühlaggregat'" in parsed.why

@@ -340,6 +340,8 @@ def _extreme(
     label = {_stem(w) for w in words(table.label)}
     known = inflected_forms(asked) & label
     asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
+    if asked and len(label) == 1 and asked not in label and inflected_forms(asked) & label_forms(table):
+        asked = next(iter(label))  # "the oldest vehicle", "welches Fahrzeug" of the sheet `Fahrzeuge`
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
     # a date column is no group of rows ("which order": the orders, not their `order_date`)

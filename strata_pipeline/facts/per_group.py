@@ -125,9 +125,20 @@ def most_rows(question: str, op: str, asked: str, tables: list[Table]) -> PerGro
         return None
     said = _counted_words(words(lowered[found.end() :]))
     for table in tables:
-        if table.name == DOCUMENTS or not any(first == 0 for first, _ in mentions(said, table)):
+        # the counted words name the table, or their second one does as a compound's head ("the most customer
+        # contracts": Verträge), unless the first names a number column, which is measured ("the most on-hand
+        # stock": on_hand); a first word the rest of the question cannot read is refused there ("late")
+        spans = mentions(said, table)
+        headed = len(said) > 1 and not _names_number(said[0], table)
+        if table.name == DOCUMENTS or not any(first == 0 or (headed and last == 1) for first, last in spans):
             continue
         column = group_column(asked, table, tables)
         if column:
             return PerGroup(table, column, op, 0.0, found.start(), found.end())
     return None
+
+
+def _names_number(word: str, table: Table) -> bool:
+    """Whether a word names one of the table's number columns by a word of its name ("on-hand": on_hand)."""
+    said = inflected_forms(word) | {f for part in word.split("-") for f in inflected_forms(part)}
+    return any(c.kind == "number" and said & {f for w in c.words for f in inflected_forms(w)} for c in table.columns)

@@ -43,7 +43,15 @@ def dated_measure(question: str, said: set[str], table: Table) -> list[str]:
     dated = [c for c in table.columns if c.is_date]
     named = [c for c in dated if column_named(said, c)]
     chosen = named or (dated if len(dated) == 1 else [])
+    if not chosen:  # "the oldest vehicle" where the age is a year of build: the lowest `Baujahr`, `year_built`
+        years = [c for c in table.columns if c.kind == "number" and any(map(_says_year, c.words))]
+        chosen = [c for c in years if column_named(said, c)] or years
     return [chosen[0].name] if len(chosen) == 1 else []
+
+
+def _says_year(word: str) -> bool:
+    """A column word for a year: "year", "année", "jahr" or a German compound ending in it ("Baujahr")."""
+    return word in ("year", "years", "année", "annee", "jahr") or (word.endswith("jahr") and len(word) > 6)
 
 
 def said_before(question: str, op: str, table: Table, excluded: set[str]) -> list[str]:

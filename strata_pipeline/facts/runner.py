@@ -98,19 +98,26 @@ def execute(
         named = f"{named[:-1]} Held by {', '.join(holders)}."
     best = _best_figure(intent, value, matched)
     if best:  # "when was the most recent order placed": the row, and the date that made it the newest
-        named = f"{named[:-1]} Its {intent.columns[0]}: {best}."
+        named = (
+            f"{named[:-1]} Its {intent.columns[0]}: {best}." if intent.columns else f"{named[:-1]} {best} row(s) each."
+        )
     return FactResult(intent, value, named, cited, row_count=matched.height)
 
 
 def _best_figure(intent: Intent, value: Any, rows: pl.DataFrame) -> str:
-    """The figure the best group of an argmax or argmin holds (its latest date, or its total of the measured
-    column); "" for any other intent, for the n best or the best within each group (one figure each)."""
-    if intent.operation not in ("argmax", "argmin") or not intent.columns or intent.per or intent.limit:
+    """The figure the best group of an argmax or argmin holds (its latest date, its total of the measured column,
+    or its row count: "the most contracts, and how many"); "" for any other intent, for the n best or the best
+    within each group (one figure each)."""
+    if intent.operation not in ("argmax", "argmin") or intent.per or intent.limit:
         return ""
-    if not isinstance(value, list) or not value or intent.columns[0] not in rows.columns:
+    if not isinstance(value, list) or not value or (intent.columns and intent.columns[0] not in rows.columns):
         return ""
-    column, key = intent.columns[0], intent.group_by[0]
-    held = rows.filter(pl.col(key).cast(pl.Utf8) == str(value[0])).get_column(column).drop_nulls()
+    key = intent.group_by[0]
+    mine = rows.filter(pl.col(key).cast(pl.Utf8) == str(value[0]))
+    if not intent.columns:
+        return str(mine.height) if mine.height else ""
+    column = intent.columns[0]
+    held = mine.get_column(column).drop_nulls()
     if held.len() == 0:
         return ""
     if rows.schema[column] == pl.Utf8:  # day dates: the latest or earliest, as _extreme reads them

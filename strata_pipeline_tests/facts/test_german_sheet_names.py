@@ -169,6 +169,10 @@ def test_the_most_rows_of_a_german_sheet_named_in_english(sidecars: dict[str, Pa
     result = run("Which key account has the most contracts?", sidecars)
     assert (result.intent.operation, result.intent.group_by) == ("argmax", ("Key Account",))
     assert result.value == ["Team Ost"]
+    # "customer contracts": the compound's head names the sheet; "and how many" is the best group's row count
+    counted = run("Which key account looks after the most customer contracts, and how many are they?", sidecars)
+    assert (counted.intent.operation, counted.value) == ("argmax", ["Team Ost"])  # before: a count of all 3
+    assert counted.answer.endswith("2 row(s) each.")
 
 
 def test_a_possessive_before_the_counted_noun_is_no_kind_of_row(sidecars: dict[str, Path]) -> None:
@@ -178,16 +182,35 @@ def test_a_possessive_before_the_counted_noun_is_no_kind_of_row(sidecars: dict[s
     assert run("Combien de nos fournisseurs ont la Einstufung C ?", sidecars).value == 1
 
 
-VEHICLES = [
-    {"Fz.-Nr.": "FZ-1", "Kühlaggregat": "Carrier Supra 850", "Depot": "Linz"},
-    {"Fz.-Nr.": "FZ-2", "Kühlaggregat": "Thermo King T-1000R", "Depot": "Linz"},
-    {"Fz.-Nr.": "FZ-3", "Kühlaggregat": "Thermo King T-1200R", "Depot": "Innsbruck"},
-    {"Fz.-Nr.": "FZ-4", "Kühlaggregat": "Frigoblock FK 13", "Depot": "Innsbruck"},
-]
+VEHICLES = [  # two date columns, neither the vehicle's age: that is its year of build
+    {"Fz.-Nr.": "FZ-1", "Kühlaggregat": "Carrier Supra 850", "Depot": "Linz", "Baujahr": 2016,
+     "Datum letzte HU": "2024-05-14", "ATP gültig bis": "2027-05-31"},
+    {"Fz.-Nr.": "FZ-2", "Kühlaggregat": "Thermo King T-1000R", "Depot": "Linz", "Baujahr": 2021,
+     "Datum letzte HU": "2023-02-16", "ATP gültig bis": "2026-03-31"},
+    {"Fz.-Nr.": "FZ-3", "Kühlaggregat": "Thermo King T-1200R", "Depot": "Innsbruck", "Baujahr": 2014,
+     "Datum letzte HU": "2024-09-22", "ATP gültig bis": "2025-11-30"},
+    {"Fz.-Nr.": "FZ-4", "Kühlaggregat": "Frigoblock FK 13", "Depot": "Innsbruck", "Baujahr": 2019,
+     "Datum letzte HU": "2025-01-30", "ATP gültig bis": "2028-01-31"},
+]  # fmt: skip
 
 
-def test_two_parts_of_one_columns_cells_are_refused_not_one_dropped(tmp_path: Path) -> None:
-    fleet = write_one_table(tmp_path / "f.sqlite", "fuhrpark/fahrzeugliste.xlsx", "fuhrpark", "Fahrzeuge", VEHICLES)
+@pytest.fixture
+def fleet(tmp_path: Path) -> dict[str, Path]:
+    return write_one_table(tmp_path / "f.sqlite", "fuhrpark/fahrzeugliste.xlsx", "fuhrpark", "Fahrzeuge", VEHICLES)
+
+
+def test_the_oldest_vehicle_is_the_lowest_year_of_build(fleet: dict[str, Path]) -> None:
+    # before: every vehicle listed ("Fahrzeug" did not name the sheet `Fahrzeuge` by the extreme) or no intent
+    for question in ("Welches Fahrzeug ist das älteste?", "Which is the oldest vehicle in our fleet list?",
+                     "Quel est le véhicule le plus ancien de notre flotte ?"):  # fmt: skip
+        result = run(question, fleet)
+        assert (result.intent.operation, result.intent.columns, result.value) == ("argmin", ("Baujahr",), ["FZ-3"])
+        assert result.answer.endswith("Its Baujahr: 2014.")
+    newest = run("What is the newest vehicle per depot?", fleet)  # before: a count of vehicles per depot
+    assert newest.value == {"Innsbruck": ["FZ-4"], "Linz": ["FZ-2"]}
+
+
+def test_two_parts_of_one_columns_cells_are_refused_not_one_dropped(fleet: dict[str, Path]) -> None:
     assert run("Wie viele Fahrzeuge haben ein Kühlaggregat von Carrier?", fleet).value == 1  # one part: contains
     question = "Wie viele Fahrzeuge haben ein Kühlaggregat von Thermo King und wie viele eines von Carrier?"
     parsed = parse(question, load_catalogue(fleet, None))

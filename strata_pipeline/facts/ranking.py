@@ -14,6 +14,7 @@ from strata_pipeline.facts.intent import Intent
 from strata_pipeline.facts.phrasing import DATE_EXTREMES, EXTREMES, money_columns
 from strata_pipeline.facts.vocabulary import NUMBER_WORDS, UNITS
 from strata_pipeline.facts.wording import column_named, stem_word, stems, words
+from strata_pipeline.facts.years import YEAR_COLUMN_WORDS
 
 _COUNT = "|".join(re.escape(w) for w in sorted(NUMBER_WORDS, key=len, reverse=True) if not w.startswith("a "))
 _EXTREME = "|".join(f"(?:{p})" for p in EXTREMES.values())
@@ -44,14 +45,9 @@ def dated_measure(question: str, said: set[str], table: Table) -> list[str]:
     named = [c for c in dated if column_named(said, c)]
     chosen = named or (dated if len(dated) == 1 else [])
     if not chosen:  # "the oldest vehicle" where the age is a year of build: the lowest `Baujahr`, `year_built`
-        years = [c for c in table.columns if c.kind == "number" and any(map(_says_year, c.words))]
+        years = [c for c in table.columns if c.kind == "number" and any(w.endswith(YEAR_COLUMN_WORDS) for w in c.words)]
         chosen = [c for c in years if column_named(said, c)] or years
     return [chosen[0].name] if len(chosen) == 1 else []
-
-
-def _says_year(word: str) -> bool:
-    """A column word for a year: "year", "année", "jahr" or a German compound ending in it ("Baujahr")."""
-    return word in ("year", "years", "année", "annee", "jahr") or (word.endswith("jahr") and len(word) > 6)
 
 
 def said_before(question: str, op: str, table: Table, excluded: set[str]) -> list[str]:

@@ -36,7 +36,9 @@ def uncovered_year(question: str, table: Table) -> str:
     covered = table_years(table)
     if covered is None:
         return ""
-    missing = [y for y in named_years(question) if y not in covered]
+    # a year in a column's name is that column, not a period: "Einkaufsvolumen 2024" of `Jahresvolumen 2024 (CHF)`
+    named = {w for c in table.columns for w in c.words}
+    missing = [y for y in named_years(question) if y not in covered and y not in named]
     if not missing:
         return ""
     span = ", ".join(sorted(covered)) or "none"

@@ -216,3 +216,15 @@ def test_two_parts_of_one_columns_cells_are_refused_not_one_dropped(fleet: dict[
     parsed = parse(question, load_catalogue(fleet, None))
     assert parsed.intent is None  # before: 2, the Thermo King units alone
     assert "'Thermo', 'Carrier', two parts of the cells of 'Kühlaggregat'" in parsed.why
+
+
+def test_a_year_in_a_columns_name_is_that_column_not_a_period(tmp_path: Path) -> None:
+    volumes = [
+        {"Lief.-Nr.": "S-1", "Einstufung": "A", "Jahresvolumen 2024 (CHF)": 1000.5, "Zertifikat bis": "2025-03-31"},
+        {"Lief.-Nr.": "S-2", "Einstufung": "B", "Jahresvolumen 2024 (CHF)": 400.0, "Zertifikat bis": "2026-01-31"},
+        {"Lief.-Nr.": "S-3", "Einstufung": "A", "Jahresvolumen 2024 (CHF)": 99.5, "Zertifikat bis": "2025-09-30"},
+    ]
+    sheet = write_one_table(tmp_path / "v.sqlite", "einkauf/lieferanten.csv", "einkauf", "Lieferanten", volumes)
+    # before: refused, "names 2024, but the table covers only 2025, 2026" (the certificate dates' years)
+    result = run("Wie hoch war das Jahresvolumen 2024 aller A-Lieferanten zusammen?", sheet)
+    assert (result.intent.operation, result.value) == ("sum", 1100)

@@ -115,6 +115,14 @@ def _named_codes(text: str, names: dict[str, str]) -> str:
     return pattern.sub(lambda m: names[m.group(0).lower()].ljust(len(m.group(0))), text)
 
 
+def country_codes(question: str) -> set[str]:
+    """The lower-case two-letter codes of the countries the question names ("Österreich": "at"), as a whole name
+    ("United Kingdom") or as a part of a hyphenated word ("des Österreich-Tarifs")."""
+    whole = {COUNTRIES[m.group(0).lower()] for m in NAME_PATTERNS[id(COUNTRIES)][1].finditer(question)}
+    parts = {COUNTRIES[w] for w in re.findall(r"[^\W\d_]+", question.lower()) if w in COUNTRIES}
+    return {code.lower() for code in whole | parts}
+
+
 def _beside(lowered: str, column: Column, text: str) -> re.Match[str] | None:
     """Where the value is said right after or before the column's last word ("Werk Chemnitz", "zone a")."""
     if not text:
@@ -168,6 +176,23 @@ def unknown_value(question: str, table: Table, filters: list[Filter]) -> str:
                     continue  # "VLAN ID": the words of another column's name, no value
                 if not any(h.startswith(name) or name.startswith(h) for h in held):
                     return f"{column.name} {match.group(1)}"
+    return ""
+
+
+def unknown_sibling(question: str, table: Table) -> str:
+    """A column said by the first word two or more columns share, with a name none of them has ("" when none):
+    "im Werk Leipzig" where the columns are `Werk Augsburg` and `Werk Chemnitz`. One of them shown would be
+    another place's figure."""
+    heads: dict[str, set[str]] = {}
+    for column in table.columns:
+        if len(column.words) == 2:
+            heads.setdefault(column.words[0], set()).add(column.words[1])
+    for head, names in heads.items():
+        if len(names) < 2 or len(head) < 3:
+            continue
+        for match in re.finditer(rf"\b(?i:{re.escape(head)})\s+([A-ZÄÖÜ][\w-]+)", question):
+            if match.group(1).lower() not in names:
+                return f"{head.capitalize()} {match.group(1)}"
     return ""
 
 

@@ -20,6 +20,7 @@ from strata_pipeline.facts.cells import (
     each_value_named,
     names_code,
     one_value_per_column,
+    unknown_sibling,
     unknown_value,
 )
 from strata_pipeline.facts.conditioned import anti_join, counted_extreme, group_condition, unjoined
@@ -157,6 +158,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         operation = "count"  # "total number of VLANs", "how many holidays in total": rows, not a column's sum
     if operation == "count" and not _counts_rows(question, table) and counted_quantity(question, table):
         operation = "sum"  # "how many bays does Depot 7 have": the value in the bays column, not a row count
+    all_of = operation in ("", "list") and re.search(FIGURE_OF_ALL, question.lower())
+    if all_of and _mentioned(stems, table, kind="number", exclude=set()):
+        operation = "sum"  # "Wie hoch ist der Jahreswert aller aktiven Verträge": one figure of all of them
     # the table named by its label, its key column, or what the question asks for ("which VLAN names")
     names_table = any(e.startswith("table ") or e.endswith("(table)") for e in evidence) or _column_named(
         stems, table.columns[0]
@@ -202,7 +206,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     if unread_day:  # "out of warranty on 1 April 2025", a day no condition reads: every row would be counted
         why = f"names the day {unread_day}, which no condition reads"
         return _refused(score, operation, evidence, why, names_table)
-    unknown = unknown_value(question, table, filters)
+    unknown = unknown_sibling(question, table) or unknown_value(question, table, filters)
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
     if masked := PLACEHOLDER.search(said):  # "für die [PERSON_1] verantwortlich ist": cells mask names alike
@@ -340,7 +344,8 @@ def _extreme(
     label = {_stem(w) for w in words(table.label)}
     known = inflected_forms(asked) & label
     asked = next(iter(known)) if known else asked  # "Fahrzeug", "Fahrzeuge": vehicle
-    if asked and len(label) == 1 and asked not in label and inflected_forms(asked) & label_forms(table):
+    label_inflected = {f for w in words(table.label) for f in inflected_forms(w)}
+    if asked and len(label) == 1 and asked not in label and inflected_forms(asked) & label_inflected:
         asked = next(iter(label))  # "the oldest vehicle", "welches Fahrzeug" of the sheet `Fahrzeuge`
     if asked and any(f.value == asked or str(f.value).lower() == asked for f in filters):
         asked = _word_after(question, asked)  # "which RX-300 SKU": the value qualifies the noun after it
@@ -390,6 +395,12 @@ def _extreme(
                   (table.source_set,), limit=limit, per=per)  # fmt: skip
 
 
+# "Wie hoch ist der Jahreswert aller aktiven Verträge", "what is the annual value of all active contracts",
+# "quelle est la valeur de tous les contrats": a number column's figure of all the rows named is their total
+FIGURE_OF_ALL = (
+    r"^\s*(?:wie hoch (?:ist|war|sind|waren)|what (?:is|was|are|were) the|quel(?:le)?s? (?:est|était|sont))\b"
+    r"(?:(?!\b(?:each|every|jede\w*|chaque)\b).)*\b(?:aller|all|de tous les|de toutes les)\b"
+)
 # "which is the X", "welches ist das X", "quel est le X": the asked noun follows the copula and article
 # "what is the newest vehicle": an extreme word between the article and the noun is skipped
 _ADJECTIVE = r"(?:(?:most|least)\s+\w+|\w+est|\w{3,}ste[nrs]?|\w+-\w+(?:ed|ing))\s+"  # "the best-rated X"

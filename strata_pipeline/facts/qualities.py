@@ -36,6 +36,8 @@ FUNCTION_WORDS = frozenset(
     "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans "
     # participles of being that start a passive ("ont été passées", "have been placed"), no noun
     "été eu worden gewesen "
+    # "with another depot", "gemeinsam mit einem anderen Depot", "avec un autre dépôt": which of them, no quality
+    "other another andere anderen anderem anderer anderes autre autres "
     # pronouns: a German or French question puts its subject after the verb ("Welche Bedingungen haben wir
     # vereinbart?", "Quels tarifs avons-nous ?"), an English one its object ("the terms we have with us")
     "we you they i he she it us them him her wir ihr sie er es ich du man uns euch ihm ihnen nous vous ils elles il "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from strata_pipeline.facts.catalogue import DOCUMENTS, Table
-from strata_pipeline.facts.cells import cell_values
+from strata_pipeline.facts.cells import cell_values, country_codes
 from strata_pipeline.facts.compounds import compound_ending_in, compound_label
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.intent_words import DETERMINER
@@ -66,8 +66,13 @@ def _label_score(question: str, stems: set[str], table: Table, label_words: list
     that says which sheet, 0 for none."""
     heads = [_stem(w) for w in label_words]
 
+    codes = country_codes(question)
+
     def named(word: str) -> bool:  # as written or in English: "orders" names `Bestellungen`
-        return any(_said(f, stems) for f in _forms(word))
+        # or, a long word, less a German plural ending ("Temperaturabweichung" names `Temperaturabweichungen`), or
+        # a country's code by its name ("des Österreich-Tarifs" names the sheet `Tarif AT`)
+        said = inflected_forms(word) if len(word) >= 8 and word not in LIST_NOUNS else _forms(word)
+        return any(_said(f, stems) for f in said) or word in codes
 
     if (heads and all(map(named, label_words))) or (table.name == DOCUMENTS and asks_documents(question)):
         return 3.0  # its label, or for `documents` what people call documents ("how many text files")

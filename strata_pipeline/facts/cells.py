@@ -145,10 +145,23 @@ def _value_match(question: str, lowered: str, value: str, text: str, column: Col
             or (adjective if named else None)
         )
     if text in NOT_VALUES or len(text) == 1 or (len(text) == 2 and value.strip() == text):
-        return _beside(lowered, column, text) or _class_compound(question, value.strip())
+        return (
+            _beside(lowered, column, text)
+            or _class_compound(question, value.strip())
+            or _class_letter(question, value.strip())
+        )
     if len(text) == 2:
         return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
     return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
+
+
+def _class_letter(question: str, value: str) -> re.Match[str] | None:
+    """A capital class letter said between an article and the noun it classes names that value: "the A
+    suppliers", "all B customers" (ABC classes). Not "I", nor a letter at the start of the question."""
+    if len(value) != 1 or not value.isupper() or value == "I":
+        return None
+    after = "|".join(rf"(?<=\b{article} )" for article in ("the", "all", "our", "of"))
+    return re.search(rf"(?:{after}){re.escape(value)}(?= [a-z]{{3,}})", question)
 
 
 def _class_compound(question: str, value: str) -> re.Match[str] | None:

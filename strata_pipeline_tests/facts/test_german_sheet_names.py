@@ -228,3 +228,13 @@ def test_a_year_in_a_columns_name_is_that_column_not_a_period(tmp_path: Path) ->
     # before: refused, "names 2024, but the table covers only 2025, 2026" (the certificate dates' years)
     result = run("Wie hoch war das Jahresvolumen 2024 aller A-Lieferanten zusammen?", sheet)
     assert (result.intent.operation, result.value) == ("sum", 1100)
+
+
+def test_a_class_letter_between_an_article_and_its_noun_is_the_class(sidecars: dict[str, Path]) -> None:
+    result = run("How many of the A suppliers deliver to Erfurt?", sidecars)  # before: all 3 of Erfurt's
+    assert {(f.column, f.value) for f in result.intent.filters} == {("Einstufung", "A"), ("Beliefert Werke", "Erfurt")}
+    assert result.value == 2
+    # "A" that opens a question is an article, not a class
+    assert all(
+        f.column != "Einstufung" for f in run("A question: how many suppliers are in Germany?", sidecars).intent.filters
+    )

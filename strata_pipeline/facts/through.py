@@ -54,13 +54,7 @@ def through_sheet(question: str, tables: list[Table], rest: Rest) -> Parsed | No
             key=key,
             other_key="" if other_key == key else other_key,
         )
-        by = (
-            "the columns whose values overlap"
-            if (key, other_key) == DEFER
-            else key
-            if key == other_key
-            else f"{key} = {other_key}"
-        )
+        by = key if key == other_key else f"{key} = {other_key}"
         said = " and ".join(f"{f.column}={f.value!r}" for f in filters)
         evidence = [*parsed.evidence, f"value {said} of {other.label!r}, its rows joined by {by}"]
         found = dataclasses.replace(parsed, intent=intent, score=parsed.score + 2 * len(filters), evidence=evidence)

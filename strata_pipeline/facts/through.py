@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from strata_pipeline.facts.absence import shared_key
 from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
-from strata_pipeline.facts.cells import cell_values, value_spans
+from strata_pipeline.facts.cells import value_spans
 from strata_pipeline.facts.compounds import compound_label
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.key_overlap import DEFER, catalogue_columns
@@ -31,12 +31,14 @@ def through_sheet(question: str, tables: list[Table], rest: Rest) -> Parsed | No
     """The best-scored semi-join the question names, or None when it names no value of one sheet that only a
     sheet keyed to it can be asked through."""
     best: Parsed | None = None
+    # each sheet's values said, read once: a sheet is the keyed one of every other as well as the other itself
+    spans = {t.name: value_spans(question, t) for t in tables if t.name != DOCUMENTS}
     for other in tables:
         if other.name == DOCUMENTS:
             continue
         keys = {t.name: pair for t in tables if t is not other and (pair := _keys(t, other)) is not None}
         keyed = [t for t in tables if t.name in keys]
-        picks = _picks(question, other, keyed, {pair[1] for pair in keys.values()}) if keyed else []
+        picks = _picks(question, spans, other, keyed, {pair[1] for pair in keys.values()}) if keyed else []
         if not picks:
             continue
         left = question
@@ -79,17 +81,23 @@ def _keys(rows: Table, other: Table) -> tuple[str, str] | None:
     return pair if pair is not None and pair != DEFER and pair[1] == key else None
 
 
-def _picks(question: str, other: Table, keyed: list[Table], joined_by: set[str]) -> list[tuple[int, int, Filter]]:
-    """The values of `other` the question names (not its key column's, nor one a keyed sheet holds as well:
-    that is the rows' own condition)."""
-    held = {str(f.value).lower() for t in keyed for f in cell_values(question, t)}
+def _picks(
+    question: str,
+    spans: dict[str, list[tuple[int, int, Filter]]],
+    other: Table,
+    keyed: list[Table],
+    joined_by: set[str],
+) -> list[tuple[int, int, Filter]]:
+    """The values of `other` the question names (`spans`: each sheet's, as `value_spans` reads them), not its key
+    column's, nor one a keyed sheet holds as well: that is the rows' own condition."""
+    held = {str(f.value).lower() for t in keyed for _, _, f in spans[t.name]}
     # a value said as a column's name ("static addressing for DHCP": the VLAN plan's `dhcp_server`) is no value
     columns = {form for t in keyed for c in t.columns for w in c.words if len(w) > 2 for form in inflected_forms(w)}
     # nor one the sheet's own name says: "controles-hygiene-lausanne-2025.csv" is about Lausanne already
     named = {w for t in keyed for w in (*words(t.label), *words(t.doc_id.replace("-", " ").replace("_", " ")))}
     return [
         (start, end, f)
-        for start, end, f in value_spans(question, other)
+        for start, end, f in spans[other.name]
         if f.op in ("eq", "ne")
         and f.column not in joined_by
         and str(f.value).lower() not in held

@@ -63,7 +63,7 @@ from strata_pipeline.facts.qualities import (
 )
 from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n, with_figure
 from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
-from strata_pipeline.facts.table_score import ASKED, asks_documents, names_columns, score_table
+from strata_pipeline.facts.table_score import ASKED, asks_documents, names_columns, said_in_full, score_table
 from strata_pipeline.facts.table_score import asked_noun_of as _asked
 from strata_pipeline.facts.through import through_sheet
 from strata_pipeline.facts.values import compact, variant_filters
@@ -110,6 +110,10 @@ def parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...] = ()
     return unjoined(glossed, parsed, visible)
 
 
+def _in_full_rather(question: str, stems: set[str], table: Table, best: tuple[float, Table, list, list]) -> bool:
+    return said_in_full(question, stems, table) and not said_in_full(question, stems, best[1])
+
+
 def _through_rather(parsed: Parsed, through: Parsed) -> bool:
     """Whether the semi-join reads the question better than the plain parse: the plain one read no intent, or read
     the rows of the same sheet and dropped the other sheet's value (their sheet does not hold it), or scored less.
@@ -147,7 +151,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         if source_sets and table.source_set not in source_sets:
             continue
         score, evidence, filters = score_table(question, stems, table)
-        if best is None or score > best[0]:
+        # at equal points the table said by its name wins over one that only holds a value named: "la note des
+        # contrôles d'hygiène du dépôt de Lausanne" is the hygiene checks' file, not the fleet with Depot=Lausanne
+        if best is None or score > best[0] or (score == best[0] and _in_full_rather(question, stems, table, best)):
             best = (score, table, evidence, filters)
     if best is None or best[0] <= 0:
         return Parsed(None, 0.0, operation)

@@ -61,6 +61,13 @@ def score_table(question: str, stems: set[str], table: Table) -> tuple[float, li
     return score, evidence, filters
 
 
+def said_in_full(question: str, stems: set[str], table: Table) -> bool:
+    """Whether the question says every word of a label of two words or more ("contrôles d'hygiène ... Lausanne"
+    for `controles-hygiene-lausanne-2025.csv`). One word ("warehouses") is often only the kind of a value named."""
+    label = words(table.label)
+    return table.name != DOCUMENTS and len(label) > 1 and _label_score(question, stems, table, label) == 3.0
+
+
 def _label_score(question: str, stems: set[str], table: Table, label_words: list[str]) -> float:
     """How fully the question names the table by its label's words: 3 for all of them, 2 for the part
     that says which sheet, 0 for none."""

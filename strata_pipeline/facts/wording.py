@@ -9,9 +9,13 @@ from strata_pipeline.facts.cells import LANGUAGES
 from strata_pipeline.facts.compounds import GERMAN_ENDINGS
 from strata_pipeline.facts.vocabulary import UNITS, english
 
+# A French elision is a word of its own: "d'hygiène" says "hygiène", "l'entrepôt" says "entrepôt"
+_ELISION = re.compile(r"^(?:[cdjlmnst]|qu)'(?=\w)")
+
 
 def words(text: str) -> list[str]:
-    return [w for w in re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower()) if w.strip(".'")]
+    found = re.findall(r"[a-z0-9äöüßéèàç$€][\w\-.'/]*", text.lower())
+    return [_ELISION.sub("", w) for w in found if w.strip(".'")]
 
 
 UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})

@@ -31,6 +31,13 @@ MAX_VALUE_CHARS = 60
 LETTERS = "a-zß\u00e0-\u00f6\u00f8-\u00ff\u0153"
 
 
+# What a column's name adds after what it is about: a note in brackets ("HACCP (last training)", "Warenwert
+# (CHF)") or the words of a validity date ("Code 95 gültig bis", "ATP valid until"). A question names the
+# column by the rest: "whose Code 95 runs out", "die letzte HACCP-Schulung".
+_BRACKETED = re.compile(r"\s*\([^)]*\)")
+_VALID_UNTIL = re.compile(r"\s+(?:gültig\s+bis|valid\s+until|valable\s+jusqu'au|bis|until)\s*$", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class Column:
     name: str
@@ -53,6 +60,15 @@ class Column:
     def words(self) -> tuple[str, ...]:
         """The column name as words: "on_hand" -> ("on", "hand")."""
         return tuple(w for w in re.split(rf"[^0-9{LETTERS}]+", self.name.lower()) if w)
+
+    @property
+    def name_words(self) -> tuple[str, ...]:
+        """The words that say what the column is about: its name less a bracketed note and, for a date column, a
+        closing "gültig bis" / "valid until" (when any other word remains)."""
+        name = _BRACKETED.sub("", self.name)
+        if self.is_date:
+            name = _VALID_UNTIL.sub("", name)
+        return Column(name, self.kind).words or self.words
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from strata_pipeline.facts.catalogue import Table
 from strata_pipeline.facts.qualities import known_words
 from strata_pipeline.facts.vocabulary import UNITS
-from strata_pipeline.facts.wording import forms, stem_word, stems, words
+from strata_pipeline.facts.wording import column_named, forms, stem_word, stems, words
 
 # Words of a question that name nothing in a table: question and aggregate words, common verbs and fillers
 QUESTION_WORDS = frozenset(
@@ -32,3 +32,16 @@ def own_column(column: str, question: str, tables: list[Table]) -> bool:
     known = known_words(holders[0])
     unread = [w for w in words(question) if len(w) >= 4 and w not in QUESTION_WORDS and not forms(w) & known]
     return len(unread) <= 1
+
+
+def dated_own_column(columns: set[str], said: set[str], table: Table, tables: list[Table]) -> str:
+    """The date column of `columns` (those a date condition reads) that the question names (`said`: its stems)
+    and only `table` has: "wer hatte seine letzte HACCP-Schulung vor mehr als 12 Monaten" names the training
+    records by `HACCP (last training)` as a label would. "" when none, or when another table has it too."""
+    for name in sorted(columns):
+        column = table.column(name)
+        if column is None or not column.is_date or not column_named(said, column):
+            continue
+        if max(map(len, column.name_words), default=0) >= 4 and [t for t in tables if t.column(name)] == [table]:
+            return name
+    return ""

@@ -34,7 +34,7 @@ from strata_pipeline.facts.implied import (
 )
 from strata_pipeline.facts.intent import ORDER_OPS, Filter, Intent
 from strata_pipeline.facts.intent_words import COUNTED, OPERATION_WORDS, PERIOD_GROUP, STRONG_GROUP_WORDS
-from strata_pipeline.facts.own_column import own_column
+from strata_pipeline.facts.own_column import dated_own_column, own_column
 from strata_pipeline.facts.parsed import Parsed
 from strata_pipeline.facts.parsed import refused as _refused
 from strata_pipeline.facts.periods import ISO_DAY, iso_dates, read_periods
@@ -62,8 +62,15 @@ from strata_pipeline.facts.qualities import (
     without_measure_extremes,
 )
 from strata_pipeline.facts.ranking import dated_measure, lasting_columns, said_before, sole_measure, top_n, with_figure
-from strata_pipeline.facts.shown_columns import names_for_numbers, second_table
-from strata_pipeline.facts.table_score import ASKED, asks_documents, names_columns, said_in_full, score_table
+from strata_pipeline.facts.shown_columns import ASKS_PERSON, names_for_numbers, person_asked, second_table
+from strata_pipeline.facts.table_score import (
+    ASKED,
+    asks_documents,
+    names_columns,
+    said_in_full,
+    score_table,
+    shared_numbers,
+)
 from strata_pipeline.facts.table_score import asked_noun_of as _asked
 from strata_pipeline.facts.through import through_sheet
 from strata_pipeline.facts.values import compact, variant_filters
@@ -147,10 +154,10 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
     operation = operation_of(question)
     stems |= _stems(question)
     best: tuple[float, Table, list[str], list[Filter]] | None = None
-    for table in catalogue.tables:
-        if source_sets and table.source_set not in source_sets:
-            continue
-        score, evidence, filters = score_table(question, stems, table)
+    visible = [t for t in catalogue.tables if not source_sets or t.source_set in source_sets]
+    shared = shared_numbers(visible)
+    for table in visible:
+        score, evidence, filters = score_table(question, stems, table, shared)
         # at equal points the table said by its name wins over one that only holds a value named: "la note des
         # contrôles d'hygiène du dépôt de Lausanne" is the hygiene checks' file, not the fleet with Depot=Lausanne
         if best is None or score > best[0] or (score == best[0] and _in_full_rather(question, stems, table, best)):
@@ -194,6 +201,9 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             return _refused(score, operation, evidence, why, names_table)
         dated.append(Filter(column.name, elapsed.op, elapsed.cutoff))
         evidence.append(f"{elapsed.said!r} counted back from {elapsed.anchor}")
+    if not names_table and (own := dated_own_column({f.column for f in dated}, stems, table, visible)):
+        score, names_table = score + 2, True  # a condition on a date column only this table has names it
+        evidence.append(f"date condition on {own!r}, which only this table has")
     uncovered = "" if by_year else uncovered_year(question, table)
     if uncovered:  # "which holidays does Munich observe in 2026" over the 2025 holiday list
         return _refused(score, operation, evidence, uncovered, names_table)
@@ -258,6 +268,8 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         return dataclasses.replace(_refused(score, operation, evidence, why, names_table), unplaced=quality)
     # no intent word: a filter still picks rows (the facts half of a hybrid question)
     op = operation or ("group_by" if group_by else "list" if filters else "")
+    if op == "list" and ASKS_PERSON.search(said) and any(f.op in ORDER_OPS for f in filters):
+        operation = op  # "wer hatte ... vor mehr als 12 Monaten": the people a range picks, as "which" asks
     if not op:
         return Parsed(None, score, "", evidence, names_table)
     if op in ("count", "sum", "avg", "min", "max") and not group_by:
@@ -305,7 +317,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         columns = (shown[0] if shown else table.columns[0].name,)  # none named: the rows' key
         within = len([f for f in filters if f.op == "eq"]) >= 2  # "suppliers of both depots": one table's rows
         if op == "list" or (op == "intersect" and within):
-            columns = (names_for_numbers(question, table, columns[0]),)
+            columns = (person_asked(said, table, names_for_numbers(question, table, columns[0])),)
         if op == "intersect" and not within:
             tables = second_table(stems, catalogue, table, columns)
     elif op == "count" and re.search(OPERATION_WORDS["distinct"], question.lower()):

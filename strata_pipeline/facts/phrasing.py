@@ -211,7 +211,7 @@ def date_column(table: Table, lowered: str) -> Column | None:
 def _date_column(dated: list[Column], lowered: str) -> Column | None:
     if len(dated) == 1:
         return dated[0]
-    named = [c for c in dated if all(w in lowered for w in c.words if len(w) > 2)]
+    named = [c for c in dated if all(w in lowered for w in c.name_words if len(w) > 2 or w.isdigit())]
     # none named in full: a German compound by its head, said as a verb or noun ("Verträge, die enden":
     # `Vertragsende`, not `Vertragsbeginn`)
     named = named or [c for c in dated if head_said(c.words, lowered)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Catalogue, Column, Table
 from strata_pipeline.facts.wording import stem_word, words
 
 # Words of a column that numbers its rows, and of one that names them.
@@ -30,6 +30,30 @@ def names_for_numbers(question: str, table: Table, column: str) -> str:
     if named and named[0].values and len(named[0].values) < table.row_count:
         return column  # two rooms both "Obst/Gemüse": a designation that repeats tells no row apart
     return named[0].name if named else column
+
+
+# "Who", "wer", "qui" ask for people: the column of a person's name, or of who holds, answers or is assigned a row
+ASKS_PERSON = re.compile(r"^\s*(?:who|whose|whom|wer|wem|wessen|qui|à qui|de qui)\b", re.IGNORECASE)
+PERSON_COLUMN_WORDS = frozenset(
+    "employee employees person personne mitarbeiter mitarbeiterin collaborateur collaboratrice owner "
+    "verantwortlich responsible responsable ansprechpartner contact driver fahrer chauffeur".split()
+)
+# "Name" alone names people; "vlan_name" or "Firma Name" names a thing
+PERSON_NAMES = frozenset({("name",), ("names",), ("nom",), ("full", "name"), ("nom", "complet")})
+
+
+def _of_people(column: Column) -> bool:
+    return column.kind == "text" and (column.words in PERSON_NAMES or bool(PERSON_COLUMN_WORDS & set(column.words)))
+
+
+def person_asked(question: str, table: Table, column: str) -> str:
+    """The one column of people's names a "who" question lists ("Wer hatte seine letzte HACCP-Schulung vor mehr
+    als 12 Monaten": `Name`), when the column matched names no person; else `column`."""
+    chosen = table.column(column)
+    if not ASKS_PERSON.search(question) or (chosen is not None and _of_people(chosen)):
+        return column
+    people = [c for c in table.columns if _of_people(c)]
+    return people[0].name if len(people) == 1 else column
 
 
 def second_table(stems: set[str], catalogue: Catalogue, first: Table, columns: tuple[str, ...]) -> tuple[str, ...]:

@@ -22,7 +22,20 @@ from strata_pipeline.facts.wording import stem_word as _stem
 from strata_pipeline.facts.wording import unit_named as _unit_named
 
 
-def score_table(question: str, stems: set[str], table: Table) -> tuple[float, list[str], list[Filter]]:
+def shared_numbers(tables: list[Table]) -> set[str]:
+    """Numbers in the names of most spreadsheets, three or more ("…-2025.xlsx" across a folder): the corpus's
+    year, which names no one file. A year that tells twins apart ("fees-2022", "fees-2026") is in fewer."""
+    files: dict[str, set[str]] = {}
+    for table in tables:
+        for number in re.findall(r"\b\d{2,4}\b", table.doc_id):
+            files.setdefault(number, set()).add(table.doc_id)
+    sheets = len({t.doc_id for t in tables if t.doc_id})
+    return {number for number, named in files.items() if len(named) >= 3 and 2 * len(named) > sheets}
+
+
+def score_table(
+    question: str, stems: set[str], table: Table, shared: set[str] | frozenset[str] = frozenset()
+) -> tuple[float, list[str], list[Filter]]:
     evidence = []
     label_words = words(table.label)
     score = _label_score(question, stems, table, label_words)
@@ -46,7 +59,7 @@ def score_table(question: str, stems: set[str], table: Table) -> tuple[float, li
         # prefers this table over one that only holds the same value ("SKUs in the RNO warehouse")
         score += 2.5
         evidence.append(f"asks for {asked!r}" + (" (table)" if asked in label else ""))
-    numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question))
+    numbers = set(re.findall(r"\b\d{2,4}\b", table.doc_id)) & set(re.findall(r"\b\d{2,4}\b", question)) - shared
     if numbers:
         score += 1  # "the 2026 fee schedule": the document whose name holds that year or number
         evidence.append(f"document {table.doc_id!r}")

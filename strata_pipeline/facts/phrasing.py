@@ -20,6 +20,7 @@ from strata_pipeline.facts.catalogue import Column, Table
 from strata_pipeline.facts.compounds import head_said
 from strata_pipeline.facts.intent import Filter
 from strata_pipeline.facts.periods import read_periods
+from strata_pipeline.facts.validity import validity_conditions
 
 # A share word followed by what it is a share of ("percentage of", "Anteil der", "pourcentage des"): "what
 # percentage discount" or "Prozent Rabatt" ask for a figure a document states, not a share of rows.
@@ -167,6 +168,10 @@ def date_filters(question: str, table: Table, years: bool = True) -> tuple[list[
             found += [Filter(column.name, op, value) for op, value in bounds]
         dates += [d for text in texts for d in re.findall(r"\d{4}(?:-\d{2}){0,2}", text)]
         lowered = _blank(lowered, texts)
+    column = _date_column(dated, lowered)
+    if column is not None:  # "out of warranty on 2025-04-01": `Warranty until` before that day
+        lapsed, days = validity_conditions(lowered, column.name)
+        found, dates, lowered = found + lapsed, dates + days, _blank(lowered, days)
     for op, words in DATE_WORDS.items():
         for match in re.finditer(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+)?{DATE}", lowered):
             column = _date_column(dated, lowered)

@@ -169,7 +169,7 @@ def date_filters(question: str, table: Table, years: bool = True) -> tuple[list[
         dates += [d for text in texts for d in re.findall(r"\d{4}(?:-\d{2}){0,2}", text)]
         lowered = _blank(lowered, texts)
     column = _date_column(dated, lowered)
-    if column is not None:  # "out of warranty on 2025-04-01": `Warranty until` before that day
+    if column is not None and _names_all(column, lowered):  # "out of warranty on 2025-04-01": `Warranty until`
         lapsed, days = validity_conditions(lowered, column.name)
         found, dates, lowered = found + lapsed, dates + days, _blank(lowered, days)
     for op, words in DATE_WORDS.items():
@@ -213,10 +213,14 @@ def date_column(table: Table, lowered: str) -> Column | None:
     return _date_column([c for c in table.columns if c.is_date], lowered)
 
 
+def _names_all(column: Column, lowered: str) -> bool:
+    return all(w in lowered for w in column.name_words if len(w) > 2 or w.isdigit())
+
+
 def _date_column(dated: list[Column], lowered: str) -> Column | None:
     if len(dated) == 1:
         return dated[0]
-    named = [c for c in dated if all(w in lowered for w in c.name_words if len(w) > 2 or w.isdigit())]
+    named = [c for c in dated if _names_all(c, lowered)]
     # none named in full: a German compound by its head, said as a verb or noun ("Verträge, die enden":
     # `Vertragsende`, not `Vertragsbeginn`)
     named = named or [c for c in dated if head_said(c.words, lowered)]

@@ -404,6 +404,8 @@ def test_header_row_is_the_first_row_of_labels_under_the_title_rows(rows: list[t
         (["1'875.50", "12.00"], [1875.5, 12.0]),  # Swiss grouping
         (["185,00 EUR", "240,00 EUR"], [185, 240]),  # one unit in every cell
         (["12 %", "1,5 %"], [12.0, 1.5]),
+        (["118", "auf Anfrage", "95"], [118, None, 95]),  # a price list's "on request": no figure, not a word
+        (["0,80", "On request", "1,20"], [0.8, None, 1.2]),
     ],
 )
 def test_numbers_written_as_text_are_typed_in_the_writers_locale(cells: list, typed: list) -> None:
@@ -420,6 +422,7 @@ def test_numbers_written_as_text_are_typed_in_the_writers_locale(cells: list, ty
         ["4111111111111111", "1"],  # a card number stays text, so table redaction still reads it
         ["185,00 EUR", "12 %"],  # two units
         ["a", "1"],
+        ["Anfrage", "1"],  # only the whole phrase says no figure
     ],
 )
 def test_columns_that_are_not_numbers_in_every_cell_stay_text(cells: list) -> None:

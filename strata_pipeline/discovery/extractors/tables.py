@@ -104,8 +104,13 @@ _COMMA_DECIMAL = re.compile(r"-?(?:\d{1,3}(?:[.'\u00a0\u202f]\d{3})+|\d+)(?:,\d+
 _POINT_DECIMAL = re.compile(r"-?(?:\d{1,3}(?:[,'\u00a0\u202f]\d{3})+|\d+)(?:\.\d+)?")
 # One unit every cell of a money or percentage column may carry after its number: "185,00 EUR", "12 %".
 _UNIT = re.compile(r"\s*(?:EUR|€|CHF|USD|\$|GBP|£|%)\s*$", re.IGNORECASE)
-# What a table writes where a cell has no value.
-_NO_VALUE = frozenset({"", "-", "–", "—", "n/a", "k.a.", "k. a.", "/"})
+# What a table writes where a cell has no value, or no figure yet: a price list's "auf Anfrage" (on request)
+# in a column of prices leaves the column a number column, that cell empty (its text is still shown as written).
+_NO_VALUE = frozenset({
+    "", "-", "–", "—", "n/a", "k.a.", "k. a.", "/", "?", "n.v.", "n. v.", "tbd", "tba", "poa", "n.c.",
+    "on request", "upon request", "price on request", "auf anfrage", "nach anfrage", "nach vereinbarung",
+    "entfällt", "sur demande", "sur devis", "à définir",
+})  # fmt: skip
 # What only one locale writes. Decimal comma: a comma not before exactly three digits ("612,00", "0,125"),
 # a dot before exactly three ("5.000"). Decimal point: the reverse ("2.5", "0.125", "1,200").
 # A leading "0," or "0." is always the decimal mark.

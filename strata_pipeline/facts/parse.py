@@ -73,6 +73,7 @@ from strata_pipeline.facts.table_score import (
 )
 from strata_pipeline.facts.table_score import asked_noun_of as _asked
 from strata_pipeline.facts.through import through_sheet
+from strata_pipeline.facts.unit_cells import unheld_amount
 from strata_pipeline.facts.values import compact, variant_filters
 from strata_pipeline.facts.vocabulary import UNITS, gloss
 from strata_pipeline.facts.wording import column_named as _column_named
@@ -223,6 +224,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
         why = f"names the day {unread_day}, which no condition reads"
         return _refused(score, operation, evidence, why, names_table)
     unknown = unknown_sibling(question, table) or unknown_value(question, table, filters)
+    unknown = unknown or unheld_amount(question, table, filters)  # "die 40-Tonner" where no vehicle is "40 t"
     if unknown:  # "am Standort Basel" where no site is Basel: the rows it means cannot be told apart
         return _refused(score, operation, evidence, f"names {unknown!r}, a value the column does not hold", names_table)
     if masked := PLACEHOLDER.search(said):  # "für die [PERSON_1] verantwortlich ist": cells mask names alike

@@ -23,6 +23,8 @@ HAVE = (
     # a negation or time word before a participle: "have not been delivered" reads "been", "have never had" "had"
     r"(?:(?:not|never|yet|already|nicht|nie|noch|schon|bereits|pas|jamais|encore|déjà)\s+)*"
     r"(?:(?:a|an|no|any|kein\w*|eine?\w*|un|une|des|de|du|pas\s+de|pas\s+d'|d')(?:\s+|(?<=')))?"
+    # "haben alle unsere 18-Tonner": the quality is what follows the quantifier and the possessive
+    r"(?:(?:all|alle|allen|sämtliche|tous|toutes|les|our|unsere|unserer|unseren|nos|notre)\s+)*"
     r"([\wäöüéèàçîôû\-]+)"
 )
 # words after "have"/"with" that start a comparison, an extreme or an article, not a quality
@@ -31,6 +33,8 @@ FUNCTION_WORDS = frozenset(
     "below at than exactly between same different value values status been only at least each every "
     "der die das den dem des mehr weniger meisten wenigsten höchsten niedrigsten über unter genau jede jeder jedes "
     "jeden chaque "
+    # quantifiers and possessives: "haben alle unsere Fahrzeuge", "have all our vans" say which rows, no quality
+    "all alle allen aller alles sämtliche tous toutes our unsere unserer unseren unserem nos notre "
     "le la les l plus moins au exactement "
     # prepositions: "have in total", "haben insgesamt", "ont au total" end the phrase, they name nothing
     "in on of for to by from per total insgesamt im am zum zur bei für von en à pour par sur dans "
@@ -67,6 +71,8 @@ def unread_quality(question: str, table: Table, measured: tuple[int, ...] = ()) 
     lowered = question.lower()
     for match in re.finditer(HAVE, lowered):
         word = match.group(1).strip("-")
+        if word[:1].isdigit():  # "have 2 cores", "18 t"; but "18-Tonner" says a kind of row, the noun after it
+            word = re.sub(r"^\d+(?:[.,]\d+)?-(?=[a-zäöüéè])", "", word)
         if not word or word[0].isdigit() or word in FUNCTION_WORDS or word in NUMBER_WORDS or word in UNITS:
             continue
         if any(_measures(lowered[match.end(1) : start]) for start in measured if start >= match.end(1)):

@@ -171,11 +171,15 @@ _HYPHENATED = re.compile(r"[\wäöüßéèàç]+(?:-[\wäöüßéèàç]+)+")
 _COUNTED_COURSES = re.compile(r"(?<=\d )cours\b", re.IGNORECASE)
 
 
+_TONNES = re.compile(r"\b(\d+(?:[.,]\d+)?)[- ]?(?:tonner|tonnern|tonnen|tonnes?|tons?)\b", re.IGNORECASE)
+
+
 def gloss(question: str) -> str:
     """The question with its data words in English; every other word unchanged. A hyphenated word
     with a data word in it is split first ("Services-Produkte" -> "Services products"), and a German
     compound of a data word and a sheet noun too ("Wartungsprotokoll" -> "maintenance log")."""
     question = _COUNTED_COURSES.sub("courses", question)
+    question = _TONNES.sub(r"\1 t", question)  # "die 18-Tonner", "18-tonne trucks": the cells write "18 t"
     split = _SHEET_COMPOUND.sub(_split_sheet_compound, _HYPHENATED.sub(_split_if_known, question))
     return _DATA.sub(lambda m: DATA_WORDS[m.group().lower()], split)
 

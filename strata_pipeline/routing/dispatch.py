@@ -198,8 +198,15 @@ def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
     PrivacyGuard.audit_answer): each citation's quote when it is in the cited passage's indexed text,
     and the citation markers."""
     texts = {c.chunk_id: c.payload.get("text", "") for c in context}
-    quotes = [c.quote for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
-    return with_cells(quotes) + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+    cited = [c for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
+    # a quoted row is read with its table's column names ("Depot: Innsbruck"), which stand in the passage too
+    headers = [line for c in cited if "|" in c.quote for line in texts[c.chunk_id].splitlines() if "|" in line]
+    quotes = [c.quote for c in cited]
+    return (
+        with_cells(quotes)
+        + with_cells(headers)[len(headers) :]
+        + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+    )
 
 
 def with_cells(quotes: list[str]) -> list[str]:

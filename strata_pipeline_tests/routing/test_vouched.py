@@ -26,3 +26,17 @@ def test_only_rows_the_cited_passage_holds_give_their_cells() -> None:
     vouched = quoted(answer, [passage])
     assert "Brandholm" in vouched and "[prices.csv#s0]" in vouched
     assert "Anna Weber" not in vouched
+
+
+def test_a_quoted_row_vouches_for_its_tables_column_names() -> None:
+    # "Depot: Innsbruck" read from a quoted row: the NER took the column name "Depot" for a person's name
+    row = "FZ-203 | I-519LT | Innsbruck | Kühl-LKW"
+    text = f"## Fahrzeuge\nFz.-Nr. | Kennzeichen | Depot | Typ\n{row}"
+    passage = Candidate("p1", {"chunk_id": "fleet.xlsx#s0", "text": text})
+    answer = Answer(
+        text="Fz.-Nr.: FZ-203; Depot: Innsbruck", citations=[Citation("fleet.xlsx#s0", "fleet.xlsx", "af", 3, 3, row)]
+    )
+    vouched = quoted(answer, [passage])
+    assert {"Depot", "Kennzeichen", "Innsbruck"} <= set(vouched)
+    prose = Citation("fleet.xlsx#s0", "fleet.xlsx", "af", 1, 1, "Fahrzeuge")  # a quote that is no row
+    assert "Depot" not in quoted(Answer(text="Fahrzeuge", citations=[prose]), [passage])

@@ -202,6 +202,7 @@ def _parse(question: str, catalogue: Catalogue, source_sets: tuple[str, ...]) ->
             return _refused(score, operation, evidence, why, names_table)
         dated.append(Filter(column.name, elapsed.op, elapsed.cutoff))
         evidence.append(f"{elapsed.said!r} counted back from {elapsed.anchor}")
+        score += 1  # a condition on a date column, as a column named: "mehr als 12 Monate zurück" picks rows
     if not names_table and (own := dated_own_column({f.column for f in dated}, stems, table, visible)):
         score, names_table = score + 2, True  # a condition on a date column only this table has names it
         evidence.append(f"date condition on {own!r}, which only this table has")

@@ -15,7 +15,7 @@ from strata_pipeline.enrichment.sidecar import connect, write_documents, write_f
 from strata_pipeline.facts import Column, load_catalogue, parse
 from strata_pipeline.facts.table_score import shared_numbers
 from strata_pipeline.routing import route
-from strata_pipeline_tests.facts.sidecars import _doc, run
+from strata_pipeline_tests.facts.sidecars import _doc, run, write_one_table
 
 TRAINING = [
     {"Pers.-Nr.": 1, "Name": "Anna Berger", "Code 95 gültig bis": "15.07.2025", "HACCP (last training)": "02.02.2024",
@@ -93,3 +93,12 @@ def test_who_a_range_picks_is_an_aggregation_and_who_holds_one_row_is_not(folder
     assert picked.route == "aggregation"
     one, _ = route("Who is the driver with personnel number 2?", catalogue)  # one row's fact: the passages say it
     assert one.route != "aggregation"
+
+
+def test_a_condition_counted_back_on_a_date_column_is_evidence_of_an_aggregation(tmp_path: Path) -> None:
+    dates = {"R1": "06.05.2024", "R2": "15.03.2024", "R3": "20.02.2025"}
+    rooms = [{"Raum-Nr.": room, "Letzte Kalibrierung": day} for room, day in dates.items()]
+    sheet = write_one_table(tmp_path / "r.sqlite", "lager/kuehlraeume.xlsx", "af", "Räume", rooms)
+    question = "Bei welchen Kühlräumen lag die letzte Fühlerkalibrierung am 31.03.2025 schon mehr als 12 Monate zurück?"
+    assert run(question, sheet).value == ["R2"]
+    assert route(question, load_catalogue(sheet, None))[0].route == "aggregation"

@@ -77,6 +77,8 @@ def unread_quality(question: str, table: Table, measured: tuple[int, ...] = ()) 
             continue
         if any(_measures(lowered[match.end(1) : start]) for start in measured if start >= match.end(1)):
             continue
+        if _names_column_next(lowered[match.end(1) :], table):
+            continue  # "ont un certificat IFS/BRC qui expire": the noun says what the column `IFS/BRC gültig bis` is
         if forms(word) & known or word in known:
             continue
         parts = [p for p in word.split("-") if p]
@@ -86,6 +88,16 @@ def unread_quality(question: str, table: Table, measured: tuple[int, ...] = ()) 
             continue  # a German compound or inflection of a known word ("Wartungskosten" for wartungskost...)
         return word
     return ""
+
+
+def _names_column_next(after: str, table: Table) -> bool:
+    """Whether the two words after a noun name a column in full (its `name_words`): "certificat IFS/BRC"."""
+    following = set(words(after)[:2]) | {p for w in words(after)[:2] for p in re.split(r"[/\-]", w) if p}
+    for column in table.columns:
+        named = [w for w in column.name_words if len(w) > 2 or w.isdigit()]
+        if named and all(w in following for w in named):
+            return True
+    return False
 
 
 def _measures(between: str) -> bool:

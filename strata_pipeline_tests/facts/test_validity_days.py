@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from strata_pipeline.facts import load_catalogue, parse
 from strata_pipeline.facts.validity import validity_conditions
 from strata_pipeline_tests.facts.sidecars import run, write_one_table
 
@@ -57,3 +58,19 @@ def test_still_under_warranty_on_a_day_is_from_that_day(inventory: dict[str, Pat
 def test_the_state_words_in_three_languages(question: str, op: str | None) -> None:
     found, _ = validity_conditions(question, "Warranty until")
     assert [f.op for f in found] == ([op] if op else [])
+
+
+SUPPLIERS = [
+    {"Lief.-Nr.": "L-1", "Firma": "Donau Fisch GmbH", "IFS/BRC gültig bis": "30.04.2025"},
+    {"Lief.-Nr.": "L-2", "Firma": "Gelati Ticino SA", "IFS/BRC gültig bis": "31.05.2025"},
+    {"Lief.-Nr.": "L-3", "Firma": "Bodensee AG", "IFS/BRC gültig bis": "31.01.2026"},
+]
+
+
+def test_a_noun_before_a_columns_name_says_what_the_column_is(tmp_path: Path) -> None:
+    # "un certificat IFS/BRC": "certificat" is no quality the rows have, it is what `IFS/BRC gültig bis` holds
+    sheet = write_one_table(tmp_path / "l.sqlite", "einkauf/lieferanten.csv", "af", "lieferanten", SUPPLIERS)
+    result = run("Quels fournisseurs ont un certificat IFS/BRC qui expire avant le 30 juin 2025 ?", sheet)
+    assert result.value == ["Donau Fisch GmbH", "Gelati Ticino SA"]
+    refused = parse("Quels fournisseurs ont un certificat bio ?", load_catalogue(sheet, None))
+    assert refused.intent is None and "certificat" in refused.why  # no column named after it: still refused

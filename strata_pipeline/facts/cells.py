@@ -150,8 +150,9 @@ def _value_match(question: str, lowered: str, value: str, text: str, column: Col
             or _class_compound(question, value.strip())
             or _class_letter(question, value.strip())
         )
-    if len(text) == 2:
-        return re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
+    if len(text) == 2:  # "TK" as written, or opening a compound ("TK-Artikel": the TK class of articles)
+        exact = re.search(rf"(?<![\w-]){re.escape(value.strip())}(?![\w-])", question)
+        return exact or _class_compound(question, value.strip())
     return re.search(rf"(?<![\w-]){re.escape(text)}(?:s|es)?(?![\w-])", lowered)
 
 
@@ -165,8 +166,8 @@ def _class_letter(question: str, value: str) -> re.Match[str] | None:
 
 
 def _class_compound(question: str, value: str) -> re.Match[str] | None:
-    """A capital class letter opening a German compound names that value: "A-Lieferant", "C-Teile",
-    "B-Kunden" (ABC classes). As written only: "a-" or a lower-case word after the hyphen is not one."""
+    """A capital class letter or two-letter code opening a German compound names that value: "A-Lieferant",
+    "C-Teile", "TK-Artikel". As written only: "a-" or a lower-case word after the hyphen is not one."""
     if not (value.isupper() and value.isalnum()):
         return None
     return re.search(rf"(?<![\w-]){re.escape(value)}(?=-[A-ZÄÖÜ][a-zäöüß]{{3,}})", question)

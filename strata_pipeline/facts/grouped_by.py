@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from strata_pipeline.facts.catalogue import DOCUMENTS, Table
+from strata_pipeline.facts.catalogue import DOCUMENTS, Column, Table
 from strata_pipeline.facts.implied import rate_of
 from strata_pipeline.facts.intent_words import GROUP_WORDS
 from strata_pipeline.facts.phrasing import initials
@@ -21,6 +21,8 @@ def grouped_by(question: str, table: Table) -> tuple[str, ...]:
         word = stem_word(match.group(1))
         if table.name == DOCUMENTS and word in FOLDER_WORDS and table.column("project"):
             return ("project",)  # "per folder": the project facet is the document's top folder
+        if any(c.kind == "number" and (rate_of(c, said) or _per_slash(c, said)) for c in table.columns):
+            continue  # "Einkaufspreis pro VE": the unit of the price column `EK-Preis CHF/VE`, no grouping
         following = words(question.lower()[match.start(1) :])[:3]
         near = {f for w in following for f in forms(w)}
         sharing = [
@@ -36,3 +38,11 @@ def grouped_by(question: str, table: Table) -> tuple[str, ...]:
             if (initials(column.name, following) or clipped) and not rate_of(column, said):
                 return (column.name,)
     return ()
+
+
+def _per_slash(column: Column, said: set[str]) -> bool:
+    """Whether the column's name ends in "/" and the word said ("EK-Preis CHF/VE" for "pro VE")."""
+    if "/" not in column.name:
+        return False
+    tail = words(column.name.rsplit("/", 1)[1])
+    return len(tail) == 1 and bool(forms(tail[0]) & said)

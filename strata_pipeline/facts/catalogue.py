@@ -70,6 +70,12 @@ class Column:
             name = _VALID_UNTIL.sub("", name)
         return Column(name, self.kind).words or self.words
 
+    @property
+    def said_words(self) -> tuple[str, ...]:
+        """The `name_words` a question must say to name the column: those of three letters or more, and numbers
+        ("Code 95")."""
+        return tuple(w for w in self.name_words if len(w) > 2 or w.isdigit())
+
 
 @dataclass(frozen=True)
 class Table:

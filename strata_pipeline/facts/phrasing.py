@@ -168,9 +168,9 @@ def date_filters(question: str, table: Table, years: bool = True) -> tuple[list[
             found += [Filter(column.name, op, value) for op, value in bounds]
         dates += [d for text in texts for d in re.findall(r"\d{4}(?:-\d{2}){0,2}", text)]
         lowered = _blank(lowered, texts)
-    column = _date_column(dated, lowered)
-    if column is not None and _names_all(column, lowered):  # "out of warranty on 2025-04-01": `Warranty until`
-        lapsed, days = validity_conditions(lowered, column.name)
+    named = [c for c in dated if _names_all(c, lowered)]
+    if len(named) == 1:  # "out of warranty on 2025-04-01": `Warranty until`, named in full
+        lapsed, days = validity_conditions(lowered, named[0].name)
         found, dates, lowered = found + lapsed, dates + days, _blank(lowered, days)
     for op, words in DATE_WORDS.items():
         for match in re.finditer(rf"\b(?:{words})\s+(?:the\s+|dem\s+|le\s+)?{DATE}", lowered):
@@ -214,7 +214,7 @@ def date_column(table: Table, lowered: str) -> Column | None:
 
 
 def _names_all(column: Column, lowered: str) -> bool:
-    return all(w in lowered for w in column.name_words if len(w) > 2 or w.isdigit())
+    return all(w in lowered for w in column.said_words)
 
 
 def _date_column(dated: list[Column], lowered: str) -> Column | None:

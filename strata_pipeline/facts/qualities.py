@@ -93,11 +93,7 @@ def unread_quality(question: str, table: Table, measured: tuple[int, ...] = ()) 
 def _names_column_next(after: str, table: Table) -> bool:
     """Whether the two words after a noun name a column in full (its `name_words`): "certificat IFS/BRC"."""
     following = set(words(after)[:2]) | {p for w in words(after)[:2] for p in re.split(r"[/\-]", w) if p}
-    for column in table.columns:
-        named = [w for w in column.name_words if len(w) > 2 or w.isdigit()]
-        if named and all(w in following for w in named):
-            return True
-    return False
+    return any(c.said_words and set(c.said_words) <= following for c in table.columns)
 
 
 def _measures(between: str) -> bool:

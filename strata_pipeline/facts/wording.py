@@ -95,5 +95,5 @@ def unit_named(stems: set[str], column: Column) -> bool:
 
 
 def column_named(stems: set[str], column: Column) -> bool:
-    named = [w for w in column.name_words if (len(w) > 2 or w.isdigit()) and w not in ("eur", "usd", "the")]
+    named = [w for w in column.said_words if w not in ("eur", "usd", "the")]
     return bool(named) and all(any(said(f, stems) for f in forms(w)) for w in named[:2])

@@ -199,20 +199,21 @@ def quoted(answer: Answer, context: list[Candidate]) -> list[str]:
     and the citation markers."""
     texts = {c.chunk_id: c.payload.get("text", "") for c in context}
     cited = [c for c in answer.citations if c.quote and c.quote in texts.get(c.chunk_id, "")]
-    # a quoted row is read with its table's column names ("Depot: Innsbruck"), which stand in the passage too
-    headers = [line for c in cited if "|" in c.quote for line in texts[c.chunk_id].splitlines() if "|" in line]
-    quotes = [c.quote for c in cited]
-    return (
-        with_cells(quotes)
-        + with_cells(headers)[len(headers) :]
-        + [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
-    )
+    # a quoted row is read with its table's column names ("Depot: Innsbruck"): the cells of the cited passage's
+    # table lines, its header row among them, are indexed text too
+    lines = [line for c in cited if "|" in c.quote for line in texts[c.chunk_id].splitlines() if "|" in line]
+    markers = [f"[{c.chunk_id}]" for c in answer.citations if c.chunk_id in texts]
+    return with_cells([c.quote for c in cited]) + _row_cells(lines) + markers
 
 
 def with_cells(quotes: list[str]) -> list[str]:
     """The quotes, and the cells of those that are table rows: an answer may read a quoted row with its
     column names ("campus: Brandholm; price_gbp: 3650"), copying each cell but not the row."""
-    return quotes + [cell for quote in quotes if "|" in quote for cell in cells(quote) if cell]
+    return quotes + _row_cells([quote for quote in quotes if "|" in quote])
+
+
+def _row_cells(rows: list[str]) -> list[str]:
+    return [cell for row in rows for cell in cells(row) if cell]
 
 
 def unstated(answer: Answer, quality: str, context: Sequence[Candidate] = (), language: str = "") -> Answer:
